@@ -147,7 +147,7 @@ export const RULES = [
   rule('SORT-DESCENDING', '4.6', 'query', 'spec', 'A leading `-` on a sort name sorts descending.'),
   rule('SORT-MULTI', '4.6', 'query', 'spec', 'Several comma-separated sort names sort by each in turn.'),
   rule('SORT-FIELD-NAMES', '4.2, 4.6', 'query', 'profile', 'Which spelling of sortable names the target uses (spec shows `firstName`, `roleId`; the profile may name `first_name`, `role_id`).'),
-  rule('SEARCH', '4.6', 'query', 'spec', '`search` returns the items that match the value.'),
+  rule('SEARCH-MATCHES', '4.6', 'query', 'spec', '`search` returns the items that match the value.'),
   rule('DATE-RANGE', '4.6, 4.3', 'query', 'spec', '`date_range=Y-m-d,Y-m-d` returns the items between the two dates.'),
   rule('DATE-RANGE-INVALID', '4.6', 'query', 'profile', 'How a malformed `date_range` is answered (spec: not shown; default: a 4xx or the filter ignored, never a 5xx).'),
 

@@ -6,7 +6,22 @@ import { IANAZone } from 'luxon';
  */
 const IANA_NAME_SHAPE = /^(?:[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+){1,2}|UTC|Etc\/[A-Za-z0-9_+-]+)$/;
 
-/** True when `name` is a timezone name of the IANA database that this Node runtime knows. */
+/** The runtime's canonical spelling of a zone name (Intl looks names up case-insensitively), or null. */
+function canonicalSpelling(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when `name` is a timezone name of the IANA database that this Node runtime knows, spelt as
+ * the database spells it: `America/chicago` or `EUROPE/LONDON` are not names even though Intl accepts them.
+ */
 export function isTimezoneName(name: string): boolean {
-  return IANA_NAME_SHAPE.test(name) && IANAZone.isValidZone(name);
+  if (!IANA_NAME_SHAPE.test(name) || !IANAZone.isValidZone(name)) return false;
+  const canonical = canonicalSpelling(name);
+  // A link (Asia/Kolkata -> Asia/Calcutta) resolves to another name; only a case-only difference is a misspelling.
+  return canonical === null || canonical === name || canonical.toLowerCase() !== name.toLowerCase();
 }

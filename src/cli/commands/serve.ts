@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../../errors.ts';
+import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts';
+import { FAULTS, isFaultName } from '../../reference/faults.ts';
+import { parseRateLimit } from '../../reference/rate-limiter.ts';
+import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
+import { isTimezoneName } from '../../spec/formats/index.ts';
+import { integerOption, parseCommandArgs } from '../args.ts';
+
+const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off]
+                [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
+                [--cert FILE --key FILE] [--ca-out DIR] [--list-faults]
+
+Runs the embedded reference server: a full implementation of the spec, HTTPS only.
+The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
+The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
+--fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.`;
+
+function listFaults(): void {
+  const width = Math.max(...FAULTS.map((f) => f.name.length));
+  const ruleWidth = Math.max(...FAULTS.map((f) => f.rule.length));
+  console.log(`${'FAULT'.padEnd(width)}  ${'RULE'.padEnd(ruleWidth)}  SEEN BY   DESCRIPTION`);
+  for (const f of FAULTS) console.log(`${f.name.padEnd(width)}  ${f.rule.padEnd(ruleWidth)}  ${f.observable.padEnd(8)}  ${f.description}`);
+  console.log(`\n${FAULTS.length} faults`);
+}
+
+/** The lines `serve` prints after the listening line: where the CA is, the token's source, the seed data. */
+export function describeServer(server: ReferenceServer, caFile: string, tokenSource: string): string[] {
+  const seed = server.seed;
+  return [
+    `ca ${caFile}`,
+    `token ${tokenSource}`,
+    `certificate sha256 ${server.tls.fingerprint256}`,
+    `company timezone ${server.companyTimezone}`,
+    `faults ${server.faults.length > 0 ? server.faults.join(', ') : 'none'}`,
+    `seed active users admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager} employee=${seed.activeUserIds.employee} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId}`,
+    `seed jobs ${seed.jobIds.join(',')}; tasks ${seed.taskIds.join(',')}; break rules ${seed.breakRuleIds.join(',')}`,
+    `seed timesheets ${seed.timesheetIds.join(',')} (open: ${seed.openTimesheetId}); ${seed.breakCount} breaks; webhook ${seed.webhookUrl}`,
+  ];
+}
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('serve', argv, {
+    port: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    token: { type: 'string' },
+    'rate-limit': { type: 'string', default: '60/60s' },
+    timezone: { type: 'string', default: 'America/Chicago' },
+    fault: { type: 'string', multiple: true, default: [] },
+    versions: { type: 'string', default: 'v2' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+    'ca-out': { type: 'string' },
+    'list-faults': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values['list-faults']) {
+    listFaults();
+    return 0;
+  }
+  for (const name of values.fault) {
+    if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  }
+  if (!isTimezoneName(values.timezone)) throw new UsageError(`--timezone "${values.timezone}" is not an IANA timezone name`);
+  if (Boolean(values.cert) !== Boolean(values.key)) throw new UsageError('--cert and --key go together');
+  let rateLimit;
+  try {
+    rateLimit = parseRateLimit(values['rate-limit']);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const given = values.token ?? process.env.CLOCKCHECK_TOKEN;
+  const server = await startReferenceServer({
+    port: integerOption('port', values.port, 0, 0, 65535),
+    host: values.host,
+    token: given || undefined,
+    rateLimit,
+    companyTimezone: values.timezone,
+    faults: values.fault,
+    versions: values.versions.split(',').filter(Boolean),
+    tls: values.cert && values.key ? tlsIdentityFromPem(await readFile(values.cert, 'utf8'), await readFile(values.key, 'utf8')) : undefined,
+    onError: (error) => console.error('handler error:', error),
+  });
+  const caFile = await writeCaFile(server.tls, values['ca-out'] ?? join(tmpdir(), `clockcheck-${server.port}`));
+  const tokenSource = values.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
+  console.log(`listening ${server.origin}`);
+  for (const line of describeServer(server, caFile, tokenSource)) console.log(line);
+  console.log(`rate limit ${rateLimit ? `${rateLimit.limit} calls per ${rateLimit.windowMs / 1000}s` : 'off'}; try: curl --cacert ${caFile} -H "Authorization: $CLOCKCHECK_TOKEN" ${server.origin}/api/public/users`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

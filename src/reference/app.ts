@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TokenCheck } from './auth.ts';
+import type { ServerContext } from './context.ts';
+import { ApiError, errorBody, type ApiResponse } from './http/api-response.ts';
+import { parseJsonBody, readBody } from './http/read-body.ts';
+import { Router } from './http/router.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { breakRoutes } from './handlers/breaks.ts';
+import { scheduleRoutes } from './handlers/schedules.ts';
+import { timesheetRoutes } from './handlers/timesheets.ts';
+import { userRoutes } from './handlers/users.ts';
+import { webhookRoutes } from './handlers/webhooks.ts';
+
+export interface AppOptions {
+  readonly ctx: ServerContext;
+  readonly token: string;
+  readonly limiter: RateLimiter;
+  /** Version labels served besides `public` (§9), e.g. `['v2']` serves `/api/v2/...`. */
+  readonly versions: readonly string[];
+  /** Called with unexpected handler errors (500s). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Spec §7: the status and body of a call beyond the limit. */
+const TOO_MANY = { message: 'Too Many Attempts.' };
+
+function send(res: ServerResponse, response: ApiResponse, asHtml: boolean): void {
+  let type = 'application/json';
+  let text = JSON.stringify(response.body);
+  if (asHtml && response.status >= 400) {
+    type = 'text/html; charset=utf-8';
+    text = `<!doctype html><html><body><h1>Error ${response.status}</h1></body></html>`;
+  }
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-type': type,
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text); // Node drops the body of a HEAD response itself, keeping the headers.
+}
+
+/** Splits `/api/{public|version}/rest` into the API-relative path, or null when no prefix matches. */
+function apiPath(pathname: string, labels: ReadonlySet<string>): string | null {
+  const match = /^\/api\/([^/]+)(\/.*)?$/.exec(pathname);
+  if (!match || !labels.has(match[1] as string)) return null;
+  return match[2] ?? '/';
+}
+
+/**
+ * The reference server's request pipeline: rate limit (counts every request, §8) → authentication
+ * (§5) → routing under `/api/public` and the version prefixes (§9) → JSON body (§1) → handler.
+ */
+export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { ctx, limiter } = options;
+  const tokens = new TokenCheck(options.token, ctx);
+  const labels = new Set(['public', ...(ctx.fault('versioned-path-missing') ? [] : options.versions)]);
+  const router = new Router();
+  userRoutes(router, ctx);
+  scheduleRoutes(router, ctx);
+  timesheetRoutes(router, ctx);
+  breakRoutes(router, ctx);
+  webhookRoutes(router, ctx);
+  const html = ctx.fault('errors-not-json');
+  const limitedStatus = ctx.fault('rate-limit-wrong-status') ? 503 : 429;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const authenticated = tokens.authenticates(req.headers.authorization);
+    const key = authenticated ? 'token' : `anonymous:${req.socket.remoteAddress ?? ''}`;
+    // The check-and-record is synchronous for every clean limiter: no request can slip in between.
+    const pending = limiter.attempt(key, Date.now());
+    const decision = pending instanceof Promise ? await pending : pending;
+    const rateHeaders: Record<string, string> = Number.isFinite(decision.limit)
+      ? { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining) }
+      : {};
+    if (!decision.allowed) {
+      send(res, { status: limitedStatus, body: TOO_MANY, headers: { ...rateHeaders, 'retry-after': String(decision.retryAfterSeconds) } }, false);
+      return;
+    }
+    const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html);
+    try {
+      if (!authenticated) throw new ApiError(401, 'Unauthenticated.');
+      const host = req.headers.host ?? 'localhost';
+      const url = new URL(req.url ?? '/', `https://${host}`);
+      const path = apiPath(url.pathname, labels);
+      if (path === null) throw new ApiError(404, `No API route at ${url.pathname}.`);
+      if (method === 'HEAD' && ctx.fault('head-unsupported')) {
+        throw new ApiError(405, 'HEAD is not supported.');
+      }
+      const match = router.match(method, path);
+      if (match.kind === 'not-found') throw new ApiError(404, `No API route at ${url.pathname}.`);
+      if (match.kind === 'method-not-allowed') {
+        respond({ status: 405, body: { message: `Method ${method} not allowed.` }, headers: { allow: match.allowed.join(', ') } });
+        return;
+      }
+      const text = await readBody(req);
+      let body: unknown;
+      try {
+        body = parseJsonBody(text);
+      } catch (error) {
+        if (ctx.fault('malformed-json-500')) throw new TypeError('Cannot read properties of undefined');
+        throw error;
+      }
+      const response = match.handler({
+        method,
+        params: match.params,
+        query: url.searchParams,
+        body,
+        origin: url.origin,
+        path: url.pathname,
+      });
+      const headStatus = method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : response.status;
+      respond({ ...response, status: headStatus });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const status = method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : error.status;
+        respond({ status, body: errorBody(error) });
+        return;
+      }
+      options.onError?.(error);
+      respond({ status: 500, body: { message: 'Server Error' } });
+    }
+  }
+
+  return (req, res) => {
+    void handle(req, res);
+  };
+}

@@ -1,0 +1,32 @@
+import { DateTime } from 'luxon';
+import type { FaultName } from './faults.ts';
+import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRecord, WebhookSubscription } from './records.ts';
+import { InMemoryRepository } from './store.ts';
+import { formatNaiveDateTime } from '../spec/formats/index.ts';
+
+/** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
+export class ServerContext {
+  readonly users = new InMemoryRepository<UserRecord>();
+  readonly schedules = new InMemoryRepository<ScheduleRecord>();
+  readonly timesheets = new InMemoryRepository<TimesheetRecord>();
+  readonly breaks = new InMemoryRepository<BreakRecord>();
+  readonly jobs = new InMemoryRepository<NamedRecord>();
+  readonly tasks = new InMemoryRepository<NamedRecord>();
+  readonly breakRules = new InMemoryRepository<NamedRecord>();
+  webhook: WebhookSubscription | null = null;
+
+  constructor(
+    readonly companyTimezone: string,
+    private readonly faults: ReadonlySet<FaultName>,
+  ) {}
+
+  /** True when the named fault is switched on. */
+  fault(name: FaultName): boolean {
+    return this.faults.has(name);
+  }
+
+  /** Now as `YYYY-MM-DDTHH:MM:SS` in UTC (the form of §2.4 `created_at`). */
+  timestamp(): string {
+    return formatNaiveDateTime(DateTime.utc());
+  }
+}

@@ -1,0 +1,134 @@
+import type { RuleId } from '../spec/rules.ts';
+
+/**
+ * Injected faults of the reference server. Each one breaks exactly one spec rule (its `rule`),
+ * so a harness that certifies the faulty server must fail a check of that rule.
+ * `observable` says what kind of check can see it: a fixed example (`scenario`), only generated
+ * cases (`property`), or only a burst (`burst`).
+ */
+export interface Fault {
+  readonly name: string;
+  readonly rule: RuleId;
+  readonly description: string;
+  readonly observable: 'scenario' | 'property' | 'burst';
+}
+
+const fault = (name: string, rule: RuleId, observable: Fault['observable'], description: string): Fault => ({
+  name,
+  rule,
+  description,
+  observable,
+});
+
+export const FAULTS = [
+  // rate limiting (§7, §8)
+  fault('rate-limit-off', 'RATE-LIMIT-CAP', 'burst', 'No rate limit at all: every call is served.'),
+  fault('rate-limit-one-extra', 'RATE-LIMIT-CAP', 'burst', 'Off by one: 61 calls are served in a window.'),
+  fault('rate-limit-race', 'RATE-LIMIT-CAP', 'burst', 'Check and record are not atomic: a concurrent burst gets more than 60 through.'),
+  fault('rate-limit-too-strict', 'RATE-LIMIT-QUOTA', 'burst', 'Only 59 calls are served in a window.'),
+  fault('rate-limit-wrong-status', 'RATE-LIMIT-STATUS', 'burst', 'Calls beyond the limit get 503 instead of 429.'),
+  fault('rate-limit-never-resets', 'RATE-LIMIT-RESET', 'burst', 'Calls never leave the window: once limited, always limited.'),
+  fault('rate-limit-fixed-window', 'RATE-LIMIT-SLIDING', 'burst', 'A fixed window starting at the first call (Laravel style): up to 119 calls in one window-length interval.'),
+
+  // authentication (§5)
+  fault('auth-missing-accepted', 'AUTH-REQUIRED', 'scenario', 'A request without an Authorization header is served.'),
+  fault('auth-any-token', 'AUTH-TOKEN-VALID', 'scenario', 'Any non-empty token is accepted.'),
+  fault('auth-bearer-only', 'AUTH-HEADER-RAW', 'scenario', 'Only `Authorization: Bearer <token>` is accepted; the raw token is refused.'),
+
+  // transport, JSON, HEAD, versioning (§1, §9)
+  fault('plain-http-served', 'HTTPS-ONLY', 'scenario', 'The API is also served over plain HTTP on the same port.'),
+  fault('malformed-json-500', 'JSON-MALFORMED-REJECTED', 'scenario', 'A body that is not JSON crashes the handler: 500.'),
+  fault('errors-not-json', 'JSON-RESPONSE', 'scenario', 'Error responses are HTML, not JSON.'),
+  fault('head-unsupported', 'HEAD-SUPPORTED', 'scenario', 'HEAD is answered 405 Method Not Allowed.'),
+  fault('head-status-mismatch', 'HEAD-PARITY', 'scenario', 'HEAD answers 200 even where GET answers an error.'),
+  fault('versioned-path-missing', 'VER-VERSIONED-PATH', 'scenario', 'The versioned prefix /api/v2 is not served.'),
+
+  // schedules (§2.1, §4.1)
+  fault('date-format-lenient', 'SCH-DATE-FORMAT', 'scenario', 'Schedule dates are parsed leniently: YYYY-MM-DD and unpadded M/D/YYYY are accepted.'),
+  fault('date-calendar-unchecked', 'SCH-DATE-FORMAT', 'scenario', 'Schedule dates are checked by shape only: 02/30/2026 and 13/45/2026 are accepted.'),
+  fault('time-24-00-accepted', 'SCH-TIME-FORMAT', 'scenario', 'Times are checked as [0-2]d:[0-5]d: 24:00 and 29:59 are accepted.'),
+  fault('time-12h-accepted', 'SCH-TIME-FORMAT', 'scenario', '12-hour times with AM/PM are accepted.'),
+  fault('weeks-format-unchecked', 'SCH-WEEKS-FORMAT', 'scenario', '`weeks` is not checked: any string is accepted.'),
+  fault('timezone-name-unchecked', 'SCH-TIMEZONE-NAME', 'scenario', 'Schedule `timezone` is not checked: any string is accepted.'),
+  fault('timezone-default-utc', 'SCH-TIMEZONE-DEFAULT', 'scenario', 'An omitted schedule timezone becomes UTC instead of the company timezone.'),
+  fault('all-day-times-not-required', 'SCH-TIMES-UNLESS-ALL-DAY', 'scenario', 'Times are never required, even when all_day is false.'),
+  fault('all-day-times-required-anyway', 'SCH-TIMES-UNLESS-ALL-DAY', 'scenario', 'Times are required even when all_day is true.'),
+  fault('repeat-end-date-not-required', 'SCH-REPEAT-FIELDS', 'scenario', 'repeat_end_date is not required when repeat is true.'),
+  fault('weekly-weeks-not-required', 'SCH-WEEKLY-WEEKS', 'scenario', 'weeks is not required when repeat_type is weekly.'),
+  fault('update-event-pid-not-required', 'SCH-UPDATE-EVENT-PID', 'scenario', 'PUT /schedules/{id} accepts a body without event_pid.'),
+  fault('update-conditionals-skipped', 'SCH-UPDATE-CONDITIONALS', 'scenario', 'PUT /schedules/{id} skips the conditional rules.'),
+  fault('inactive-user-assignable', 'SCH-USER-IDS-ACTIVE', 'scenario', 'Inactive users are accepted in user_ids.'),
+  fault('color-not-required', 'SCH-COLOR-REQUIRED', 'scenario', 'A schedule without color is accepted.'),
+
+  // users and passwords (§2.2, §4.2, §8)
+  fault('password-special-not-required', 'USR-PASSWORD-CLASSES', 'scenario', 'A password without a special character is accepted.'),
+  fault('password-min-5', 'USR-PASSWORD-LENGTH', 'scenario', 'Passwords of 5 characters are accepted.'),
+  fault('password-unchecked-on-edit', 'USR-PASSWORD-CLASSES', 'scenario', 'PUT /users/{id} does not check the password rules.'),
+  fault('employee-code-length-unchecked', 'USR-EMPLOYEE-CODE', 'scenario', 'employee_code of any number of digits is accepted.'),
+  fault('employee-code-non-digits', 'USR-EMPLOYEE-CODE', 'scenario', 'employee_code of any 4 characters is accepted.'),
+  fault('role-id-default-admin', 'USR-ROLE-ID-DEFAULT', 'scenario', 'A user created without role_id becomes an Admin (1) instead of an Employee (3).'),
+  fault('role-id-unchecked', 'USR-ROLE-ID-VALUES', 'scenario', 'Any integer role_id is accepted.'),
+  fault('track-location-default-true', 'USR-TRACK-LOCATION-DEFAULT', 'scenario', 'track_location defaults to true.'),
+  fault('pay-rate-default-null', 'USR-PAY-RATE-DEFAULT', 'scenario', 'pay_rate defaults to null instead of 0.'),
+  fault('billing-rate-type-unchecked', 'USR-BILLING-RATE-TYPE-VALUES', 'scenario', 'Any integer billing_rate_type is accepted.'),
+  fault('email-not-required', 'USR-CREATE-REQUIRED', 'scenario', 'A user without email is accepted.'),
+  fault('user-put-replaces', 'PUT-PARTIAL', 'scenario', 'PUT /users/{id} replaces the record: omitted fields fall back to their defaults or null.'),
+
+  // timesheets and offset/timezone (§2.3, §4.3)
+  fault('timesheet-naive-datetime', 'TS-DATETIME-FORMAT', 'scenario', 'Timesheet start/end without an offset are accepted.'),
+  fault('timesheet-end-null-rejected', 'TS-END-NULLABLE', 'scenario', 'A timesheet with end null is rejected.'),
+  fault('timesheet-unknown-user', 'TS-USER-EXISTS', 'scenario', 'A timesheet for an unknown user_id is accepted.'),
+  fault('offset-unchecked', 'TS-OFFSET-MATCHES-TIMEZONE', 'scenario', 'The offset is not compared with clock_in_timezone/clock_out_timezone.'),
+  fault('offset-dst-blind', 'TS-OFFSET-MATCHES-TIMEZONE', 'scenario', "The offset is compared with the zone's standard offset, ignoring DST."),
+  fault('offset-day-granular', 'TS-OFFSET-MATCHES-TIMEZONE', 'property', "The offset is compared with the zone's offset at local midnight of that day: wrong only on DST transition days."),
+  fault('end-offset-uses-clock-in', 'TS-OFFSET-MATCHES-TIMEZONE', 'scenario', 'The offset of end is compared with clock_in_timezone instead of clock_out_timezone.'),
+  fault('offset-default-utc', 'TS-OFFSET-DEFAULT-TIMEZONE', 'scenario', 'Without a timezone, offsets are compared with UTC instead of the company timezone.'),
+
+  // breaks (§2.4, §4.4)
+  fault('break-list-duration-name', 'BRK-LIST-SHAPE', 'scenario', 'Listed breaks carry `duration` instead of `duration_in_seconds`.'),
+  fault('break-create-no-timesheet-id', 'BRK-CREATE-SHAPE', 'scenario', 'The created break omits timesheet_id.'),
+  fault('break-duration-minutes', 'BRK-DURATION', 'scenario', 'Break durations are given in minutes.'),
+  fault('break-timestamps-with-offset', 'BRK-TIMESTAMP-FORMAT', 'scenario', 'created_at/updated_at carry an offset (`Z`).'),
+  fault('break-outside-timesheet', 'BRK-WITHIN-TIMESHEET', 'scenario', 'Breaks outside their timesheet are accepted.'),
+  fault('break-naive-datetime', 'BRK-DATETIME-FORMAT', 'scenario', 'Break start/end without an offset are accepted.'),
+  fault('break-unknown-rule', 'BRK-REFERENCES-EXIST', 'scenario', 'An unknown break_rule_id is accepted.'),
+  fault('break-ids-ignored', 'BRK-IDS-FILTER', 'scenario', 'The `ids` body of GET /breaks is ignored: all breaks are returned.'),
+  fault('break-ids-empty-none', 'BRK-IDS-ALL', 'scenario', 'GET /breaks with `ids: []` returns no breaks.'),
+  fault('break-create-no-message', 'BRK-CREATE-RESPONSE', 'scenario', 'POST /breaks answers without `message`.'),
+
+  // pagination (§2.5, §4.6, §8)
+  fault('page-size-uncapped', 'PAG-PAGE-SIZE-MAX', 'scenario', 'page_size above 100 is served in full.'),
+  fault('page-size-default-15', 'PAG-PAGE-SIZE-DEFAULT', 'scenario', 'The default page_size is 15.'),
+  fault('pages-overlap', 'PAG-WALK', 'scenario', "Each page after the first starts with the previous page's last item."),
+  fault('pagination-total-of-page', 'PAG-BLOCK-CONSISTENT', 'scenario', '`total` counts the items of the page, not all items.'),
+  fault('pagination-field-missing', 'PAG-BLOCK-FIELDS', 'scenario', 'The pagination block has no last_page_url.'),
+  fault('page-zero-based', 'PAG-PAGE-DEFAULT', 'scenario', 'page is 0-based: page=1 returns the second page.'),
+  fault('next-page-url-stuck', 'PAG-LINKS', 'scenario', 'next_page_url points at the current page.'),
+
+  // sorting, searching, filtering (§4.2, §4.6)
+  fault('sort-ignored', 'SORT-ASCENDING', 'scenario', '`sort` is ignored: items come in ID order.'),
+  fault('sort-descending-ignored', 'SORT-DESCENDING', 'scenario', 'A leading `-` is ignored: always ascending.'),
+  fault('sort-multi-ignored', 'SORT-MULTI', 'scenario', 'Only the first sort name is used.'),
+  fault('search-ignored', 'SEARCH', 'scenario', '`search` is ignored.'),
+  fault('filter-active-ignored', 'USR-LIST-FILTER-ACTIVE', 'scenario', 'The `active` filter is ignored.'),
+  fault('filter-role-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter is ignored.'),
+  fault('date-range-ignored', 'DATE-RANGE', 'scenario', '`date_range` is ignored.'),
+
+  // webhook (§4.5)
+  fault('unsubscribe-keeps-subscription', 'WH-UNSUBSCRIBE', 'scenario', 'Unsubscribe answers success but the subscription stays.'),
+] as const satisfies readonly Fault[];
+
+export type FaultName = (typeof FAULTS)[number]['name'];
+
+const FAULTS_BY_NAME: ReadonlyMap<string, Fault> = new Map(FAULTS.map((f) => [f.name, f]));
+
+/** The fault with this name; throws a message listing the names on a typo. */
+export function faultByName(name: string): Fault {
+  const found = FAULTS_BY_NAME.get(name);
+  if (!found) throw new Error(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  return found;
+}
+
+export function isFaultName(name: string): name is FaultName {
+  return FAULTS_BY_NAME.has(name);
+}

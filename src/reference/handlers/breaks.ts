@@ -1,0 +1,127 @@
+import { DateTime } from 'luxon';
+import { parseOffsetDateTime } from '../../spec/formats/index.ts';
+import { breakIntervalViolations, breakViolations, breaksListBody } from '../../spec/payloads/break.ts';
+import type { ServerContext } from '../context.ts';
+import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import type { ApiRequest, Router } from '../http/router.ts';
+import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
+import { paginate } from '../pagination.ts';
+import type { BreakRecord } from '../records.ts';
+import { requireObjectBody } from './require-record.ts';
+import { withinDateRange } from './date-range.ts';
+
+const SORTABLE = sortable('id', 'start', 'end', 'break_rule_id', 'created_at');
+const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+/** The instant of a stored break time (naive values exist only under the `break-naive-datetime` fault). */
+function instant(ctx: ServerContext, value: string): number {
+  return parseOffsetDateTime(value)?.dateTime.toMillis() ?? DateTime.fromISO(value, { zone: ctx.companyTimezone }).toMillis();
+}
+
+/** §2.4: length in seconds, end minus start (in minutes under the `break-duration-minutes` fault). */
+function duration(ctx: ServerContext, record: BreakRecord): number {
+  const seconds = Math.round((instant(ctx, record.end) - instant(ctx, record.start)) / 1000);
+  return ctx.fault('break-duration-minutes') ? Math.round(seconds / 60) : seconds;
+}
+
+function timestamp(ctx: ServerContext, value: string): string {
+  return ctx.fault('break-timestamps-with-offset') ? `${value}Z` : value;
+}
+
+/** §2.4: a break as the list operation returns it. */
+function listedForm(ctx: ServerContext, record: BreakRecord) {
+  const lengthName = ctx.fault('break-list-duration-name') ? 'duration' : 'duration_in_seconds';
+  return {
+    id: record.id,
+    start: record.start,
+    end: record.end,
+    break_rule_id: record.break_rule_id,
+    [lengthName]: duration(ctx, record),
+    created_at: timestamp(ctx, record.created_at),
+    updated_at: timestamp(ctx, record.updated_at),
+  };
+}
+
+/** §2.4: a break as the create operation returns it: `duration`, plus `timesheet_id`. */
+function createdForm(ctx: ServerContext, record: BreakRecord) {
+  return {
+    id: record.id,
+    ...(ctx.fault('break-create-no-timesheet-id') ? {} : { timesheet_id: record.timesheet_id }),
+    start: record.start,
+    end: record.end,
+    break_rule_id: record.break_rule_id,
+    duration: duration(ctx, record),
+    created_at: timestamp(ctx, record.created_at),
+    updated_at: timestamp(ctx, record.updated_at),
+  };
+}
+
+function referenceViolations(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+  const violations: ServerViolation[] = [];
+  const sheet = typeof body.timesheet_id === 'number' ? ctx.timesheets.get(body.timesheet_id) : undefined;
+  if (typeof body.timesheet_id === 'number' && !sheet) {
+    violations.push({ rule: 'BRK-REFERENCES-EXIST', field: 'timesheet_id', message: `timesheet ${body.timesheet_id} does not exist` });
+  }
+  if (typeof body.break_rule_id === 'number' && !ctx.breakRules.get(body.break_rule_id) && !ctx.fault('break-unknown-rule')) {
+    violations.push({ rule: 'BRK-REFERENCES-EXIST', field: 'break_rule_id', message: `break rule ${body.break_rule_id} does not exist` });
+  }
+  if (sheet && typeof body.start === 'string' && typeof body.end === 'string') {
+    const interval = breakIntervalViolations(body.start, body.end, sheet).filter(
+      (v) => !(v.ruleId === 'BRK-WITHIN-TIMESHEET' && ctx.fault('break-outside-timesheet')),
+    );
+    violations.push(...fromSpec(interval));
+  }
+  return violations;
+}
+
+/** POST /breaks (§4.4): `{items, message}` with the break in its create form. */
+function createBreak(ctx: ServerContext, request: ApiRequest) {
+  const body = requireObjectBody(request.body);
+  const format = breakViolations(body).filter(
+    (v) => !(v.ruleId === 'BRK-DATETIME-FORMAT' && ctx.fault('break-naive-datetime') && NAIVE.test(String(body[v.field]))),
+  );
+  const violations = [...fromSpec(format), ...referenceViolations(ctx, body)];
+  if (violations.length > 0) throw validationError(violations);
+  const now = ctx.timestamp();
+  const record = ctx.breaks.insert({
+    timesheet_id: body.timesheet_id as number,
+    break_rule_id: body.break_rule_id as number,
+    start: body.start as string,
+    end: body.end as string,
+    created_at: now,
+    updated_at: now,
+  });
+  const response = { items: createdForm(ctx, record), message: 'Break added successfully.' };
+  if (ctx.fault('break-create-no-message')) return created({ items: response.items });
+  return created(response);
+}
+
+/** The IDs the GET /breaks body selects (§4.4), or null for all; a 422 for a malformed `ids`. */
+function selectedIds(ctx: ServerContext, body: unknown): number[] | null {
+  if (body === undefined) return null;
+  const parsed = breaksListBody.safeParse(body);
+  if (!parsed.success) {
+    throw validationError([{ rule: null, field: 'ids', message: 'ids must be an array of integers or null' }]);
+  }
+  const ids = parsed.data.ids;
+  if (ctx.fault('break-ids-ignored')) return null;
+  if (ids && ids.length === 0 && ctx.fault('break-ids-empty-none')) return [];
+  return ids && ids.length > 0 ? ids : null;
+}
+
+/** GET /breaks (§4.4): optional JSON body `ids`, pagination, sort, date_range on the start's date. */
+function listBreaks(ctx: ServerContext, request: ApiRequest) {
+  const ids = selectedIds(ctx, request.body);
+  const list = parseListQuery(request.query, SORTABLE, ctx);
+  let breaks = ctx.breaks.all();
+  if (ids) {
+    const wanted = new Set(ids);
+    breaks = breaks.filter((b) => wanted.has(b.id));
+  }
+  if (list.dateRange) breaks = breaks.filter((b) => withinDateRange(b.start, list.dateRange!));
+  return ok(paginate(sortRecords(breaks, list.sort).map((b) => listedForm(ctx, b)), list, request, ctx));
+}
+
+export function breakRoutes(router: Router, ctx: ServerContext): void {
+  router.add('POST', '/breaks', (r) => createBreak(ctx, r)).add('GET', '/breaks', (r) => listBreaks(ctx, r));
+}

@@ -1,0 +1,138 @@
+import { DateTime } from 'luxon';
+import { SCHEDULE_FIELDS, scheduleViolations } from '../../spec/payloads/schedule.ts';
+import type { Violation } from '../../spec/violation.ts';
+import type { Operation } from '../../spec/payloads/field-table.ts';
+import type { ServerContext } from '../context.ts';
+import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import type { ApiRequest, Router } from '../http/router.ts';
+import type { ScheduleRecord } from '../records.ts';
+import { requireObjectBody, requireRecord } from './require-record.ts';
+
+const isLenientDate = (v: string) =>
+  DateTime.fromFormat(v, 'yyyy-MM-dd').isValid || DateTime.fromFormat(v, 'M/d/yyyy').isValid;
+
+/** Spec violations minus the ones a switched-on fault stops checking. */
+function faultTolerated(ctx: ServerContext, violations: Violation[], body: Record<string, unknown>, operation: Operation): Violation[] {
+  return violations.filter((v) => {
+    const value = String(body[v.field]);
+    switch (v.ruleId) {
+      case 'SCH-DATE-FORMAT':
+        if (ctx.fault('date-format-lenient') && isLenientDate(value)) return false;
+        return !(ctx.fault('date-calendar-unchecked') && /^\d{2}\/\d{2}\/\d{4}$/.test(value));
+      case 'SCH-TIME-FORMAT':
+        if (ctx.fault('time-24-00-accepted') && /^[0-2]\d:[0-5]\d$/.test(value)) return false;
+        return !(ctx.fault('time-12h-accepted') && /^(0?[1-9]|1[0-2]):[0-5]\d ?[AaPp][Mm]$/.test(value));
+      case 'SCH-WEEKS-FORMAT':
+        return !ctx.fault('weeks-format-unchecked');
+      case 'SCH-TIMEZONE-NAME':
+        return !ctx.fault('timezone-name-unchecked');
+      case 'SCH-TIMES-UNLESS-ALL-DAY':
+        return !ctx.fault('all-day-times-not-required') && !(operation === 'update' && ctx.fault('update-conditionals-skipped'));
+      case 'SCH-REPEAT-FIELDS':
+        if (operation === 'update' && ctx.fault('update-conditionals-skipped')) return false;
+        return !(ctx.fault('repeat-end-date-not-required') && v.field === 'repeat_end_date');
+      case 'SCH-WEEKLY-WEEKS':
+        return !ctx.fault('weekly-weeks-not-required') && !(operation === 'update' && ctx.fault('update-conditionals-skipped'));
+      case 'SCH-UPDATE-EVENT-PID':
+        return !ctx.fault('update-event-pid-not-required');
+      case 'SCH-COLOR-REQUIRED':
+        return !ctx.fault('color-not-required');
+      default:
+        return true;
+    }
+  });
+}
+
+/** Checks against storage: assigned_by and user_ids name active users, job_id an existing job. */
+function referenceViolations(ctx: ServerContext, record: Record<string, unknown>): ServerViolation[] {
+  const violations: ServerViolation[] = [];
+  const isActive = (id: unknown) => typeof id === 'number' && ctx.users.get(id)?.active === true;
+  const exists = (id: unknown) => typeof id === 'number' && ctx.users.get(id) !== undefined;
+  if (typeof record.assigned_by === 'number' && !isActive(record.assigned_by)) {
+    violations.push({ rule: 'SCH-ASSIGNED-BY-ACTIVE', field: 'assigned_by', message: `assigned_by ${record.assigned_by} is not an active user` });
+  }
+  if (Array.isArray(record.user_ids)) {
+    const accept = ctx.fault('inactive-user-assignable') ? exists : isActive;
+    const bad = record.user_ids.filter((id) => !accept(id));
+    if (bad.length > 0) {
+      violations.push({ rule: 'SCH-USER-IDS-ACTIVE', field: 'user_ids', message: `user_ids ${bad.join(', ')} are not active users` });
+    }
+  }
+  if (typeof record.job_id === 'number' && !ctx.jobs.get(record.job_id)) {
+    violations.push({ rule: null, field: 'job_id', message: `job ${record.job_id} does not exist` });
+  }
+  return violations;
+}
+
+/** A stored schedule as a payload: nulls and bookkeeping fields dropped, so the spec validator can judge a merge. */
+function asPayload(record: ScheduleRecord): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (value !== null && name in SCHEDULE_FIELDS) payload[name] = value;
+  }
+  return payload;
+}
+
+function validate(ctx: ServerContext, body: Record<string, unknown>, operation: Operation, stored?: ScheduleRecord) {
+  const base = stored ? asPayload(stored) : undefined;
+  const record = base ? { ...base, ...body } : body;
+  const violations: ServerViolation[] = [
+    ...fromSpec(faultTolerated(ctx, scheduleViolations(body, operation, base), record, operation)),
+    ...referenceViolations(ctx, record),
+  ];
+  if (ctx.fault('all-day-times-required-anyway') && record.all_day === true) {
+    for (const name of ['start_time', 'end_time']) {
+      if (record[name] === undefined) violations.push({ rule: null, field: name, message: `${name} is required` });
+    }
+  }
+  if (violations.length > 0) throw validationError(violations);
+}
+
+function fieldsOf(body: Record<string, unknown>): Partial<ScheduleRecord> {
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(SCHEDULE_FIELDS)) if (body[name] !== undefined && name !== 'update_series') fields[name] = body[name];
+  return fields as Partial<ScheduleRecord>;
+}
+
+/** POST /schedules (§4.1). An omitted timezone becomes the company timezone. */
+function createSchedule(ctx: ServerContext, request: ApiRequest) {
+  const body = requireObjectBody(request.body);
+  validate(ctx, body, 'create');
+  const now = ctx.timestamp();
+  const defaults: Omit<ScheduleRecord, 'id' | 'assigned_by' | 'title' | 'repeat' | 'all_day' | 'color' | 'user_ids' | 'start_date' | 'end_date'> = {
+    event_pid: null,
+    description: null,
+    job_id: null,
+    timezone: ctx.fault('timezone-default-utc') ? 'UTC' : ctx.companyTimezone,
+    publish: true,
+    start_time: null,
+    end_time: null,
+    use_different_address: false,
+    street: null,
+    city: null,
+    state: null,
+    country: null,
+    zip_code: null,
+    repeat_type: null,
+    repeat_end_date: null,
+    weeks: null,
+    created_at: now,
+    updated_at: now,
+  };
+  // validate() has established that the required fields are present with their types.
+  const schedule = ctx.schedules.insert({ ...defaults, ...fieldsOf(body) } as Omit<ScheduleRecord, 'id'>);
+  return created({ items: schedule, message: 'Schedule created successfully.' });
+}
+
+/** PUT /schedules/{schedule_id} (§4.1): partial update; event_pid required; conditionals judged on the merge. */
+function updateSchedule(ctx: ServerContext, request: ApiRequest) {
+  const stored = requireRecord(ctx.schedules, request.params.scheduleId, 'Schedule');
+  const body = requireObjectBody(request.body);
+  validate(ctx, body, 'update', stored);
+  const schedule = ctx.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });
+  return ok({ items: schedule, message: 'Schedule updated successfully.' });
+}
+
+export function scheduleRoutes(router: Router, ctx: ServerContext): void {
+  router.add('POST', '/schedules', (r) => createSchedule(ctx, r)).add('PUT', '/schedules/:scheduleId', (r) => updateSchedule(ctx, r));
+}

@@ -1,0 +1,57 @@
+import { DateTime, IANAZone } from 'luxon';
+import { formatOffset, parseOffsetDateTime } from '../../spec/formats/index.ts';
+import { offsetZoneViolations } from '../../spec/payloads/timesheet.ts';
+import type { Violation } from '../../spec/violation.ts';
+import type { ServerContext } from '../context.ts';
+
+type OffsetRule = (value: string, zone: string) => number;
+
+/** The zone's real offset at the value's instant: the spec's rule (§4.3). */
+const atInstant: OffsetRule = (value, zone) => IANAZone.create(zone).offset(parseOffsetDateTime(value)!.dateTime.toMillis());
+
+/** Fault `offset-dst-blind`: the zone's standard offset, DST ignored. */
+const standardOffset: OffsetRule = (value, zone) => {
+  const year = parseOffsetDateTime(value)!.dateTime.year;
+  const z = IANAZone.create(zone);
+  return Math.min(z.offset(Date.UTC(year, 0, 1)), z.offset(Date.UTC(year, 6, 1)));
+};
+
+/** Fault `offset-day-granular`: the zone's offset at local midnight of the written date. */
+const midnightOffset: OffsetRule = (value, zone) => {
+  const written = parseOffsetDateTime(value)!.dateTime;
+  return DateTime.fromObject({ year: written.year, month: written.month, day: written.day }, { zone }).offset;
+};
+
+/**
+ * §4.3 offset/timezone violations as the server checks them. With no offset fault on, this is the
+ * spec model's own check; each offset fault swaps in one realistic mistake.
+ */
+export function timesheetOffsetViolations(ctx: ServerContext, body: Record<string, unknown>): Violation[] {
+  const faulty =
+    ctx.fault('offset-unchecked') || ctx.fault('offset-dst-blind') || ctx.fault('offset-day-granular') ||
+    ctx.fault('end-offset-uses-clock-in') || ctx.fault('offset-default-utc');
+  if (!faulty) return offsetZoneViolations(body, ctx.companyTimezone);
+  if (ctx.fault('offset-unchecked')) return [];
+
+  const violations: Violation[] = [];
+  for (const which of ['start', 'end'] as const) {
+    const value = body[which];
+    if (typeof value !== 'string' || !parseOffsetDateTime(value)) continue;
+    const zoneField = which === 'start' || ctx.fault('end-offset-uses-clock-in') ? 'clock_in_timezone' : 'clock_out_timezone';
+    const given = body[zoneField];
+    const defaulted = typeof given !== 'string';
+    const zone = defaulted ? (ctx.fault('offset-default-utc') ? 'UTC' : ctx.companyTimezone) : given;
+    if (!IANAZone.isValidZone(zone)) continue;
+    const rule: OffsetRule = defaulted ? atInstant : ctx.fault('offset-dst-blind') ? standardOffset : ctx.fault('offset-day-granular') ? midnightOffset : atInstant;
+    const expected = rule(value, zone);
+    const written = parseOffsetDateTime(value)!.offsetMinutes;
+    if (expected !== written) {
+      violations.push({
+        ruleId: defaulted ? 'TS-OFFSET-DEFAULT-TIMEZONE' : 'TS-OFFSET-MATCHES-TIMEZONE',
+        field: which,
+        message: `${which}: offset ${formatOffset(written)} does not match ${zone} (${formatOffset(expected)})`,
+      });
+    }
+  }
+  return violations;
+}

@@ -1,0 +1,88 @@
+import { parseOffsetDateTime } from '../../spec/formats/index.ts';
+import { TIMESHEET_FIELDS, timesheetViolations } from '../../spec/payloads/timesheet.ts';
+import type { Violation } from '../../spec/violation.ts';
+import type { ServerContext } from '../context.ts';
+import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import type { ApiRequest, Router } from '../http/router.ts';
+import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
+import { paginate } from '../pagination.ts';
+import type { TimesheetRecord } from '../records.ts';
+import { requireObjectBody } from './require-record.ts';
+import { timesheetOffsetViolations } from './timesheet-offsets.ts';
+import { withinDateRange } from './date-range.ts';
+
+const SORTABLE = sortable('id', 'user_id', 'start', 'end', 'created_at');
+const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+function faultTolerated(ctx: ServerContext, violations: Violation[], body: Record<string, unknown>): Violation[] {
+  return violations.filter((v) => {
+    if (v.ruleId === 'TS-DATETIME-FORMAT' && ctx.fault('timesheet-naive-datetime')) return !NAIVE.test(String(body[v.field]));
+    // Offsets are judged by timesheetOffsetViolations, which knows the offset faults.
+    return v.ruleId !== 'TS-OFFSET-MATCHES-TIMEZONE' && v.ruleId !== 'TS-OFFSET-DEFAULT-TIMEZONE';
+  });
+}
+
+function referenceViolations(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+  const violations: ServerViolation[] = [];
+  if (typeof body.user_id === 'number' && !ctx.users.get(body.user_id) && !ctx.fault('timesheet-unknown-user')) {
+    violations.push({ rule: 'TS-USER-EXISTS', field: 'user_id', message: `user ${body.user_id} does not exist` });
+  }
+  if (typeof body.job_id === 'number' && !ctx.jobs.get(body.job_id)) {
+    violations.push({ rule: null, field: 'job_id', message: `job ${body.job_id} does not exist` });
+  }
+  if (typeof body.task_id === 'number' && !ctx.tasks.get(body.task_id)) {
+    violations.push({ rule: null, field: 'task_id', message: `task ${body.task_id} does not exist` });
+  }
+  if (body.end === null && ctx.fault('timesheet-end-null-rejected')) {
+    violations.push({ rule: null, field: 'end', message: 'end must be a datetime' });
+  }
+  const start = typeof body.start === 'string' ? parseOffsetDateTime(body.start) : null;
+  const end = typeof body.end === 'string' ? parseOffsetDateTime(body.end) : null;
+  if (start && end && end.dateTime < start.dateTime) {
+    violations.push({ rule: null, field: 'end', message: 'end is before start' });
+  }
+  return violations;
+}
+
+/** POST /timesheets (§4.3): offsets must match their timezones at that instant; timezones default to the company's. */
+function createTimesheet(ctx: ServerContext, request: ApiRequest) {
+  const body = requireObjectBody(request.body);
+  const violations: ServerViolation[] = [
+    ...fromSpec(faultTolerated(ctx, timesheetViolations(body, ctx.companyTimezone), body)),
+    ...fromSpec(timesheetOffsetViolations(ctx, body)),
+    ...referenceViolations(ctx, body),
+  ];
+  if (violations.length > 0) throw validationError(violations);
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(TIMESHEET_FIELDS)) if (body[name] !== undefined) fields[name] = body[name];
+  const now = ctx.timestamp();
+  const sheet = ctx.timesheets.insert({
+    end: null,
+    job_id: null,
+    task_id: null,
+    notes: null,
+    mileage: null,
+    ...(fields as Pick<TimesheetRecord, 'user_id' | 'start'>),
+    clock_in_timezone: typeof body.clock_in_timezone === 'string' ? body.clock_in_timezone : ctx.companyTimezone,
+    clock_out_timezone: typeof body.clock_out_timezone === 'string' ? body.clock_out_timezone : ctx.companyTimezone,
+    created_at: now,
+    updated_at: now,
+  });
+  return created({ items: sheet, message: 'Timesheet created successfully.' });
+}
+
+/** GET /timesheets (§4.3 example of date_range): date_range on the start's local date, search on notes. */
+function listTimesheets(ctx: ServerContext, request: ApiRequest) {
+  const list = parseListQuery(request.query, SORTABLE, ctx);
+  let sheets = ctx.timesheets.all();
+  if (list.dateRange) sheets = sheets.filter((s) => withinDateRange(s.start, list.dateRange!));
+  if (list.search) {
+    const needle = list.search.toLowerCase();
+    sheets = sheets.filter((s) => (s.notes ?? '').toLowerCase().includes(needle));
+  }
+  return ok(paginate(sortRecords(sheets, list.sort), list, request, ctx));
+}
+
+export function timesheetRoutes(router: Router, ctx: ServerContext): void {
+  router.add('POST', '/timesheets', (r) => createTimesheet(ctx, r)).add('GET', '/timesheets', (r) => listTimesheets(ctx, r));
+}

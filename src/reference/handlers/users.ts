@@ -1,0 +1,136 @@
+import { USER_DEFAULTS, USER_FIELDS, userViolations } from '../../spec/payloads/user.ts';
+import type { Violation } from '../../spec/violation.ts';
+import type { ServerContext } from '../context.ts';
+import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import type { ApiRequest, Router } from '../http/router.ts';
+import { parseFilter, parseListQuery, sortable, sortRecords } from '../list-query.ts';
+import { paginate } from '../pagination.ts';
+import { hashPassword } from '../password-hash.ts';
+import type { UserRecord } from '../records.ts';
+import { requireObjectBody, requireRecord } from './require-record.ts';
+
+const SORTABLE = sortable('id', 'first_name', 'last_name', 'email', 'role_id', 'created_at');
+
+/** The user as returned: everything but the password hash. */
+export function publicUser(user: UserRecord): Omit<UserRecord, 'password_hash'> {
+  const { password_hash: _, ...rest } = user;
+  return rest;
+}
+
+/** Spec violations, minus the ones a switched-on fault stops checking. */
+function faultTolerated(ctx: ServerContext, violations: Violation[], body: Record<string, unknown>, operation: 'create' | 'update'): Violation[] {
+  return violations.filter((v) => {
+    const value = body[v.field];
+    switch (v.ruleId) {
+      case 'USR-PASSWORD-CLASSES':
+        if (ctx.fault('password-unchecked-on-edit') && operation === 'update') return false;
+        return !(ctx.fault('password-special-not-required') && /[a-z]/.test(String(value)) && /[A-Z]/.test(String(value)) && /\d/.test(String(value)));
+      case 'USR-PASSWORD-LENGTH':
+        if (ctx.fault('password-unchecked-on-edit') && operation === 'update') return false;
+        return !(ctx.fault('password-min-5') && [...String(value)].length === 5);
+      case 'USR-EMPLOYEE-CODE':
+        if (ctx.fault('employee-code-length-unchecked') && /^\d+$/.test(String(value))) return false;
+        return !(ctx.fault('employee-code-non-digits') && [...String(value)].length === 4);
+      case 'USR-ROLE-ID-VALUES':
+        return !ctx.fault('role-id-unchecked');
+      case 'USR-BILLING-RATE-TYPE-VALUES':
+        return !ctx.fault('billing-rate-type-unchecked');
+      case 'USR-CREATE-REQUIRED':
+        return !(ctx.fault('email-not-required') && v.field === 'email');
+      default:
+        return true;
+    }
+  });
+}
+
+function uniqueEmail(ctx: ServerContext, email: unknown, exceptId?: number): ServerViolation[] {
+  if (typeof email !== 'string') return [];
+  const taken = ctx.users.all().some((u) => u.id !== exceptId && u.email.toLowerCase() === email.toLowerCase());
+  return taken ? [{ rule: null, field: 'email', message: 'email has already been taken' }] : [];
+}
+
+/** The accepted fields of a body (unknown keys dropped), password hashed. */
+function acceptedFields(body: Record<string, unknown>): Partial<UserRecord> {
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(USER_FIELDS)) {
+    if (name !== 'password' && body[name] !== undefined) fields[name] = body[name];
+  }
+  if (typeof body.password === 'string') fields.password_hash = hashPassword(body.password);
+  return fields as Partial<UserRecord>;
+}
+
+function defaults(ctx: ServerContext) {
+  return {
+    ...USER_DEFAULTS,
+    ...(ctx.fault('role-id-default-admin') ? { role_id: 1 } : {}),
+    ...(ctx.fault('track-location-default-true') ? { track_location: true } : {}),
+    ...(ctx.fault('pay-rate-default-null') ? { pay_rate: null } : {}),
+  };
+}
+
+function blankUser(ctx: ServerContext, now: string): Omit<UserRecord, 'id'> {
+  return {
+    first_name: '',
+    last_name: '',
+    email: '',
+    phone: null,
+    company_employee_id: null,
+    employee_code: null,
+    ...defaults(ctx),
+    custom_fields: {},
+    timesheet_option: false,
+    schedule_option: false,
+    job_option: false,
+    report_option: false,
+    whoworking_option: false,
+    active: true,
+    password_hash: '',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** POST /users (§4.2): create with the §2.2 defaults. */
+function createUser(ctx: ServerContext, request: ApiRequest) {
+  const body = requireObjectBody(request.body);
+  const violations = [...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')), ...uniqueEmail(ctx, body.email)];
+  if (violations.length > 0) throw validationError(violations);
+  const now = ctx.timestamp();
+  const user = ctx.users.insert({ ...blankUser(ctx, now), ...acceptedFields(body) });
+  return created({ items: publicUser(user), message: 'User created successfully.' });
+}
+
+/** PUT /users/{userId} (§4.2): a partial update; the given fields are checked with the same rules. */
+function editUser(ctx: ServerContext, request: ApiRequest) {
+  const stored = requireRecord(ctx.users, request.params.userId, 'User');
+  const body = requireObjectBody(request.body);
+  const violations = [...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')), ...uniqueEmail(ctx, body.email, stored.id)];
+  if (violations.length > 0) throw validationError(violations);
+  const base = ctx.fault('user-put-replaces')
+    ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }
+    : stored;
+  const user = ctx.users.replace({ ...base, ...acceptedFields(body), id: stored.id, updated_at: ctx.timestamp() });
+  return ok({ items: publicUser(user), message: 'User updated successfully.' });
+}
+
+/** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination. */
+function listUsers(ctx: ServerContext, request: ApiRequest) {
+  const list = parseListQuery(request.query, SORTABLE, ctx);
+  const active = parseFilter(request.query, 'active', { '1': true, '0': false, true: true, false: false });
+  const role = parseFilter(request.query, 'role', { '1': 1, '2': 2, '3': 3 });
+  let users = ctx.users.all();
+  if (active !== null && !ctx.fault('filter-active-ignored')) users = users.filter((u) => u.active === active);
+  if (role !== null && !ctx.fault('filter-role-ignored')) users = users.filter((u) => u.role_id === role);
+  if (list.search) {
+    const needle = list.search.toLowerCase();
+    users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
+  }
+  return ok(paginate(sortRecords(users, list.sort).map(publicUser), list, request, ctx));
+}
+
+export function userRoutes(router: Router, ctx: ServerContext): void {
+  router
+    .add('POST', '/users', (r) => createUser(ctx, r))
+    .add('PUT', '/users/:userId', (r) => editUser(ctx, r))
+    .add('GET', '/users', (r) => listUsers(ctx, r));
+}

@@ -1,0 +1,27 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from './api-response.ts';
+
+/** Requests larger than this are refused with 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads the whole request body as text (empty string when there is none). */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, `Request body larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses a JSON request body; undefined for an empty body; a 400 ApiError for malformed JSON. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(400, `Malformed JSON body: ${(error as Error).message}`);
+  }
+}

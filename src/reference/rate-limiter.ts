@@ -1,0 +1,147 @@
+/**
+ * Rate limiters for the reference server (spec §8: at most 60 calls within ANY one-minute window).
+ * The clean server uses `SlidingWindowLimiter`; the other kinds exist to be switched on as faults.
+ */
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until a call would be allowed again (0 when allowed). */
+  readonly retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Checks and records one call for `key` at `now` (ms). */
+  attempt(key: string, now: number): RateDecision | Promise<RateDecision>;
+}
+
+/** The accepted calls of one key inside the current window, oldest first; a queue with an amortised shift. */
+class CallLog {
+  private times: number[] = [];
+  private head = 0;
+
+  expire(before: number): void {
+    while (this.head < this.times.length && (this.times[this.head] as number) <= before) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+  }
+  get size(): number {
+    return this.times.length - this.head;
+  }
+  get oldest(): number | undefined {
+    return this.times[this.head];
+  }
+  record(time: number): void {
+    this.times.push(time);
+  }
+}
+
+function denied(limit: number, waitMs: number): RateDecision {
+  return { allowed: false, limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/**
+ * Exact sliding window: a call at `now` is allowed when fewer than `limit` calls were accepted in
+ * (now - window, now]. The check and the record happen in one synchronous step, so concurrent
+ * requests cannot both take the last slot.
+ */
+export class SlidingWindowLimiter implements RateLimiter {
+  private readonly logs = new Map<string, CallLog>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    /** When false, accepted calls never leave the window (the `rate-limit-never-resets` fault). */
+    private readonly expires = true,
+  ) {}
+
+  attempt(key: string, now: number): RateDecision {
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = new CallLog()));
+    if (this.expires) log.expire(now - this.windowMs);
+    if (log.size >= this.limit) {
+      const waitMs = this.expires ? (log.oldest as number) + this.windowMs - now : this.windowMs;
+      return denied(this.limit, waitMs);
+    }
+    log.record(now);
+    return { allowed: true, limit: this.limit, remaining: this.limit - log.size, retryAfterSeconds: 0 };
+  }
+}
+
+/**
+ * A fixed window that starts at a key's first call and resets a window later, as Laravel's throttle
+ * does. It admits up to 2 × limit − 1 calls in some window-length interval: the `rate-limit-fixed-window` fault.
+ */
+export class FixedWindowLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  attempt(key: string, now: number): RateDecision {
+    let window = this.windows.get(key);
+    if (!window || now - window.start >= this.windowMs) this.windows.set(key, (window = { start: now, count: 0 }));
+    if (window.count >= this.limit) return denied(this.limit, window.start + this.windowMs - now);
+    window.count++;
+    return { allowed: true, limit: this.limit, remaining: this.limit - window.count, retryAfterSeconds: 0 };
+  }
+}
+
+/**
+ * A sliding window whose check and record are split by an await, as a limiter backed by a remote
+ * store without an atomic increment is: concurrent calls all see the same count. The `rate-limit-race` fault.
+ */
+export class RacyWindowLimiter implements RateLimiter {
+  private readonly inner: Map<string, number[]> = new Map();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  async attempt(key: string, now: number): Promise<RateDecision> {
+    const times = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
+    const count = times.length;
+    await new Promise((resolve) => setImmediate(resolve)); // the "round trip" between read and write
+    if (count >= this.limit) return denied(this.limit, (times[0] as number) + this.windowMs - now);
+    const fresh = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
+    fresh.push(now);
+    this.inner.set(key, fresh);
+    return { allowed: true, limit: this.limit, remaining: Math.max(0, this.limit - fresh.length), retryAfterSeconds: 0 };
+  }
+}
+
+/** A limiter that never limits (the `rate-limit-off` fault, and `--rate-limit off`). */
+export class NoLimiter implements RateLimiter {
+  attempt(): RateDecision {
+    return { allowed: true, limit: Number.POSITIVE_INFINITY, remaining: Number.POSITIVE_INFINITY, retryAfterSeconds: 0 };
+  }
+}
+
+/** A rate limit as `--rate-limit 60/60s` gives it. */
+export interface RateLimitSetting {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m)?$/;
+
+/** Parses `60/60s`, `60/1m`, `600/1s`, or `off` (null). Throws a message that says the expected form. */
+export function parseRateLimit(text: string): RateLimitSetting | null {
+  if (text === 'off') return null;
+  const [count, window] = text.split('/');
+  const limit = Number(count);
+  const match = window ? DURATION.exec(window) : null;
+  if (!Number.isInteger(limit) || limit < 1 || !match) {
+    throw new Error(`rate limit "${text}" is not of the form LIMIT/WINDOW, e.g. 60/60s, 60/1m or 600/1s`);
+  }
+  const unit = match[2] ?? 's';
+  const windowMs = Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
+  if (windowMs <= 0) throw new Error(`rate limit "${text}" has an empty window`);
+  return { limit, windowMs };
+}

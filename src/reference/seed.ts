@@ -1,0 +1,141 @@
+import { DateTime } from 'luxon';
+import type { ServerContext } from './context.ts';
+import { formatNaiveDateTime, formatOffsetDateTime } from '../spec/formats/index.ts';
+import { USER_DEFAULTS } from '../spec/payloads/user.ts';
+import { hashPassword } from './password-hash.ts';
+import type { UserRecord } from './records.ts';
+
+/**
+ * Seed data a harness can rely on (documented in README, printed by `clockcheck serve`).
+ * IDs are stable because every repository starts empty and counts from 1.
+ */
+export interface SeedSummary {
+  readonly activeUserIds: { readonly admin: number; readonly manager: number; readonly employee: number };
+  readonly allActiveUserIds: readonly number[];
+  readonly inactiveUserId: number;
+  readonly jobIds: readonly number[];
+  readonly taskIds: readonly number[];
+  readonly breakRuleIds: readonly number[];
+  readonly timesheetIds: readonly number[];
+  /** An open timesheet (end null), for breaks without an upper bound. */
+  readonly openTimesheetId: number;
+  readonly breakCount: number;
+  readonly webhookUrl: string;
+}
+
+const SEED_CREATED_AT = '2026-09-01T08:00:00';
+
+const SEED_USERS: ReadonlyArray<[first: string, last: string, role: number, active: boolean]> = [
+  ['Ada', 'Admin', 1, true],
+  ['Max', 'Manager', 2, true],
+  ['Emma', 'Employee', 3, true],
+  ['Ivan', 'Inactive', 3, false],
+  ['Zoe', 'Zimmerman', 3, true],
+  ['Bruno', 'Baker', 2, true],
+  ['Carla', 'Castillo', 3, true],
+  ['Ada', 'Byron', 3, true],
+  ['Dmitri', 'Dvorak', 1, true],
+  ['Farah', 'Fischer', 3, true],
+  ['Gus', 'Garcia', 2, false],
+  ['Hana', 'Haddad', 3, true],
+];
+
+function seedUser(ctx: ServerContext, first: string, last: string, role: number, active: boolean, passwordHash: string): UserRecord {
+  return ctx.users.insert({
+    first_name: first,
+    last_name: last,
+    email: `${first}.${last}@seed.clockcheck.test`.toLowerCase(),
+    phone: null,
+    company_employee_id: null,
+    employee_code: null,
+    ...USER_DEFAULTS,
+    role_id: role,
+    custom_fields: {},
+    timesheet_option: false,
+    schedule_option: false,
+    job_option: false,
+    report_option: false,
+    whoworking_option: false,
+    active,
+    password_hash: passwordHash,
+    created_at: SEED_CREATED_AT,
+    updated_at: SEED_CREATED_AT,
+  });
+}
+
+/** Fills an empty context with the seed data: 12 users, jobs, tasks, break rules, 13 timesheets, 36 breaks. */
+export function seed(ctx: ServerContext): SeedSummary {
+  const passwordHash = hashPassword('Seed-pass1!');
+  const users = SEED_USERS.map(([first, last, role, active]) => seedUser(ctx, first, last, role, active, passwordHash));
+  const jobIds = ['Warehouse', 'Front desk'].map((name) => ctx.jobs.insert({ name }).id);
+  const taskIds = ['Inventory', 'Cleaning'].map((name) => ctx.tasks.insert({ name }).id);
+  const breakRuleIds = ['Lunch', 'Rest'].map((name) => ctx.breakRules.insert({ name }).id);
+
+  const zone = ctx.companyTimezone;
+  const workers = users.filter((u) => u.active).slice(0, 3);
+  const timesheetIds: number[] = [];
+  let breakCount = 0;
+  // 12 closed timesheets, one a day from 2026-10-01, 09:00 to 17:00 company time, three breaks each.
+  for (let day = 0; day < 12; day++) {
+    const date = DateTime.fromObject({ year: 2026, month: 10, day: 1 + day, hour: 9 }, { zone });
+    const worker = workers[day % workers.length] as UserRecord;
+    const sheet = ctx.timesheets.insert({
+      user_id: worker.id,
+      start: formatOffsetDateTime(date),
+      end: formatOffsetDateTime(date.set({ hour: 17 })),
+      job_id: jobIds[day % 2] ?? null,
+      task_id: taskIds[day % 2] ?? null,
+      clock_in_timezone: zone,
+      clock_out_timezone: zone,
+      notes: day % 3 === 0 ? `Stocktake day ${day + 1}` : `Shift ${day + 1}`,
+      mileage: null,
+      created_at: SEED_CREATED_AT,
+      updated_at: SEED_CREATED_AT,
+    });
+    timesheetIds.push(sheet.id);
+    for (const [hour, minute, length, rule] of [[10, 30, 10, 2], [12, 0, 30, 1], [15, 0, 15, 2]] as const) {
+      const start = date.set({ hour, minute });
+      ctx.breaks.insert({
+        timesheet_id: sheet.id,
+        break_rule_id: breakRuleIds[rule - 1] as number,
+        start: formatOffsetDateTime(start),
+        end: formatOffsetDateTime(start.plus({ minutes: length })),
+        created_at: formatNaiveDateTime(date.toUTC().set({ hour: 18 })),
+        updated_at: formatNaiveDateTime(date.toUTC().set({ hour: 18 })),
+      });
+      breakCount++;
+    }
+  }
+  const openStart = DateTime.fromObject({ year: 2026, month: 10, day: 20, hour: 8 }, { zone });
+  const open = ctx.timesheets.insert({
+    user_id: (workers[0] as UserRecord).id,
+    start: formatOffsetDateTime(openStart),
+    end: null,
+    job_id: null,
+    task_id: null,
+    clock_in_timezone: zone,
+    clock_out_timezone: zone,
+    notes: 'Open shift',
+    mileage: null,
+    created_at: SEED_CREATED_AT,
+    updated_at: SEED_CREATED_AT,
+  });
+  timesheetIds.push(open.id);
+
+  const webhookUrl = 'https://hooks.example.test/clockcheck';
+  ctx.webhook = { url: webhookUrl, created_at: SEED_CREATED_AT };
+
+  const byRole = (role: number) => (users.find((u) => u.active && u.role_id === role) as UserRecord).id;
+  return {
+    activeUserIds: { admin: byRole(1), manager: byRole(2), employee: byRole(3) },
+    allActiveUserIds: users.filter((u) => u.active).map((u) => u.id),
+    inactiveUserId: (users.find((u) => !u.active) as UserRecord).id,
+    jobIds,
+    taskIds,
+    breakRuleIds,
+    timesheetIds,
+    openTimesheetId: open.id,
+    breakCount,
+    webhookUrl,
+  };
+}

@@ -1,0 +1,121 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createRequestListener } from './app.ts';
+import { generateTlsIdentity, type TlsIdentity } from './certificate.ts';
+import { ServerContext } from './context.ts';
+import { faultByName, type FaultName } from './faults.ts';
+import {
+  FixedWindowLimiter,
+  NoLimiter,
+  RacyWindowLimiter,
+  SlidingWindowLimiter,
+  type RateLimiter,
+  type RateLimitSetting,
+} from './rate-limiter.ts';
+import { seed, type SeedSummary } from './seed.ts';
+
+export interface ReferenceServerOptions {
+  /** 0 picks a free port. */
+  readonly port?: number;
+  readonly host?: string;
+  /** The access token; generated when absent. */
+  readonly token?: string;
+  /** null turns the limit off; default 60 calls per 60 s (§8). */
+  readonly rateLimit?: RateLimitSetting | null;
+  readonly companyTimezone?: string;
+  readonly faults?: readonly string[];
+  /** Version labels served besides `public` (§9). Default `['v2']`. */
+  readonly versions?: readonly string[];
+  /** A TLS identity; a fresh CA and certificate are generated when absent. */
+  readonly tls?: TlsIdentity;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface ReferenceServer {
+  /** `https://127.0.0.1:PORT`: the spec's `{base_url}`. */
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  readonly tls: TlsIdentity;
+  readonly seed: SeedSummary;
+  readonly faults: readonly FaultName[];
+  readonly companyTimezone: string;
+  readonly context: ServerContext;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 60_000 };
+
+/** The limiter for a setting and the active faults: the sliding window, or the faulty kind a fault asks for. */
+export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext): RateLimiter {
+  if (setting === null || ctx.fault('rate-limit-off')) return new NoLimiter();
+  const { limit, windowMs } = setting;
+  if (ctx.fault('rate-limit-race')) return new RacyWindowLimiter(limit, windowMs);
+  if (ctx.fault('rate-limit-fixed-window')) return new FixedWindowLimiter(limit, windowMs);
+  if (ctx.fault('rate-limit-one-extra')) return new SlidingWindowLimiter(limit + 1, windowMs);
+  if (ctx.fault('rate-limit-too-strict')) return new SlidingWindowLimiter(Math.max(1, limit - 1), windowMs);
+  return new SlidingWindowLimiter(limit, windowMs, !ctx.fault('rate-limit-never-resets'));
+}
+
+const TLS_HANDSHAKE = 0x16;
+const PLAIN_HTTP_REFUSAL =
+  'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: 36\r\n\r\nThis server only speaks HTTPS (TLS).';
+
+/**
+ * Starts the reference server. One TCP port: a TLS ClientHello goes to the HTTPS server; anything else
+ * is plain HTTP, which is refused with a short non-API answer (§1: plain HTTP is not served), unless the
+ * `plain-http-served` fault is on.
+ */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const faults = (options.faults ?? []).map((name) => faultByName(name).name as FaultName);
+  const companyTimezone = options.companyTimezone ?? 'America/Chicago';
+  const ctx = new ServerContext(companyTimezone, new Set(faults));
+  const seeded = seed(ctx);
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const tls = options.tls ?? (await generateTlsIdentity());
+  const listener = createRequestListener({
+    ctx,
+    token,
+    limiter: limiterFor(options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, ctx),
+    versions: options.versions ?? ['v2'],
+    onError: options.onError,
+  });
+  const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, listener);
+  const plain = createHttpServer(listener);
+  const sockets = new Set<Socket>();
+  const front = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      socket.unshift(chunk);
+      if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
+      else if (ctx.fault('plain-http-served')) plain.emit('connection', socket);
+      else socket.end(PLAIN_HTTP_REFUSAL);
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (front.address() as AddressInfo).port;
+  return {
+    origin: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    token,
+    tls,
+    seed: seeded,
+    faults,
+    companyTimezone,
+    context: ctx,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        front.close(() => resolve());
+      }),
+  };
+}
