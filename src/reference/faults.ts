@@ -13,7 +13,8 @@ export interface Fault {
   readonly observable: 'scenario' | 'property' | 'burst';
 }
 
-const fault = (name: string, rule: RuleId, observable: Fault['observable'], description: string): Fault => ({
+/** Declares a fault; the name keeps its literal type so `FaultName` is a union. */
+const fault = <const N extends string>(name: N, rule: RuleId, observable: Fault['observable'], description: string): Fault & { readonly name: N } => ({
   name,
   rule,
   description,
@@ -109,7 +110,7 @@ export const FAULTS = [
   fault('sort-ignored', 'SORT-ASCENDING', 'scenario', '`sort` is ignored: items come in ID order.'),
   fault('sort-descending-ignored', 'SORT-DESCENDING', 'scenario', 'A leading `-` is ignored: always ascending.'),
   fault('sort-multi-ignored', 'SORT-MULTI', 'scenario', 'Only the first sort name is used.'),
-  fault('search-ignored', 'SEARCH', 'scenario', '`search` is ignored.'),
+  fault('search-ignored', 'SEARCH-MATCHES', 'scenario', '`search` is ignored.'),
   fault('filter-active-ignored', 'USR-LIST-FILTER-ACTIVE', 'scenario', 'The `active` filter is ignored.'),
   fault('filter-role-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter is ignored.'),
   fault('date-range-ignored', 'DATE-RANGE', 'scenario', '`date_range` is ignored.'),

@@ -92,6 +92,8 @@ export class FixedWindowLimiter implements RateLimiter {
   }
 }
 
+const STORE_ROUND_TRIP_MS = 5;
+
 /**
  * A sliding window whose check and record are split by an await, as a limiter backed by a remote
  * store without an atomic increment is: concurrent calls all see the same count. The `rate-limit-race` fault.
@@ -107,7 +109,7 @@ export class RacyWindowLimiter implements RateLimiter {
   async attempt(key: string, now: number): Promise<RateDecision> {
     const times = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
     const count = times.length;
-    await new Promise((resolve) => setImmediate(resolve)); // the "round trip" between read and write
+    await new Promise((resolve) => setTimeout(resolve, STORE_ROUND_TRIP_MS)); // the round trip between read and write
     if (count >= this.limit) return denied(this.limit, (times[0] as number) + this.windowMs - now);
     const fresh = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
     fresh.push(now);

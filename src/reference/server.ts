@@ -93,7 +93,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       socket.pause();
       socket.unshift(chunk);
       if (chunk[0] === TLS_HANDSHAKE) https.emit('connection', socket);
-      else if (ctx.fault('plain-http-served')) plain.emit('connection', socket);
+      else if (ctx.fault('plain-http-served')) {
+        plain.emit('connection', socket);
+        socket.resume(); // the http server reads with a 'data' listener, which does not undo pause()
+      }
       else socket.end(PLAIN_HTTP_REFUSAL);
     });
   });

@@ -37,13 +37,14 @@ export interface Rule {
   readonly statement: string;
 }
 
-const rule = (
-  id: string,
+/** Declares a rule; the ID keeps its literal type so `RuleId` is a union and typos do not compile. */
+const rule = <const I extends string>(
+  id: I,
   section: string,
   family: RuleFamily,
   basis: RuleBasis,
   statement: string,
-): Rule => ({ id, section, family, basis, statement });
+): Rule & { readonly id: I } => ({ id, section, family, basis, statement });
 
 export const RULES = [
   // §1, §5: transport, bodies, authentication, verbs

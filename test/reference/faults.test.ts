@@ -1,0 +1,295 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
+import { FAULTS, type FaultName } from '../../src/reference/faults.ts';
+import type { RateLimitSetting } from '../../src/reference/rate-limiter.ts';
+import { RULES, ruleById } from '../../src/spec/rules.ts';
+import { baselines, startTestServer, type TestServer } from '../support/reference-client.ts';
+
+/**
+ * One test per fault: the probe observes the behaviour the fault's rule governs. On the clean server
+ * the observation is the spec-conforming one (`clean`); with the fault switched on it must differ.
+ */
+interface Probe {
+  readonly probe: (t: TestServer) => Promise<unknown>;
+  readonly clean: unknown;
+  /** The server's rate limit for this probe (default: off). */
+  readonly rateLimit?: RateLimitSetting;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const status = async (t: TestServer, method: string, path: string, body?: unknown) => (await t.call(method, path, { body })).status;
+const base = (t: TestServer) => baselines(t.server);
+const schedule = (t: TestServer, change: Record<string, unknown>, drop: string[] = []) => {
+  const body: Record<string, unknown> = { ...base(t).schedule(), ...change };
+  for (const name of drop) delete body[name];
+  return status(t, 'POST', '/schedules', body);
+};
+const user = (t: TestServer, change: Record<string, unknown>, drop: string[] = []) => {
+  const body: Record<string, unknown> = { ...base(t).user(), ...change };
+  for (const name of drop) delete body[name];
+  return t.call('POST', '/users', { body });
+};
+const timesheet = (t: TestServer, change: Record<string, unknown>) => status(t, 'POST', '/timesheets', { ...base(t).timesheet(), ...change });
+const createBreak = (t: TestServer, change: Record<string, unknown> = {}) => t.call('POST', '/breaks', { body: { ...base(t).break(), ...change } });
+const pagination = async (t: TestServer, path: string, body?: unknown) => (await t.call('GET', path, { body })).json.meta_data.pagination;
+const firstNames = async (t: TestServer, query: string) =>
+  ((await t.call('GET', `/users?${query}&page_size=100`)).json.items as { first_name: string }[]).map((u) => u.first_name);
+const weekly = { repeat: true, repeat_type: 'weekly', repeat_end_date: '12/31/2026', weeks: 'monday,wednesday' };
+
+/** A concurrent burst of `count` GET /users; the statuses, sorted. */
+async function burst(t: TestServer, count: number): Promise<number[]> {
+  const replies = await Promise.all(Array.from({ length: count }, () => t.call('GET', '/users?page_size=1')));
+  return replies.map((r) => r.status).sort();
+}
+const accepted = (statuses: number[]) => statuses.filter((s) => s === 200).length;
+const SMALL_LIMIT = { limit: 5, windowMs: 1000 };
+
+/** Plain HTTP to the HTTPS port: did the answer carry API data? */
+function plainHttpLeaks(t: TestServer): Promise<boolean> {
+  return new Promise((resolve) => {
+    let data = '';
+    const socket = connect(t.server.port, '127.0.0.1', () =>
+      socket.write(`GET /api/public/users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${t.server.token}\r\n\r\n`),
+    );
+    socket.setTimeout(3000, () => socket.destroy());
+    socket.on('data', (chunk) => {
+      data += chunk;
+      if (data.includes('meta_data')) socket.destroy();
+    });
+    socket.on('close', () => resolve(data.includes('meta_data')));
+    socket.on('error', () => resolve(data.includes('meta_data')));
+  });
+}
+
+const PROBES: Record<FaultName, Probe> = {
+  // rate limiting: 5 calls per second so the probes stay quick
+  'rate-limit-off': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
+  'rate-limit-one-extra': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
+  'rate-limit-race': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
+  'rate-limit-too-strict': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
+  'rate-limit-wrong-status': { rateLimit: SMALL_LIMIT, clean: [200, 200, 200, 200, 200, 429, 429, 429], probe: (t) => burst(t, 8) },
+  'rate-limit-never-resets': {
+    rateLimit: { limit: 5, windowMs: 300 },
+    clean: 200,
+    probe: async (t) => {
+      await burst(t, 6);
+      await sleep(400);
+      return status(t, 'GET', '/users');
+    },
+  },
+  'rate-limit-fixed-window': {
+    rateLimit: SMALL_LIMIT,
+    // t=0: 1 call; t=600: 4 calls; t=1150: the first call has left the sliding window, the other 4 have not.
+    clean: 1,
+    probe: async (t) => {
+      await burst(t, 1);
+      await sleep(600);
+      await burst(t, 4);
+      await sleep(550);
+      return accepted(await burst(t, 5));
+    },
+  },
+
+  // authentication
+  'auth-missing-accepted': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: null })).status },
+  'auth-any-token': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: 'not-the-token' })).status },
+  'auth-bearer-only': { clean: 200, probe: (t) => status(t, 'GET', '/users') },
+
+  // transport
+  'plain-http-served': { clean: false, probe: plainHttpLeaks },
+  'malformed-json-500': { clean: 400, probe: async (t) => (await t.call('POST', '/users', { rawBody: '{"first_name": ' })).status },
+  'errors-not-json': { clean: 'application/json', probe: async (t) => (await t.call('GET', '/nope')).headers['content-type'] },
+  'head-unsupported': { clean: 200, probe: (t) => status(t, 'HEAD', '/users') },
+  'head-status-mismatch': { clean: 422, probe: (t) => status(t, 'HEAD', '/users?page_size=abc') },
+  'versioned-path-missing': { clean: 200, probe: async (t) => (await t.call('GET', '/users', { prefix: '/api/v2' })).status },
+
+  // schedules
+  'date-format-lenient': { clean: [422, 422], probe: async (t) => [await schedule(t, { start_date: '2026-12-01' }), await schedule(t, { end_date: '12/1/2026' })] },
+  'date-calendar-unchecked': { clean: 422, probe: (t) => schedule(t, { end_date: '02/30/2026' }) },
+  'time-24-00-accepted': { clean: 422, probe: (t) => schedule(t, { end_time: '24:00' }) },
+  'time-12h-accepted': { clean: 422, probe: (t) => schedule(t, { start_time: '07:30 PM' }) },
+  'weeks-format-unchecked': { clean: 422, probe: (t) => schedule(t, { ...weekly, weeks: 'Monday,Funday' }) },
+  'timezone-name-unchecked': { clean: 422, probe: (t) => schedule(t, { timezone: 'Mars/Olympus' }) },
+  'timezone-default-utc': {
+    clean: 'America/Chicago',
+    probe: async (t) => (await t.call('POST', '/schedules', { body: base(t).schedule() })).json.items.timezone,
+  },
+  'all-day-times-not-required': { clean: 422, probe: (t) => schedule(t, { all_day: false }, ['start_time', 'end_time']) },
+  'all-day-times-required-anyway': { clean: 201, probe: (t) => schedule(t, { all_day: true }, ['start_time', 'end_time']) },
+  'repeat-end-date-not-required': { clean: 422, probe: (t) => schedule(t, { repeat: true, repeat_type: 'daily' }) },
+  'weekly-weeks-not-required': { clean: 422, probe: (t) => schedule(t, { ...weekly }, ['weeks']) },
+  'update-event-pid-not-required': {
+    clean: 422,
+    probe: async (t) => {
+      const id = (await t.call('POST', '/schedules', { body: base(t).schedule() })).json.items.id;
+      return status(t, 'PUT', `/schedules/${id}`, { title: 'Renamed' });
+    },
+  },
+  'update-conditionals-skipped': {
+    clean: 422,
+    probe: async (t) => {
+      const body: Record<string, unknown> = { ...base(t).schedule(), all_day: true };
+      delete body.start_time;
+      delete body.end_time;
+      const id = (await t.call('POST', '/schedules', { body })).json.items.id;
+      return status(t, 'PUT', `/schedules/${id}`, { event_pid: 'evt-1', all_day: false });
+    },
+  },
+  'inactive-user-assignable': { clean: 422, probe: (t) => schedule(t, { user_ids: [t.server.seed.inactiveUserId] }) },
+  'color-not-required': { clean: 422, probe: (t) => schedule(t, {}, ['color']) },
+
+  // users
+  'password-special-not-required': { clean: 422, probe: async (t) => (await user(t, { password: 'Abcdef12' })).status },
+  'password-min-5': { clean: 422, probe: async (t) => (await user(t, { password: 'Ab1!x' })).status },
+  'password-unchecked-on-edit': { clean: 422, probe: (t) => status(t, 'PUT', `/users/${t.server.seed.activeUserIds.employee}`, { password: 'abc' }) },
+  'employee-code-length-unchecked': { clean: 422, probe: async (t) => (await user(t, { employee_code: '12345' })).status },
+  'employee-code-non-digits': { clean: 422, probe: async (t) => (await user(t, { employee_code: '12a4' })).status },
+  'role-id-default-admin': { clean: 3, probe: async (t) => (await user(t, {})).json.items.role_id },
+  'role-id-unchecked': { clean: 422, probe: async (t) => (await user(t, { role_id: 4 })).status },
+  'track-location-default-true': { clean: false, probe: async (t) => (await user(t, {})).json.items.track_location },
+  'pay-rate-default-null': { clean: 0, probe: async (t) => (await user(t, {})).json.items.pay_rate },
+  'billing-rate-type-unchecked': { clean: 422, probe: async (t) => (await user(t, { billing_rate_type: 2 })).status },
+  'email-not-required': { clean: 422, probe: async (t) => (await user(t, {}, ['email'])).status },
+  'user-put-replaces': {
+    clean: 'Emma',
+    probe: async (t) => {
+      await t.call('PUT', `/users/${t.server.seed.activeUserIds.employee}`, { body: { phone: '555-0100' } });
+      const listed = await t.call('GET', '/users?search=employee@seed');
+      return listed.json.items[0]?.first_name;
+    },
+  },
+
+  // timesheets and offsets
+  'timesheet-naive-datetime': { clean: 422, probe: (t) => timesheet(t, { start: '2026-12-01T09:00:00' }) },
+  'timesheet-end-null-rejected': { clean: 201, probe: (t) => timesheet(t, { end: null }) },
+  'timesheet-unknown-user': { clean: 422, probe: (t) => timesheet(t, { user_id: 9999 }) },
+  'offset-unchecked': {
+    clean: 422,
+    probe: (t) => timesheet(t, { clock_in_timezone: 'Europe/London', start: '2026-07-01T09:00:00+00:00', end: null }),
+  },
+  'offset-dst-blind': {
+    clean: 201,
+    probe: (t) => timesheet(t, { clock_in_timezone: 'Europe/London', start: '2026-07-01T09:00:00+01:00', end: null }),
+  },
+  'offset-day-granular': {
+    // 2026-03-08 is Chicago's spring-forward day: at 10:00 the offset is already -05:00.
+    clean: 201,
+    probe: (t) => timesheet(t, { clock_in_timezone: 'America/Chicago', start: '2026-03-08T10:00:00-05:00', end: null }),
+  },
+  'end-offset-uses-clock-in': {
+    clean: 201,
+    probe: (t) =>
+      timesheet(t, {
+        clock_in_timezone: 'America/Chicago',
+        clock_out_timezone: 'Europe/London',
+        start: '2026-12-01T09:00:00-06:00',
+        end: '2026-12-01T23:00:00+00:00',
+      }),
+  },
+  'offset-default-utc': { clean: 201, probe: (t) => timesheet(t, {}) },
+
+  // breaks
+  'break-list-duration-name': {
+    clean: true,
+    probe: async (t) => 'duration_in_seconds' in (await t.call('GET', '/breaks?page_size=1')).json.items[0],
+  },
+  'break-create-no-timesheet-id': { clean: 1, probe: async (t) => (await createBreak(t)).json.items.timesheet_id },
+  'break-duration-minutes': { clean: 1200, probe: async (t) => (await createBreak(t)).json.items.duration },
+  'break-timestamps-with-offset': {
+    clean: true,
+    probe: async (t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test((await createBreak(t)).json.items.created_at),
+  },
+  'break-outside-timesheet': {
+    clean: 422,
+    probe: async (t) => (await createBreak(t, { start: '2026-10-01T08:00:00-05:00', end: '2026-10-01T08:10:00-05:00' })).status,
+  },
+  'break-naive-datetime': { clean: 422, probe: async (t) => (await createBreak(t, { start: '2026-10-01T13:00:00' })).status },
+  'break-unknown-rule': { clean: 422, probe: async (t) => (await createBreak(t, { break_rule_id: 999 })).status },
+  'break-ids-ignored': { clean: 2, probe: async (t) => (await pagination(t, '/breaks', { ids: [1, 2] })).total },
+  'break-ids-empty-none': { clean: 36, probe: async (t) => (await pagination(t, '/breaks', { ids: [] })).total },
+  'break-create-no-message': { clean: 'string', probe: async (t) => typeof (await createBreak(t)).json.message },
+
+  // pagination
+  'page-size-uncapped': { clean: 100, probe: async (t) => (await pagination(t, '/breaks?page_size=101')).per_page },
+  'page-size-default-15': { clean: 10, probe: async (t) => (await t.call('GET', '/breaks')).json.items.length },
+  'pages-overlap': { clean: 11, probe: async (t) => (await t.call('GET', '/breaks?page=2')).json.items[0].id },
+  'pagination-total-of-page': { clean: 36, probe: async (t) => (await pagination(t, '/breaks')).total },
+  'pagination-field-missing': { clean: true, probe: async (t) => 'last_page_url' in (await pagination(t, '/breaks')) },
+  'page-zero-based': { clean: 1, probe: async (t) => (await t.call('GET', '/breaks?page=1')).json.items[0].id },
+  'next-page-url-stuck': { clean: 'page=3', probe: async (t) => /page=\d+/.exec((await pagination(t, '/breaks?page=2')).next_page_url)?.[0] },
+
+  // sorting, searching, filtering
+  'sort-ignored': {
+    clean: ['Ada', 'Ada', 'Bruno', 'Carla', 'Dmitri', 'Emma', 'Farah', 'Gus', 'Hana', 'Ivan', 'Max', 'Zoe'],
+    probe: (t) => firstNames(t, 'sort=firstName'),
+  },
+  'sort-descending-ignored': { clean: 'Zoe', probe: async (t) => (await firstNames(t, 'sort=-firstName'))[0] },
+  'sort-multi-ignored': {
+    clean: 'Byron',
+    probe: async (t) => (await t.call('GET', '/users?sort=firstName,-roleId')).json.items[0].last_name,
+  },
+  'search-ignored': { clean: 1, probe: async (t) => (await pagination(t, '/users?search=zimmer')).total },
+  'filter-active-ignored': { clean: 2, probe: async (t) => (await pagination(t, '/users?active=0')).total },
+  'filter-role-ignored': { clean: 3, probe: async (t) => (await pagination(t, '/users?role=2')).total },
+  'date-range-ignored': { clean: 3, probe: async (t) => (await pagination(t, '/timesheets?date_range=2026-10-01,2026-10-03')).total },
+
+  // webhook
+  'unsubscribe-keeps-subscription': {
+    clean: 404,
+    probe: async (t) => {
+      await t.call('DELETE', '/webhooks/subscription/unsubscribe');
+      return status(t, 'GET', '/webhooks/subscription');
+    },
+  },
+};
+
+describe('the fault catalog', () => {
+  it('has at least 30 faults, each naming a rule of the catalog', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(30);
+    for (const fault of FAULTS) expect(() => ruleById(fault.rule)).not.toThrow();
+  });
+
+  it('has unique fault names', () => {
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+  });
+
+  it('spreads over every rule family that a server can break', () => {
+    const families = new Set(FAULTS.map((f) => ruleById(f.rule).family));
+    for (const family of ['transport', 'auth', 'versioning', 'schedule', 'user', 'password', 'timesheet', 'offset-timezone', 'break', 'pagination', 'query', 'webhook', 'rate-limit']) {
+      expect(families, family).toContain(family);
+    }
+  });
+
+  it('has a rule catalog of at least 60 rules', () => {
+    expect(RULES.length).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('each fault changes the behaviour its rule governs', () => {
+  let tls: TlsIdentity;
+  beforeAll(async () => {
+    tls = await generateTlsIdentity();
+  });
+
+  const running: TestServer[] = [];
+  afterAll(async () => {
+    await Promise.all(running.map((t) => t.close()));
+  });
+
+  async function observe(fault: FaultName | null, probe: Probe): Promise<unknown> {
+    const t = await startTestServer({ tls, faults: fault ? [fault] : [], rateLimit: probe.rateLimit ?? null });
+    running.push(t);
+    try {
+      return await probe.probe(t);
+    } finally {
+      await t.close();
+      running.splice(running.indexOf(t), 1);
+    }
+  }
+
+  it.each(FAULTS.map((f) => [f.name, f.rule, PROBES[f.name]] as const))('%s breaks %s observably', async (name, _rule, probe) => {
+    expect(await observe(null, probe), 'clean server').toEqual(probe.clean);
+    expect(await observe(name, probe), 'faulty server').not.toEqual(probe.clean);
+  });
+});
