@@ -1,0 +1,37 @@
+/**
+ * `npm run bench [-- --only NAME] [-- --duration S]`: the project's benchmarks. Figures go to stdout
+ * and to reports/bench/<timestamp>.json. Loopback only; every run is bounded in time.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { referenceThroughput, type ThroughputFigures } from './reference-throughput.ts';
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
+});
+const duration = Number(values.duration);
+const RAISED = { limit: 100_000_000, windowMs: 60_000 };
+
+const BENCHES: Record<string, () => Promise<ThroughputFigures[]>> = {
+  reference: async () => [
+    await referenceThroughput({ label: 'GET /breaks, limit raised', path: '/api/public/breaks', connections: 10, durationSeconds: duration, rateLimit: RAISED }),
+    await referenceThroughput({ label: 'GET /breaks, limit off', path: '/api/public/breaks', connections: 10, durationSeconds: duration, rateLimit: null }),
+    await referenceThroughput({ label: 'GET /users?sort=firstName, limit raised', path: '/api/public/users?sort=firstName', connections: 10, durationSeconds: duration, rateLimit: RAISED }),
+  ],
+};
+
+const selected = values.only ? { [values.only]: BENCHES[values.only] } : BENCHES;
+const results: Record<string, unknown> = {};
+for (const [name, bench] of Object.entries(selected)) {
+  if (!bench) throw new Error(`unknown bench "${values.only}"; known: ${Object.keys(BENCHES).join(', ')}`);
+  console.log(`# ${name}`);
+  const figures = await bench();
+  for (const f of figures) {
+    console.log(`${f.label.padEnd(42)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  total ${f.total}  non-2xx ${f.non2xx}  errors ${f.errors}`);
+  }
+  results[name] = figures;
+}
+await mkdir('reports/bench', { recursive: true });
+const file = `reports/bench/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+await writeFile(file, JSON.stringify({ node: process.version, durationSeconds: duration, results }, null, 2));
+console.log(`\nwritten ${file}`);
