@@ -36,7 +36,7 @@ export function sortable(...fields: string[]): SortableFields {
 function positiveInteger(query: URLSearchParams, name: string, violations: ServerViolation[]): number | null {
   const raw = query.get(name);
   if (raw === null || raw === '') return null;
-  if (!/^-?\d+$/.test(raw) || Number(raw) < 1) {
+  if (!/^-?\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
     violations.push({ rule: null, field: name, message: `${name} must be a positive integer` });
     return null;
   }
@@ -60,7 +60,7 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
     for (const name of sortText.split(',')) {
       const descending = name.startsWith('-');
       const bare = descending ? name.slice(1) : name;
-      const field = fields[bare];
+      const field = Object.hasOwn(fields, bare) ? fields[bare] : undefined;
       if (!field) {
         violations.push({ rule: null, field: 'sort', message: `cannot sort by "${bare}"; sortable: ${Object.keys(fields).join(', ')}` });
         continue;
@@ -111,7 +111,7 @@ export function sortRecords<T extends { id: number }>(records: T[], keys: readon
 export function parseFilter<T>(query: URLSearchParams, name: string, values: Readonly<Record<string, T>>): T | null {
   const raw = query.get(name);
   if (raw === null || raw === '') return null;
-  if (!(raw in values)) {
+  if (!Object.hasOwn(values, raw)) {
     throw new ApiError(422, `${name} must be one of ${Object.keys(values).join(', ')}`, [
       { rule: null, field: name, message: `unknown ${name} value "${raw}"` },
     ]);

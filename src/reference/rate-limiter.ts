@@ -136,10 +136,11 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m)?$/;
 /** Parses `60/60s`, `60/1m`, `600/1s`, or `off` (null). Throws a message that says the expected form. */
 export function parseRateLimit(text: string): RateLimitSetting | null {
   if (text === 'off') return null;
-  const [count, window] = text.split('/');
+  const parts = text.split('/');
+  const [count, window] = parts;
   const limit = Number(count);
-  const match = window ? DURATION.exec(window) : null;
-  if (!Number.isInteger(limit) || limit < 1 || !match) {
+  const match = parts.length === 2 && window ? DURATION.exec(window) : null;
+  if (!/^\d+$/.test(count ?? '') || !Number.isSafeInteger(limit) || limit < 1 || !match) {
     throw new Error(`rate limit "${text}" is not of the form LIMIT/WINDOW, e.g. 60/60s, 60/1m or 600/1s`);
   }
   const unit = match[2] ?? 's';

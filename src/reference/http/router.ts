@@ -51,7 +51,11 @@ export class Router {
         continue;
       }
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1] as string)));
+      try {
+        route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1] as string)));
+      } catch {
+        return { kind: 'not-found' }; // a malformed percent-escape names no resource
+      }
       return { kind: 'found', handler: route.handler, params };
     }
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };

@@ -1,0 +1,183 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS } from '../../src/reference/faults.ts';
+import { isRuleId, RULES } from '../../src/spec/rules.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = 'bin/clockcheck.mjs';
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node bin/clockcheck.mjs ...args` to completion in the repository root. */
+function run(...args: string[]): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CLOCKCHECK_TOKEN: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('clockcheck rules', () => {
+  let result: Run;
+
+  beforeAll(async () => {
+    result = await run('rules');
+  });
+
+  it('exits 0', () => {
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('prints at least 60 rule lines, each with a rule ID and a § section', () => {
+    const lines = result.stdout.split('\n').filter((line) => /^[A-Z][A-Z0-9-]+\s+§/.test(line));
+    expect(lines.length).toBeGreaterThanOrEqual(60);
+    for (const line of lines) {
+      const [id] = line.split(/\s+/);
+      expect(isRuleId(id as string), line).toBe(true);
+      expect(line).toMatch(/§\d+(\.\d+)?/);
+    }
+  });
+
+  it('prints every rule of the catalog exactly once', () => {
+    const ids = result.stdout.split('\n').filter((line) => /^[A-Z][A-Z0-9-]+\s+§/.test(line)).map((line) => line.split(/\s+/)[0]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+});
+
+describe('clockcheck serve --list-faults', () => {
+  let result: Run;
+
+  beforeAll(async () => {
+    result = await run('serve', '--list-faults');
+  });
+
+  it('lists at least 30 faults, each with the rule ID it breaks', () => {
+    expect(result.code, result.stderr).toBe(0);
+    const names = new Set<string>(FAULTS.map((f) => f.name));
+    const lines = result.stdout.split('\n').filter((line) => names.has(line.split(/\s+/)[0] as string));
+    expect(lines.length).toBeGreaterThanOrEqual(30);
+    expect(lines).toHaveLength(FAULTS.length);
+    for (const line of lines) {
+      const [name, rule] = line.split(/\s+/);
+      expect(isRuleId(rule as string), line).toBe(true);
+      expect(FAULTS.find((f) => f.name === name)?.rule).toBe(rule);
+    }
+    expect(result.stdout).toContain(`${FAULTS.length} faults`);
+  });
+});
+
+describe('clockcheck serve --port 0 --rate-limit off', () => {
+  let child: ChildProcessWithoutNullStreams;
+  let lines: string[] = [];
+  let stderr = '';
+  let exit: Promise<number | null>;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', 'off'], { cwd: ROOT, env: { ...process.env, CLOCKCHECK_TOKEN: '' } });
+    exit = new Promise((done) => child.on('exit', (code) => done(code)));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    let buffered = '';
+    // Wait until the server has printed its description (the `rate limit` line comes last).
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`serve printed no rate limit line; stdout: ${buffered}; stderr: ${stderr}`)), 20_000);
+      child.stdout.on('data', (chunk) => {
+        buffered += chunk;
+        lines = buffered.split('\n');
+        if (lines.some((line) => line.startsWith('rate limit '))) {
+          clearTimeout(timer);
+          ready();
+        }
+      });
+      child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exit;
+    }
+    const ca = lines.find((line) => line.startsWith('ca '))?.slice(3);
+    if (ca && dirname(ca).startsWith(tmpdir())) await rm(dirname(ca), { recursive: true, force: true });
+  });
+
+  it('prints `listening https://127.0.0.1:PORT` as its first stdout line', () => {
+    expect(lines[0]).toMatch(/^listening https:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(lines[0]!.split(':').at(-1))).toBeGreaterThan(0);
+  });
+
+  it('prints a `ca <path>` line naming a PEM file, and a `token` line', async () => {
+    const ca = lines.find((line) => line.startsWith('ca '));
+    expect(ca).toBeDefined();
+    expect(await readFile(ca!.slice(3), 'utf8')).toContain('-----BEGIN CERTIFICATE-----');
+    const token = lines.find((line) => line.startsWith('token '));
+    expect(token?.slice(6)).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(lines.find((line) => line.startsWith('rate limit '))).toMatch(/^rate limit off/);
+  });
+
+  it('serves GET /api/public/users to a client that trusts the printed CA and sends the printed token', async () => {
+    const origin = lines[0]!.slice('listening '.length);
+    const caPem = await readFile(lines.find((line) => line.startsWith('ca '))!.slice(3), 'utf8');
+    const token = lines.find((line) => line.startsWith('token '))!.slice(6);
+    const agent = new Agent({ connect: { ca: caPem } });
+    try {
+      const ok = await request(`${origin}/api/public/users`, { dispatcher: agent, headers: { authorization: token } });
+      expect(ok.statusCode).toBe(200);
+      const body = (await ok.body.json()) as { items: unknown[]; meta_data: { pagination: { total: number } } };
+      expect(body.meta_data.pagination.total).toBe(12);
+      const refused = await request(`${origin}/api/public/users`, { dispatcher: agent, headers: { authorization: 'wrong' } });
+      expect(refused.statusCode).toBe(401);
+      await refused.body.text();
+      // With --rate-limit off a burst is served in full.
+      const burst = await Promise.all(
+        Array.from({ length: 70 }, async () => {
+          const r = await request(`${origin}/api/public/users?page_size=1`, { dispatcher: agent, headers: { authorization: token } });
+          await r.body.text();
+          return r.statusCode;
+        }),
+      );
+      expect(burst.every((s) => s === 200)).toBe(true);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('refuses a client that does not trust the CA', async () => {
+    const origin = lines[0]!.slice('listening '.length);
+    await expect(request(`${origin}/api/public/users`)).rejects.toThrow();
+  });
+
+  it('exits 0 when terminated', async () => {
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
+
+describe('clockcheck serve with bad options', () => {
+  it('exits 2 with a message naming an unknown fault', async () => {
+    const result = await run('serve', '--fault', 'nope');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown fault "nope"/);
+    expect(result.stdout).not.toMatch(/^listening/m);
+  });
+
+  it('exits 2 with a message for a malformed --rate-limit', async () => {
+    const result = await run('serve', '--rate-limit', 'lots');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/LIMIT\/WINDOW/);
+  });
+});
