@@ -23,12 +23,17 @@ export interface ListQuery {
 /** Sortable names of one endpoint: every accepted spelling (camelCase as in §4.2, and snake_case) to a record field. */
 export type SortableFields = Readonly<Record<string, string>>;
 
-/** Builds a SortableFields map accepting both `firstName` and `first_name` for `first_name`. */
-export function sortable(...fields: string[]): SortableFields {
+/**
+ * Builds a SortableFields map accepting both `firstName` and `first_name` for `first_name`.
+ * `storedAs` names the record field to compare for a sort name (e.g. `start` → `start_ms`, so
+ * datetimes written with different offsets sort by instant, not by their text).
+ */
+export function sortable(fields: readonly string[], storedAs: Readonly<Record<string, string>> = {}): SortableFields {
   const map: Record<string, string> = {};
   for (const field of fields) {
-    map[field] = field;
-    map[field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = field;
+    const target = storedAs[field] ?? field;
+    map[field] = target;
+    map[field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = target;
   }
   return map;
 }

@@ -5,14 +5,21 @@ import type { ApiRequest } from './http/router.ts';
 /**
  * One page of a collection with the §2.5 pagination block. Links keep the request's other query
  * parameters and set `page`. An empty page (past the end) has from/to null, as Laravel's paginator does.
+ * `present` turns a stored record into its response form; it runs on the page's items only.
  */
-export function paginate<T>(items: readonly T[], list: ListQuery, request: ApiRequest, ctx: ServerContext) {
+export function paginate<T, R>(
+  items: readonly T[],
+  list: ListQuery,
+  request: ApiRequest,
+  ctx: ServerContext,
+  present: (item: T) => R,
+) {
   const perPage = list.pageSize;
   const total = items.length;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const index = ctx.fault('page-zero-based') ? list.page : list.page - 1;
   const offset = Math.max(0, index * perPage - (ctx.fault('pages-overlap') && index > 0 ? 1 : 0));
-  const pageItems = items.slice(offset, offset + perPage);
+  const pageItems = items.slice(offset, offset + perPage).map(present);
   const from = pageItems.length > 0 ? offset + 1 : null;
   const to = from === null ? null : from + pageItems.length - 1;
 

@@ -61,6 +61,9 @@ export interface TimesheetRecord {
   user_id: number;
   start: string;
   end: string | null;
+  /** The instants of start and end (epoch ms), for chronological sorting; never returned. */
+  start_ms: number;
+  end_ms: number | null;
   job_id: number | null;
   task_id: number | null;
   clock_in_timezone: string;
@@ -77,6 +80,9 @@ export interface BreakRecord {
   break_rule_id: number;
   start: string;
   end: string;
+  /** The instants of start and end (epoch ms), for sorting and the duration; never returned. */
+  start_ms: number;
+  end_ms: number;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakCreateResponse, breakListResponse } from '../../src/spec/responses.ts';
+import { withChange, expectRejected } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;
@@ -17,24 +18,10 @@ afterAll(async () => {
 const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const LISTED_FIELDS = ['break_rule_id', 'created_at', 'duration_in_seconds', 'end', 'id', 'start', 'updated_at'];
 
-/** The baseline break with one change applied; a key set to undefined is removed. */
-function brk(change: Record<string, unknown> = {}): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base.break() };
-  for (const [key, value] of Object.entries(change)) {
-    if (value === undefined) delete body[key];
-    else body[key] = value;
-  }
-  return body;
-}
+const brk = (change: Record<string, unknown> = {}) => withChange(base.break(), change);
 
 const create = (body: unknown) => t.call('POST', '/breaks', { body });
 const list = (query = '', body?: unknown) => t.call('GET', `/breaks${query}`, body === undefined ? {} : { body });
-
-function expectRejected(reply: Reply, rule: string, field: string): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(violationRules(reply)).toContain(rule);
-  expect(violationPairs(reply)).toContain(`${rule}@${field}`);
-}
 
 async function breakTotal(): Promise<number> {
   const reply = await list('?page_size=1');

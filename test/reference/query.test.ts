@@ -294,3 +294,26 @@ describe('date_range (§4.6)', () => {
     await expect422(`${path}?date_range=${encodeURIComponent(range)}`, 'date_range');
   });
 });
+
+describe('sorting datetimes written with different offsets (§4.6)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sorts breaks by start instant, not by the text of start', async () => {
+    const sheet = t.server.seed.openTimesheetId;
+    const create = async (start: string, end: string) =>
+      (await t.call('POST', '/breaks', { body: { timesheet_id: sheet, break_rule_id: 1, start, end } })).json.items.id as number;
+    // 10:00Z written in UTC, then 11:00Z written at -05:00: the second sorts first as text.
+    const early = await create('2026-10-21T10:00:00+00:00', '2026-10-21T10:10:00+00:00');
+    const late = await create('2026-10-21T06:00:00-05:00', '2026-10-21T06:10:00-05:00');
+    const ascending = await t.call('GET', '/breaks?sort=start', { body: { ids: [late, early] } });
+    expect(ascending.json.items.map((b: { id: number }) => b.id)).toEqual([early, late]);
+    const descending = await t.call('GET', '/breaks?sort=-start', { body: { ids: [late, early] } });
+    expect(descending.json.items.map((b: { id: number }) => b.id)).toEqual([late, early]);
+  });
+});

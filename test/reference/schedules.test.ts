@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withChange, expectRejected } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;
@@ -13,25 +14,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The baseline schedule with one change applied; a key set to undefined is removed. */
-function schedule(change: Record<string, unknown> = {}): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base.schedule() };
-  for (const [key, value] of Object.entries(change)) {
-    if (value === undefined) delete body[key];
-    else body[key] = value;
-  }
-  return body;
-}
+const schedule = (change: Record<string, unknown> = {}) => withChange(base.schedule(), change);
 
 const create = (body: unknown) => t.call('POST', '/schedules', { body });
 const update = (id: number, body: unknown) => t.call('PUT', `/schedules/${id}`, { body });
-
-function expectRejected(reply: Reply, rule: string, field?: string): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(violationRules(reply)).toContain(rule);
-  if (field !== undefined) expect(violationPairs(reply)).toContain(`${rule}@${field}`);
-  for (const v of reply.json.violations) expect(typeof v.message).toBe('string');
-}
 
 /** A stored schedule's ID, made from the baseline with a change. */
 async function stored(change: Record<string, unknown> = {}): Promise<number> {

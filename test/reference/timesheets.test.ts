@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withChange, expectRejected } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;
@@ -13,27 +14,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The baseline timesheet with one change applied; a key set to undefined is removed. */
-function sheet(change: Record<string, unknown> = {}): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base.timesheet() };
-  for (const [key, value] of Object.entries(change)) {
-    if (value === undefined) delete body[key];
-    else body[key] = value;
-  }
-  return body;
-}
+const sheet = (change: Record<string, unknown> = {}) => withChange(base.timesheet(), change);
 
 const create = (body: unknown) => t.call('POST', '/timesheets', { body });
 
 function expectAccepted(reply: Reply): void {
   expect(reply.status, reply.text).toBe(201);
   expect(typeof reply.json.items.id).toBe('number');
-}
-
-function expectRejected(reply: Reply, rule: string, field: string): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(violationRules(reply)).toContain(rule);
-  expect(violationPairs(reply)).toContain(`${rule}@${field}`);
 }
 
 async function timesheetTotal(): Promise<number> {

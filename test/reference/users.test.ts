@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withChange, expectRejected } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;
@@ -13,24 +14,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The baseline user (fresh e-mail each time) with one change applied; a key set to undefined is removed. */
-function user(change: Record<string, unknown> = {}): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...base.user() };
-  for (const [key, value] of Object.entries(change)) {
-    if (value === undefined) delete body[key];
-    else body[key] = value;
-  }
-  return body;
-}
+const user = (change: Record<string, unknown> = {}) => withChange(base.user(), change);
 
 const create = (body: unknown) => t.call('POST', '/users', { body });
 const edit = (id: number | string, body: unknown) => t.call('PUT', `/users/${id}`, { body });
-
-function expectRejected(reply: Reply, rule: string, field: string): void {
-  expect(reply.status, reply.text).toBe(422);
-  expect(violationRules(reply)).toContain(rule);
-  expect(violationPairs(reply)).toContain(`${rule}@${field}`);
-}
 
 /** The user with this e-mail as GET /users?search= returns it. */
 async function listed(email: string): Promise<Record<string, unknown>> {

@@ -1,5 +1,3 @@
-import { DateTime } from 'luxon';
-import { parseOffsetDateTime } from '../../spec/formats/index.ts';
 import { breakIntervalViolations, breakViolations, breaksListBody } from '../../spec/payloads/break.ts';
 import type { ServerContext } from '../context.ts';
 import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
@@ -7,20 +5,16 @@ import type { ApiRequest, Router } from '../http/router.ts';
 import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
 import { paginate } from '../pagination.ts';
 import type { BreakRecord } from '../records.ts';
+import { instantOf } from '../instant.ts';
 import { requireObjectBody } from './require-record.ts';
 import { withinDateRange } from './date-range.ts';
 
-const SORTABLE = sortable('id', 'start', 'end', 'break_rule_id', 'created_at');
+const SORTABLE = sortable(['id', 'start', 'end', 'break_rule_id', 'created_at'], { start: 'start_ms', end: 'end_ms' });
 const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-
-/** The instant of a stored break time (naive values exist only under the `break-naive-datetime` fault). */
-function instant(ctx: ServerContext, value: string): number {
-  return parseOffsetDateTime(value)?.dateTime.toMillis() ?? DateTime.fromISO(value, { zone: ctx.companyTimezone }).toMillis();
-}
 
 /** §2.4: length in seconds, end minus start (in minutes under the `break-duration-minutes` fault). */
 function duration(ctx: ServerContext, record: BreakRecord): number {
-  const seconds = Math.round((instant(ctx, record.end) - instant(ctx, record.start)) / 1000);
+  const seconds = Math.round((record.end_ms - record.start_ms) / 1000);
   return ctx.fault('break-duration-minutes') ? Math.round(seconds / 60) : seconds;
 }
 
@@ -88,6 +82,8 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
     break_rule_id: body.break_rule_id as number,
     start: body.start as string,
     end: body.end as string,
+    start_ms: instantOf(body.start as string, ctx.companyTimezone),
+    end_ms: instantOf(body.end as string, ctx.companyTimezone),
     created_at: now,
     updated_at: now,
   });
@@ -119,7 +115,7 @@ function listBreaks(ctx: ServerContext, request: ApiRequest) {
     breaks = breaks.filter((b) => wanted.has(b.id));
   }
   if (list.dateRange) breaks = breaks.filter((b) => withinDateRange(b.start, list.dateRange!));
-  return ok(paginate(sortRecords(breaks, list.sort).map((b) => listedForm(ctx, b)), list, request, ctx));
+  return ok(paginate(sortRecords(breaks, list.sort), list, request, ctx, (b) => listedForm(ctx, b)));
 }
 
 export function breakRoutes(router: Router, ctx: ServerContext): void {

@@ -9,9 +9,16 @@ import { paginate } from '../pagination.ts';
 import type { TimesheetRecord } from '../records.ts';
 import { requireObjectBody } from './require-record.ts';
 import { timesheetOffsetViolations } from './timesheet-offsets.ts';
+import { instantOf } from '../instant.ts';
 import { withinDateRange } from './date-range.ts';
 
-const SORTABLE = sortable('id', 'user_id', 'start', 'end', 'created_at');
+const SORTABLE = sortable(['id', 'user_id', 'start', 'end', 'created_at'], { start: 'start_ms', end: 'end_ms' });
+
+/** The timesheet as returned: the stored record without its sort instants. */
+function presentTimesheet(sheet: TimesheetRecord): Omit<TimesheetRecord, 'start_ms' | 'end_ms'> {
+  const { start_ms: _s, end_ms: _e, ...rest } = sheet;
+  return rest;
+}
 const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 function faultTolerated(ctx: ServerContext, violations: Violation[], body: Record<string, unknown>): Violation[] {
@@ -63,12 +70,14 @@ function createTimesheet(ctx: ServerContext, request: ApiRequest) {
     notes: null,
     mileage: null,
     ...(fields as Pick<TimesheetRecord, 'user_id' | 'start'>),
+    start_ms: instantOf(body.start as string, ctx.companyTimezone),
+    end_ms: typeof body.end === 'string' ? instantOf(body.end, ctx.companyTimezone) : null,
     clock_in_timezone: typeof body.clock_in_timezone === 'string' ? body.clock_in_timezone : ctx.companyTimezone,
     clock_out_timezone: typeof body.clock_out_timezone === 'string' ? body.clock_out_timezone : ctx.companyTimezone,
     created_at: now,
     updated_at: now,
   });
-  return created({ items: sheet, message: 'Timesheet created successfully.' });
+  return created({ items: presentTimesheet(sheet), message: 'Timesheet created successfully.' });
 }
 
 /** GET /timesheets (§4.3 example of date_range): date_range on the start's local date, search on notes. */
@@ -80,7 +89,7 @@ function listTimesheets(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     sheets = sheets.filter((s) => (s.notes ?? '').toLowerCase().includes(needle));
   }
-  return ok(paginate(sortRecords(sheets, list.sort), list, request, ctx));
+  return ok(paginate(sortRecords(sheets, list.sort), list, request, ctx, presentTimesheet));
 }
 
 export function timesheetRoutes(router: Router, ctx: ServerContext): void {

@@ -9,7 +9,7 @@ import { hashPassword } from '../password-hash.ts';
 import type { UserRecord } from '../records.ts';
 import { requireObjectBody, requireRecord } from './require-record.ts';
 
-const SORTABLE = sortable('id', 'first_name', 'last_name', 'email', 'role_id', 'created_at');
+const SORTABLE = sortable(['id', 'first_name', 'last_name', 'email', 'role_id', 'created_at']);
 
 /** The user as returned: everything but the password hash. */
 export function publicUser(user: UserRecord): Omit<UserRecord, 'password_hash'> {
@@ -125,7 +125,7 @@ function listUsers(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
   }
-  return ok(paginate(sortRecords(users, list.sort).map(publicUser), list, request, ctx));
+  return ok(paginate(sortRecords(users, list.sort), list, request, ctx, publicUser));
 }
 
 export function userRoutes(router: Router, ctx: ServerContext): void {
