@@ -1,19 +1,25 @@
 import { ClockcheckError } from '../errors.ts';
 import { rulesCommand } from './commands/rules.ts';
+import { runCommand } from './commands/run.ts';
 import { selfcheckCommand } from './commands/selfcheck.ts';
+import { selftestCommand } from './commands/selftest.ts';
 import { serveCommand } from './commands/serve.ts';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   rules: rulesCommand,
+  run: runCommand,
   serve: serveCommand,
   selfcheck: selfcheckCommand,
+  selftest: selftestCommand,
 };
 
 const HELP = `clockcheck: conformance harness for the time-tracking public REST API
 
 Commands:
+  run         certify a target (default: the embedded reference server) and write reports
   rules       print the rule catalog (IDs, spec sections, basis, faults that break each rule)
   serve       run the embedded HTTPS reference server (optionally with an injected fault)
+  selftest    certify the reference server clean and once per fault; print the detection matrix
   selfcheck   start the reference server and smoke-check every operation once
 
 Run \`clockcheck <command> --help\` for a command's options.`;
@@ -35,6 +41,11 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ClockcheckError) {
       console.error(`clockcheck: ${error.message}`);
+      return 2;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
+      console.error(`clockcheck: cannot read ${(error as NodeJS.ErrnoException).path}: ${code}`);
       return 2;
     }
     throw error;

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { parseOffsetDateTime } from '../spec/formats/index.ts';
+import { select } from '../scenarios/json-path.ts';
+import type { BuiltinCheck } from './context.ts';
+import { parseArgs } from './args.ts';
+
+const Args = z.strictObject({
+  /** JSON path of the break or breaks in the previous response, e.g. `$.items` or `$.items[*]`. */
+  items: z.string().startsWith('$'),
+  field: z.enum(['duration', 'duration_in_seconds']),
+});
+
+/** BRK-DURATION (§2.4): a break's duration is end minus start, in whole seconds. */
+export const durationMatches: BuiltinCheck = async (ctx, raw) => {
+  const args = parseArgs('duration-matches', Args, raw);
+  const exchange = ctx.lastExchange();
+  const json = exchange?.response?.json;
+  if (json === undefined) return ctx.skip('the previous step has no JSON response to judge');
+  const breaks = select(json, args.items).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  let judged = 0;
+  for (const item of breaks) {
+    const b = item as Record<string, unknown>;
+    const start = typeof b.start === 'string' ? parseOffsetDateTime(b.start) : null;
+    const end = typeof b.end === 'string' ? parseOffsetDateTime(b.end) : null;
+    if (!start || !end) continue; // a format problem, judged by the format rules
+    judged++;
+    const expected = Math.round((end.dateTime.toMillis() - start.dateTime.toMillis()) / 1000);
+    if (b[args.field] !== expected) {
+      ctx.fail('BRK-DURATION', `${args.field} = ${expected} (end ${b.end} − start ${b.start}, in seconds)`, `${args.field} = ${JSON.stringify(b[args.field])} (break ${String(b.id)})`);
+    }
+  }
+  if (judged === 0) ctx.skip(`no break with start and end at ${args.items} to judge`);
+};

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { BuiltinCheck } from './context.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { idList, idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
+
+const Args = z.strictObject({
+  path: pathArg,
+  query: queryArg,
+  /** A JSON body to send with every GET (GET /breaks takes `ids`). */
+  body: z.unknown().optional(),
+  include: idList,
+  exclude: idList,
+  page_size: z.number().int().positive().default(100),
+  max_pages: z.number().int().positive().default(10),
+  rule: ruleArg.optional(),
+});
+
+/**
+ * Filters, search, `ids` and `date_range` (§4.4, §4.6): walks the list (page=1,2,… with page_size)
+ * and checks that every `include` ID appears and no `exclude` ID does (items compared by `id`).
+ */
+export const listMembership: BuiltinCheck = async (ctx, raw) => {
+  const args = parseArgs('list-membership', Args, raw);
+  const rule = args.rule ?? ctx.defaultRule;
+  const seen = new Map<string, Exchange>();
+  const shown: Exchange[] = [];
+  for (let page = 1; page <= args.max_pages; page++) {
+    const exchange = await ctx.send({ method: 'GET', path: args.path, query: { ...queryOf(args.query), page, page_size: args.page_size }, json: args.body });
+    shown.push(exchange);
+    const response = exchange.response;
+    if (!response || response.status < 200 || response.status >= 300) {
+      ctx.fail(rule, `a 2xx list for ${args.path}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
+      return;
+    }
+    const items = itemsOf(response.json);
+    if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
+    for (const item of items) {
+      const id = idOf(item);
+      if (id !== null && !seen.has(id)) seen.set(id, exchange);
+    }
+    const lastPage = (response.json as { meta_data?: { pagination?: { last_page?: unknown } } }).meta_data?.pagination?.last_page;
+    if (items.length < args.page_size || (typeof lastPage === 'number' && page >= lastPage)) break;
+  }
+  const missing = args.include.map(String).filter((id) => !seen.has(id));
+  if (missing.length > 0) ctx.fail(rule, `IDs ${args.include.join(', ')} in the list`, `missing ${missing.join(', ')} (${seen.size} items listed)`, shown);
+  const present = args.exclude.map(String).filter((id) => seen.has(id));
+  if (present.length > 0) ctx.fail(rule, `IDs ${args.exclude.join(', ')} not in the list`, `listed: ${present.join(', ')}`, present.map((id) => seen.get(id)!));
+};

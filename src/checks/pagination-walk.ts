@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { paginationBlock, type PaginationBlock } from '../spec/responses.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { BuiltinCheck, CheckContext } from './context.ts';
+import { idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf } from './args.ts';
+
+const Args = z.strictObject({
+  path: pathArg,
+  /** Sent as page_size; absent: the default must be 10 (§4.6). */
+  page_size: z.number().int().positive().optional(),
+  query: queryArg,
+  body: z.unknown().optional(),
+  max_pages: z.number().int().positive().default(30),
+});
+
+interface Page {
+  readonly exchange: Exchange;
+  readonly block: PaginationBlock;
+  readonly items: unknown[];
+}
+
+/** Fetches one page and checks that it carries a §2.5 block; null (with a finding) when it does not. */
+async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['send']>[0], what: string): Promise<Page | null> {
+  const exchange = await ctx.send(request);
+  const response = exchange.response;
+  if (!response || response.status < 200 || response.status >= 300) {
+    ctx.fail('PAG-WALK', `a 2xx answer for ${what}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
+    return null;
+  }
+  const items = itemsOf(response.json);
+  const parsed = paginationBlock.safeParse((response.json as { meta_data?: { pagination?: unknown } } | undefined)?.meta_data?.pagination);
+  if (!items || !parsed.success) {
+    const issue = parsed.success ? null : parsed.error.issues[0];
+    ctx.fail('PAG-BLOCK-FIELDS', 'items and a meta_data.pagination block with every §2.5 field', items ? `pagination.${issue?.path.join('.') || ''}: ${issue?.message}` : 'no items array');
+    return null;
+  }
+  return { exchange, block: parsed.data, items };
+}
+
+/** PAG-BLOCK-CONSISTENT: the block agrees with itself and the page it came with. */
+function checkBlock(ctx: CheckContext, page: Page): void {
+  const { block, items } = page;
+  const fail = (expected: string, actual: string) => ctx.fail('PAG-BLOCK-CONSISTENT', expected, actual, [page.exchange]);
+  const expectedLast = Math.max(1, Math.ceil(block.total / block.per_page));
+  if (block.last_page !== expectedLast && !(block.total === 0 && block.last_page === 0)) {
+    fail(`last_page = ceil(total ${block.total} / per_page ${block.per_page}) = ${expectedLast}`, `last_page ${block.last_page}`);
+  }
+  if (items.length > block.per_page) fail(`at most per_page (${block.per_page}) items`, `${items.length} items`);
+  if (items.length > 0) {
+    const from = (block.current_page - 1) * block.per_page + 1;
+    if (block.from !== from || block.to !== from + items.length - 1) {
+      fail(`from ${from}, to ${from + items.length - 1} on page ${block.current_page} of ${items.length} items`, `from ${block.from}, to ${block.to}`);
+    }
+  }
+  if (block.current_page < block.last_page && items.length !== block.per_page) {
+    fail(`a full page (${block.per_page} items) before the last page`, `${items.length} items on page ${block.current_page} of ${block.last_page}`);
+  }
+  if (block.current_page === block.last_page && block.total > 0) {
+    const rest = block.total - (block.last_page - 1) * block.per_page;
+    if (items.length !== rest) fail(`${rest} items on the last page (total ${block.total})`, `${items.length} items`);
+  }
+}
+
+/** PAG-LINKS: next/prev are null exactly at the ends. */
+function checkLinks(ctx: CheckContext, page: Page): void {
+  const { block } = page;
+  const atEnd = block.current_page >= block.last_page;
+  if (atEnd !== (block.next_page_url === null)) {
+    ctx.fail('PAG-LINKS', `next_page_url ${atEnd ? 'null on the last page' : 'set before the last page'}`, `next_page_url ${JSON.stringify(block.next_page_url)} on page ${block.current_page} of ${block.last_page}`, [page.exchange]);
+  }
+  if ((block.current_page <= 1) !== (block.prev_page_url === null)) {
+    ctx.fail('PAG-LINKS', `prev_page_url ${block.current_page <= 1 ? 'null on the first page' : 'set after the first page'}`, `prev_page_url ${JSON.stringify(block.prev_page_url)} on page ${block.current_page}`, [page.exchange]);
+  }
+}
+
+/**
+ * Walks a collection by following `next_page_url` from the first page (§2.5, §4.6): every block is
+ * complete and consistent, the links lead where they say, the first page is page 1 with the default
+ * page_size of 10 when none is sent, and the walk yields `total` items, each exactly once.
+ */
+export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
+  const args = parseArgs('pagination-walk', Args, raw);
+  const query = { ...queryOf(args.query), ...(args.page_size ? { page_size: args.page_size } : {}) };
+  const first = await fetchPage(ctx, { method: 'GET', path: args.path, query, json: args.body }, `GET ${args.path}`);
+  if (!first) return;
+  if (first.block.current_page !== 1) ctx.fail('PAG-PAGE-DEFAULT', 'current_page 1 when no page is given', `current_page ${first.block.current_page}`, [first.exchange]);
+  const wantPerPage = args.page_size !== undefined ? Math.min(args.page_size, 100) : 10;
+  if (first.block.per_page !== wantPerPage) {
+    ctx.fail(args.page_size === undefined ? 'PAG-PAGE-SIZE-DEFAULT' : 'PAG-BLOCK-CONSISTENT', `per_page ${wantPerPage}${args.page_size === undefined ? ' (the default)' : ''}`, `per_page ${first.block.per_page}`, [first.exchange]);
+  }
+  const seen = new Map<string, number>();
+  const total = first.block.total;
+  let page: Page = first;
+  let walked = 0;
+  for (;;) {
+    checkBlock(ctx, page);
+    checkLinks(ctx, page);
+    walked++;
+    page.items.forEach((item, index) => {
+      const key = idOf(item) ?? JSON.stringify(item);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        ctx.fail('PAG-WALK', 'every item on exactly one page', `item ${key} on page ${earlier} and again on page ${page.block.current_page} (position ${index + 1})`, [page.exchange]);
+      } else seen.set(key, page.block.current_page);
+    });
+    const next = page.block.next_page_url;
+    if (next === null || page.block.current_page >= page.block.last_page) break;
+    if (walked >= args.max_pages) return; // a long collection: the walk stops, the totals are not judged
+    let url: URL;
+    try {
+      url = new URL(next);
+    } catch {
+      return ctx.fail('PAG-LINKS', 'next_page_url an absolute URL', JSON.stringify(next), [page.exchange]);
+    }
+    if (url.origin !== new URL(ctx.origin).origin) return ctx.fail('PAG-LINKS', `next_page_url on ${ctx.origin}`, next, [page.exchange]);
+    const following = await fetchPage(ctx, { method: 'GET', url: next, json: args.body }, `next_page_url ${next}`);
+    if (!following) return;
+    if (following.block.current_page !== page.block.current_page + 1) {
+      return ctx.fail('PAG-LINKS', `next_page_url of page ${page.block.current_page} leads to page ${page.block.current_page + 1}`, `it leads to page ${following.block.current_page}`, [page.exchange, following.exchange]);
+    }
+    page = following;
+  }
+  if (seen.size !== total) {
+    ctx.fail('PAG-WALK', `${total} distinct items over ${walked} pages (total)`, `${seen.size} distinct items`, [first.exchange, page.exchange]);
+  }
+};

@@ -1,0 +1,64 @@
+import { connect } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
+import type { BuiltinCheck } from './context.ts';
+
+interface PlainAnswer {
+  readonly status: number | null;
+  readonly body: string;
+}
+
+/** Sends one plain-HTTP request (no token: a secret never travels in clear text) and reads the answer. */
+function plainRequest(host: string, port: number, path: string, timeoutMs = 3000): Promise<PlainAnswer> {
+  return new Promise((resolve) => {
+    let data = '';
+    const socket = connect({ host, port });
+    const finish = () => {
+      socket.destroy();
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(data);
+      const split = data.indexOf('\r\n\r\n');
+      resolve({ status: status ? Number(status[1]) : null, body: split >= 0 ? data.slice(split + 4) : '' });
+    };
+    socket.setTimeout(timeoutMs, finish);
+    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`));
+    socket.on('data', (chunk) => {
+      data += chunk.toString('latin1');
+      if (data.length > 65536) finish();
+    });
+    socket.on('end', finish);
+    socket.on('error', finish);
+  });
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * HTTPS-ONLY (§1, §5.6): plain HTTP to the target's host (on its port, and on port 80) yields no API
+ * data. The same unauthenticated request is sent over HTTPS; a plain answer that is a 2xx, or that
+ * repeats the HTTPS answer (same status, same JSON), means the API is served over plain HTTP.
+ * Refusals, closed connections, redirects and "use HTTPS" pages all pass.
+ */
+export const plainHttp: BuiltinCheck = async (ctx) => {
+  const url = new URL(ctx.origin);
+  const port = Number(url.port || 443);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const path = `${ctx.profile.api_prefix}/users`;
+  const https = await ctx.send({ method: 'GET', path: '/users', auth: 'none' });
+  const httpsJson = https.response?.json;
+  for (const probePort of [...new Set([port, 80])]) {
+    await ctx.acquire();
+    const answer = await plainRequest(host, probePort, path);
+    if (answer.status === null) continue;
+    const json = parseJson(answer.body);
+    // A 2xx HTML page (another site on port 80) is not API data; JSON is.
+    const served = json !== undefined && ((answer.status >= 200 && answer.status < 300) || (answer.status === https.response?.status && isDeepStrictEqual(json, httpsJson)));
+    if (served) {
+      ctx.fail('HTTPS-ONLY', `no API answer over plain HTTP on port ${probePort}`, `plain HTTP ${answer.status}: ${answer.body.slice(0, 120)}`, [https]);
+    }
+  }
+};

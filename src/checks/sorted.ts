@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { RuleId } from '../spec/rules.ts';
+import type { BuiltinCheck } from './context.ts';
+import { itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
+
+const Args = z.strictObject({
+  path: pathArg,
+  keys: z.array(z.strictObject({ field: z.string(), descending: z.boolean().default(false) })).min(1),
+  query: queryArg,
+  page_size: z.number().int().positive().default(100),
+  rule: ruleArg.optional(),
+});
+
+type Order = 'before' | 'after' | 'tie' | 'ambiguous';
+
+/**
+ * Compares two values the way any reasonable collation would: numbers numerically; strings by
+ * code point, case-insensitively and by locale. Only when all three agree is the order certain;
+ * when they disagree the pair is `ambiguous` and never counted against the target.
+ */
+export function tolerantOrder(a: unknown, b: unknown): Order {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? 'before' : a > b ? 'after' : 'tie';
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 'tie' : a ? 'after' : 'before';
+  if (typeof a !== 'string' || typeof b !== 'string') return 'ambiguous';
+  if (a === b) return 'tie';
+  const sign = (n: number) => Math.sign(n);
+  const orders = [sign(a < b ? -1 : 1), sign(a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0), sign(a.localeCompare(b, 'en'))];
+  if (orders.every((o) => o === 0)) return 'tie';
+  if (orders.every((o) => o < 0)) return 'before';
+  if (orders.every((o) => o > 0)) return 'after';
+  return 'ambiguous';
+}
+
+/** The sort name the target uses for a record field: the profile's, else camelCase as §4.2 shows (`firstName`). */
+export function sortName(field: string, names: Readonly<Record<string, string>>): string {
+  return names[field] ?? field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** SORT-ASCENDING / SORT-DESCENDING / SORT-MULTI (§4.6): the items come in the order `sort` asks for. */
+export const sorted: BuiltinCheck = async (ctx, raw) => {
+  const args = parseArgs('sorted', Args, raw);
+  const rule: RuleId = args.rule ?? (args.keys.length > 1 ? 'SORT-MULTI' : args.keys[0]!.descending ? 'SORT-DESCENDING' : 'SORT-ASCENDING');
+  const sort = args.keys.map((k) => `${k.descending ? '-' : ''}${sortName(k.field, ctx.profile.sort_names)}`).join(',');
+  const exchange = await ctx.send({ method: 'GET', path: args.path, query: { ...queryOf(args.query), sort, page_size: args.page_size } });
+  const response = exchange.response;
+  if (!response || response.status < 200 || response.status >= 300) {
+    ctx.fail(rule, `a 2xx list sorted by ${sort}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
+    return;
+  }
+  const items = itemsOf(response.json);
+  if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
+  if (items.length < 2) return ctx.skip(`fewer than 2 items to compare (sort=${sort})`);
+  const records = items as Array<Record<string, unknown>>;
+  for (const key of args.keys) {
+    if (!records.every((r) => r !== null && typeof r === 'object' && key.field in r)) {
+      return ctx.skip(`the items do not carry ${key.field} (the spec does not show the records); the order cannot be judged`);
+    }
+  }
+  for (let i = 1; i < records.length; i++) {
+    const [x, y] = [records[i - 1]!, records[i]!];
+    for (const key of args.keys) {
+      let order = tolerantOrder(x[key.field], y[key.field]);
+      if (key.descending) order = order === 'before' ? 'after' : order === 'after' ? 'before' : order;
+      if (order === 'tie') continue;
+      if (order === 'after') {
+        const show = (r: Record<string, unknown>) => args.keys.map((k) => `${k.field}=${JSON.stringify(r[k.field])}`).join(' ');
+        ctx.fail(rule, `items in the order sort=${sort}`, `item ${i} (${show(x)}) before item ${i + 1} (${show(y)})`);
+        return;
+      }
+      break; // 'before' or 'ambiguous': this pair is fine
+    }
+  }
+};

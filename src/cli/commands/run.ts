@@ -1,0 +1,116 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.ts';
+import { parseRateLimit } from '../../reference/rate-limiter.ts';
+import { writeReports } from '../../report/write-reports.ts';
+import { summaryTable } from '../../report/terminal-reporter.ts';
+import { certify } from '../../run/certify.ts';
+import { embeddedProfile, startEmbeddedTarget } from '../../run/embedded-target.ts';
+import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
+import { integerOption, parseCommandArgs } from '../args.ts';
+
+const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
+               [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
+               [--read-only] [--seed N] [--quiet]
+
+Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
+--target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
+profile's token_env), never from the command line. Without --target, the embedded reference server is
+started and certified (its rate window scaled to 60 calls per 200 ms).
+Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
+
+/** The package's own folder (suites/ ships with it). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('run', argv, {
+    target: { type: 'string' },
+    profile: { type: 'string' },
+    ca: { type: 'string' },
+    insecure: { type: 'boolean', default: false },
+    'rate-limit': { type: 'string' },
+    'report-dir': { type: 'string', default: 'reports' },
+    only: { type: 'string', default: '' },
+    suite: { type: 'string', default: '**/*.yaml' },
+    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
+    'read-only': { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    'allow-http': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+    fault: { type: 'string', multiple: true, default: [] },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const seed = integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
+  const only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+  let profile: Profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
+  const targetUrl = values.target ?? profile.target;
+  if (values.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
+
+  const server = targetUrl ? null : await startEmbeddedTarget(values.fault);
+  try {
+    let origin: string;
+    let token: string;
+    let caPem: string | undefined;
+    if (server) {
+      profile = { ...embeddedProfile(server), waivers: profile.waivers };
+      origin = server.origin;
+      token = server.token;
+      caPem = server.tls.caPem;
+    } else {
+      const url = new URL(targetUrl as string);
+      if (url.protocol === 'http:' && !values['allow-http']) {
+        throw new UsageError(`refusing ${targetUrl}: the spec serves the API over HTTPS only (§1); use https:// (or --allow-http to test a plain-HTTP development server)`);
+      }
+      if (url.pathname !== '/' && url.pathname !== '') throw new UsageError(`--target is the base URL (scheme, host, port); ${profile.api_prefix} is added: drop "${url.pathname}"`);
+      origin = url.origin;
+      const fromEnv = process.env[profile.token_env];
+      if (!fromEnv) throw new UsageError(`set ${profile.token_env} to the target's access token (it is never taken from the command line)`);
+      token = fromEnv;
+      const caFile = values.ca ?? profile.tls.ca;
+      caPem = caFile ? await readFile(caFile, 'utf8') : undefined;
+    }
+    if (values['rate-limit']) {
+      let setting;
+      try {
+        setting = parseRateLimit(values['rate-limit']);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      if (!setting) throw new UsageError('--rate-limit off is not allowed for a run: the harness must pace itself');
+      profile = { ...profile, rate_limit: { limit: setting.limit, window: setting.windowMs } };
+    }
+    const replayTarget = server ? '' : ` --target ${origin}`;
+    const report = await certify({
+      origin,
+      embedded: server !== null,
+      profile,
+      token,
+      caPem,
+      insecure: values.insecure || profile.tls.insecure,
+      suitesDir: values['suites-dir'],
+      suiteGlob: values.suite,
+      only,
+      readOnly: values['read-only'],
+      seed,
+      progress: values.quiet ? null : process.stderr,
+      replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
+    });
+    const dir = resolve(values['report-dir'], report.runId);
+    await mkdir(dir, { recursive: true });
+    let caFile = values.ca ?? profile.tls.ca;
+    if (server) {
+      caFile = join(dir, 'ca.pem');
+      await writeFile(caFile, server.tls.caPem);
+    }
+    const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
+    console.log(summaryTable(report, { color: process.stdout.isTTY === true, paths }));
+    return report.exitCode;
+  } finally {
+    await server?.close();
+  }
+}

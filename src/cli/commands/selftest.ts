@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.ts';
+import { isFaultName } from '../../reference/faults.ts';
+import { formatDuration } from '../../target/duration.ts';
+import { selftest, type FaultDetection } from '../../run/selftest.ts';
+import { integerOption, parseCommandArgs } from '../args.ts';
+
+const USAGE = `clockcheck selftest [--fault NAME]... [--suite GLOB] [--seed N] [--concurrency 2] [--report-dir DIR]
+
+Runs the full certification against the clean embedded reference server, then once per injected fault,
+and prints the detection matrix. Exit 0 when the clean server passes every check and every fault a
+scenario can observe is caught by a failing check of its own rule; 1 otherwise.`;
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function line(d: FaultDetection): string {
+  const mark = d.verdict === 'caught' ? 'caught  ' : d.verdict === 'missed' ? 'MISSED  ' : 'deferred';
+  const detail =
+    d.verdict === 'caught'
+      ? d.catchingChecks.slice(0, 3).join(', ') + (d.catchingChecks.length > 3 ? ` +${d.catchingChecks.length - 3}` : '')
+      : d.verdict === 'missed'
+        ? d.otherRules.length > 0 ? `failed only on ${d.otherRules.join(', ')}` : 'no check failed'
+        : `seen by ${d.fault.observable === 'burst' ? 'rate-limit bursts (issue 5)' : 'generated cases (issue 4)'}`;
+  return `${mark}  ${d.fault.name.padEnd(32)} ${d.fault.rule.padEnd(28)} ${detail}`;
+}
+
+export async function selftestCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('selftest', argv, {
+    fault: { type: 'string', multiple: true, default: [] },
+    suite: { type: 'string', default: '**/*.yaml' },
+    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
+    seed: { type: 'string' },
+    concurrency: { type: 'string' },
+    'report-dir': { type: 'string', default: 'reports' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  for (const name of values.fault) if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  const seed = integerOption('seed', values.seed, 1, 0, 2 ** 31 - 1);
+  const result = await selftest({
+    suitesDir: values['suites-dir'],
+    suiteGlob: values.suite,
+    seed,
+    faults: values.fault.length > 0 ? values.fault : undefined,
+    concurrency: integerOption('concurrency', values.concurrency, 2, 1, 8),
+    onDetection: (d) => console.error(line(d)),
+  });
+  const { clean, detections } = result;
+  const count = (v: FaultDetection['verdict']) => detections.filter((d) => d.verdict === v).length;
+  console.log(`\nclean reference server: ${clean.summary.passed} passed, ${clean.summary.failed} failed, ${clean.summary.errored} errored, ${clean.summary.skipped} skipped; ${clean.requests.made} requests; rules covered ${clean.summary.rulesCovered}/${clean.summary.rulesTotal}`);
+  for (const check of clean.checks.filter((c) => c.status === 'failed' || c.status === 'errored')) {
+    console.log(`  ✗ ${check.id}: ${check.findings[0] ? `${check.findings[0].ruleId} expected ${check.findings[0].expected}; actual ${check.findings[0].actual}` : check.reason}`);
+  }
+  console.log('\nDetection matrix');
+  for (const d of detections) console.log(line(d));
+  console.log(`\n${count('caught')} caught, ${count('missed')} missed, ${count('deferred')} deferred of ${detections.length} faults; ${formatDuration(result.durationMs)}`);
+  await mkdir(values['report-dir'], { recursive: true });
+  const file = join(values['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, JSON.stringify({ seed, passed: result.passed, durationMs: result.durationMs, clean: clean.summary, detections: detections.map((d) => ({ fault: d.fault.name, rule: d.fault.rule, verdict: d.verdict, catchingChecks: d.catchingChecks, otherRules: d.otherRules })) }, null, 2));
+  console.log(`written ${file}`);
+  console.log(result.passed ? 'SELFTEST PASSED' : 'SELFTEST FAILED');
+  return result.passed ? 0 : 1;
+}

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { ClockcheckError } from '../errors.ts';
+import { BUILTIN_CHECKS, estimateCheckRequests } from '../checks/registry.ts';
+import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
+import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
+import { plannedRequests, runScenario, type ScenarioDeps } from '../scenarios/run-scenario.ts';
+import { runDates } from '../scenarios/template.ts';
+import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
+import { TargetClient } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { Pacer } from '../target/pacer.ts';
+import { Progress, type ProgressStream } from '../target/progress.ts';
+import { profileForReport, type Profile } from '../target/profile.ts';
+import { isRuleId } from '../spec/rules.ts';
+import { specIdentity, toolVersion } from './spec-document.ts';
+import { applyWaivers, coverage, summarize } from './verdicts.ts';
+
+/** The run could not be made (unreachable target, TLS trouble): exit code 2, one line saying what to fix. */
+export class RunError extends ClockcheckError {
+  constructor(message: string) {
+    super('CLOCKCHECK_RUN', message);
+  }
+}
+
+export interface CertifyOptions {
+  /** `https://host[:port]`: the spec's `{base_url}`. */
+  readonly origin: string;
+  readonly embedded: boolean;
+  readonly profile: Profile;
+  readonly token: string;
+  readonly caPem?: string;
+  readonly insecure: boolean;
+  readonly suitesDir: string;
+  readonly suiteGlob: string;
+  /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
+  readonly only: readonly string[];
+  readonly readOnly: boolean;
+  readonly seed: number;
+  /** Where progress goes; null for none. */
+  readonly progress: ProgressStream | null;
+  /** The command line that reruns against this target, without --only/--seed (for replay commands). */
+  readonly replayBase: string;
+  /** Called with every exchange (already redacted), e.g. for the rate-window monitor. */
+  readonly onExchange?: (exchange: Exchange) => void;
+}
+
+/** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
+export function selects(only: readonly string[], loaded: LoadedScenario): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) => o === loaded.id || o === loaded.suite || (isRuleId(o) && loaded.scenario.rules.includes(o)));
+}
+
+function preflightProblem(exchange: Exchange, origin: string, profile: Profile): string | null {
+  const error = exchange.error;
+  if (!error || exchange.response) return null;
+  switch (error.code) {
+    case 'TLS_ERROR':
+      return `TLS error talking to ${origin}: ${error.message}. Trust its CA with --ca FILE (profile: tls.ca), or pass --insecure.`;
+    case 'CONNECTION_REFUSED':
+      return `nothing listens at ${origin} (connection refused): is the target up, and is the port right?`;
+    case 'CONNECT_TIMEOUT':
+    case 'HEADERS_TIMEOUT':
+      return `${origin} did not answer within ${profile.timeouts.headers / 1000}s (${error.code}): is the address right?`;
+    default:
+      return `cannot reach ${origin}: ${error.code} ${error.message}`;
+  }
+}
+
+/** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
+function uniqueValues() {
+  const nonce = randomBytes(4).readUInt32BE(0).toString(36);
+  const letters = (n: number) => {
+    let s = '';
+    do {
+      s = String.fromCharCode(97 + (n % 26)) + s;
+      n = Math.floor(n / 26);
+    } while (n > 0);
+    return s;
+  };
+  const nonceLetters = letters(Number.parseInt(nonce, 36));
+  let counter = 0;
+  return () => {
+    counter++;
+    return {
+      email: `clockcheck.${nonce}.${counter}@example.com`,
+      name: `Cc${nonceLetters}${letters(counter)}`,
+      token: `${nonce}-${counter}`,
+    };
+  };
+}
+
+/** Runs the certification: loads the suites, runs the selected scenarios paced, and builds the report. */
+export async function certify(options: CertifyOptions): Promise<RunReport> {
+  const startedAt = new Date();
+  const { profile } = options;
+  const scenarios = (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(options.only, s));
+  const planned = scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 1);
+
+  const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
+  const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs: (n) => pacer.estimateMs(n) }) : null;
+  let made = 0;
+  let unintended429 = 0;
+  const client = new TargetClient({
+    origin: options.origin,
+    apiPrefix: profile.api_prefix,
+    token: options.token,
+    tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
+    timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
+    maxResponseBytes: 1024 * 1024,
+    userAgent: `clockcheck/${toolVersion()}`,
+    pacer,
+    onExchange: (exchange) => {
+      made++;
+      if (exchange.response?.status === 429) unintended429++;
+      progress?.tick();
+      options.onExchange?.(exchange);
+    },
+  });
+
+  const results: CheckResult[] = [];
+  const created: CreatedResource[] = [];
+  let fingerprint: string | null = null;
+  try {
+    const preflight = await client.send({ method: 'GET', path: '/users', auth: 'none' });
+    const problem = preflightProblem(preflight, options.origin, profile);
+    if (problem) throw new RunError(problem);
+    fingerprint = await client.tlsFingerprint();
+
+    const deps: ScenarioDeps = {
+      send: (request) => client.send(request),
+      acquire: () => pacer.acquire(),
+      profile,
+      origin: options.origin,
+      template: {
+        fixtures: profile.fixtures as Record<string, unknown>,
+        profile: profileForReport(profile),
+        companyTimezone: profile.company_timezone,
+        dates: runDates(options.seed),
+        unique: uniqueValues(),
+      },
+      builtins: BUILTIN_CHECKS,
+      readOnly: options.readOnly,
+      replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
+      onCreated: (resource) => created.push(resource),
+    };
+    for (const scenario of scenarios) results.push(applyWaivers(await runScenario(scenario, deps), profile));
+  } finally {
+    progress?.finish();
+    await client.close();
+  }
+
+  const rules = coverage(results);
+  const summary = summarize(results, rules);
+  const finishedAt = new Date();
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    runId: `${startedAt.toISOString().replace(/[:.]/g, '-')}-${options.seed}`,
+    tool: { name: 'clockcheck', version: toolVersion() },
+    spec: specIdentity(),
+    target: { baseUrl: options.origin, apiPrefix: profile.api_prefix, tlsFingerprint256: fingerprint, embedded: options.embedded },
+    profile: profileForReport(profile),
+    seed: options.seed,
+    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob] },
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    requests: { planned, made, unintended429 },
+    checks: results,
+    coverage: rules,
+    createdResources: created,
+    summary,
+    exitCode: summary.failed + summary.errored > 0 ? 1 : 0,
+  };
+}

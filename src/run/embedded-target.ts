@@ -1,0 +1,34 @@
+import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
+import { defaultProfile, type Profile } from '../target/profile.ts';
+
+/**
+ * The embedded reference server's rate window for certification runs: 60 calls per 200 ms. The
+ * limit is the spec's; only the window is scaled, so the run stays quick while pacing is exercised.
+ */
+export const EMBEDDED_RATE_LIMIT = { limit: 60, windowMs: 200 } as const;
+
+/** The profile of the embedded reference server, filled from its seed data (README, "Seed data"). */
+export function embeddedProfile(server: ReferenceServer): Profile {
+  const seed = server.seed;
+  const profile = defaultProfile();
+  return {
+    ...profile,
+    rate_limit: { limit: EMBEDDED_RATE_LIMIT.limit, window: EMBEDDED_RATE_LIMIT.windowMs },
+    company_timezone: server.companyTimezone,
+    versioned_prefix: '/api/v2',
+    fixtures: {
+      active_user_ids: [seed.activeUserIds.admin, seed.activeUserIds.manager, seed.activeUserIds.employee],
+      inactive_user_id: seed.inactiveUserId,
+      job_id: seed.jobIds[0],
+      task_id: seed.taskIds[0],
+      break_rule_id: seed.breakRuleIds[0],
+      role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
+    },
+    webhook: { subscribe_path: '/webhooks/subscription', subscribe_body: { url: 'https://hooks.example.test/clockcheck' }, read_path: '/webhooks/subscription' },
+  };
+}
+
+/** Starts a reference server (optionally with faults) for a certification run. */
+export function startEmbeddedTarget(faults: readonly string[] = []): Promise<ReferenceServer> {
+  return startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, faults });
+}

@@ -1,0 +1,91 @@
+import { FAULTS, type Fault } from '../reference/faults.ts';
+import type { RunReport } from '../report/model.ts';
+import { certify } from './certify.ts';
+import { embeddedProfile, startEmbeddedTarget } from './embedded-target.ts';
+
+/** How the certification fared against one faulty server. */
+export interface FaultDetection {
+  readonly fault: Fault;
+  /** caught: a check failed on the fault's own rule; missed: no check did; deferred: only bursts or generated cases can see it (later issues). */
+  readonly verdict: 'caught' | 'missed' | 'deferred';
+  /** Checks that failed on the fault's rule. */
+  readonly catchingChecks: readonly string[];
+  /** Other rules that failed (collateral findings). */
+  readonly otherRules: readonly string[];
+}
+
+export interface SelftestResult {
+  readonly clean: RunReport;
+  readonly detections: readonly FaultDetection[];
+  readonly passed: boolean;
+  readonly durationMs: number;
+}
+
+export interface SelftestOptions {
+  readonly suitesDir: string;
+  readonly suiteGlob: string;
+  readonly seed: number;
+  /** Only these faults (default: all). */
+  readonly faults?: readonly string[];
+  /** Certifications run at once (each against its own server). */
+  readonly concurrency: number;
+  readonly onDetection?: (detection: FaultDetection) => void;
+}
+
+/** Certifies the embedded reference server with the given faults switched on. */
+export async function certifyEmbedded(faults: readonly string[], options: SelftestOptions): Promise<RunReport> {
+  const server = await startEmbeddedTarget(faults);
+  try {
+    return await certify({
+      origin: server.origin,
+      embedded: true,
+      profile: embeddedProfile(server),
+      token: server.token,
+      caPem: server.tls.caPem,
+      insecure: false,
+      suitesDir: options.suitesDir,
+      suiteGlob: options.suiteGlob,
+      only: [],
+      readOnly: false,
+      seed: options.seed,
+      progress: null,
+      replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+function detection(fault: Fault, report: RunReport): FaultDetection {
+  const failing = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
+  const catchingChecks = failing.filter((c) => c.findings.some((f) => f.ruleId === fault.rule)).map((c) => c.id);
+  const otherRules = [...new Set(failing.flatMap((c) => c.findings.map((f) => f.ruleId)).filter((r) => r !== fault.rule))];
+  return { fault, verdict: catchingChecks.length > 0 ? 'caught' : 'missed', catchingChecks, otherRules };
+}
+
+/**
+ * The harness proves itself on the reference server: the clean server must pass every check, and
+ * every fault that a scenario can observe must be caught by a failing check of the fault's own rule.
+ * Faults only bursts (rate limit) or generated cases can observe are listed as deferred.
+ */
+export async function selftest(options: SelftestOptions): Promise<SelftestResult> {
+  const started = Date.now();
+  const clean = await certifyEmbedded([], options);
+  const chosen: readonly Fault[] = FAULTS.filter((f) => !options.faults || options.faults.includes(f.name));
+  const detections: FaultDetection[] = [];
+  const queue = [...chosen];
+  const worker = async () => {
+    for (let fault = queue.shift(); fault; fault = queue.shift()) {
+      const found: FaultDetection =
+        fault.observable === 'scenario'
+          ? detection(fault, await certifyEmbedded([fault.name], options))
+          : { fault, verdict: 'deferred', catchingChecks: [], otherRules: [] };
+      detections.push(found);
+      options.onDetection?.(found);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  detections.sort((a, b) => chosen.indexOf(a.fault) - chosen.indexOf(b.fault));
+  const passed = clean.exitCode === 0 && detections.every((d) => d.verdict !== 'missed');
+  return { clean, detections, passed, durationMs: Date.now() - started };
+}

@@ -1,0 +1,149 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
+import type { RuleId } from '../spec/rules.ts';
+import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../spec/responses.ts';
+import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../spec/formats/index.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../target/profile.ts';
+import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
+import { isMultiPath, select } from './json-path.ts';
+
+/** One broken expectation, before it is tied to its exchange. */
+export interface Judgement {
+  readonly ruleId: RuleId;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/** What a status expectation means for the profile's operation kind. */
+export type OperationKind = 'create' | 'update' | 'list' | 'delete';
+
+export function operationOf(method: string): OperationKind {
+  return method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method === 'DELETE' ? 'delete' : 'list';
+}
+
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = {
+  'break-list-response': breakListResponse,
+  'break-create-response': breakCreateResponse,
+  'pagination-block': paginationBlock,
+  'break-listed': breakListed,
+  'break-created': breakCreated,
+};
+
+const FORMATS: Readonly<Record<string, (v: string) => boolean>> = {
+  'offset-datetime': isOffsetDateTime,
+  'naive-datetime': isNaiveDateTime,
+  'us-date': isUsDate,
+  'ymd-date': isYmdDate,
+  'clock-time': isClockTime,
+  'timezone-name': isTimezoneName,
+};
+
+const isClientError = (s: number) => s >= 400 && s < 500 && s !== 429;
+
+/** Whether `status` satisfies `expected`, and how to say what was expected. */
+export function matchStatus(expected: ExpectedStatus, status: number, profile: Profile, operation: OperationKind): { ok: boolean; wanted: string } {
+  const exact = (code: number | undefined, fallback: (s: number) => boolean, label: string) =>
+    code === undefined ? { ok: fallback(status), wanted: label } : { ok: status === code, wanted: `${code} (profile)` };
+  if (typeof expected === 'number') return { ok: status === expected, wanted: String(expected) };
+  switch (expected) {
+    case 'success':
+      return exact(profile.status_codes[operation], (s) => s >= 200 && s < 300, 'a 2xx success');
+    case 'rejected':
+      return exact(profile.status_codes.validation, isClientError, 'a 4xx rejection (not 429)');
+    case 'refused':
+      return exact(profile.status_codes.unauthenticated, isClientError, 'a 4xx refusal (not 429)');
+    case 'any':
+      return { ok: true, wanted: 'any status' };
+    default: {
+      const base = Number(expected[0]) * 100;
+      return { ok: status >= base && status < base + 100, wanted: `a ${expected}` };
+    }
+  }
+}
+
+const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+
+/** The ways `value` fails the assertion's operators (empty when it passes). */
+function valueProblems(value: unknown, a: Assertion): string[] {
+  const problems: string[] = [];
+  if (a.equals !== undefined && !isDeepStrictEqual(value, a.equals)) problems.push(`equal to ${show(a.equals)}`);
+  if (a.not_equals !== undefined && isDeepStrictEqual(value, a.not_equals)) problems.push(`not ${show(a.not_equals)}`);
+  if (a.type !== undefined) {
+    const t = jsonType(value);
+    const ok = a.type === t || (a.type === 'number' && t === 'integer');
+    if (!ok) problems.push(`of type ${a.type}`);
+  }
+  if (a.matches !== undefined && !(typeof value === 'string' && new RegExp(a.matches).test(value))) problems.push(`matching /${a.matches}/`);
+  if (a.one_of !== undefined && !a.one_of.some((o) => isDeepStrictEqual(o, value))) problems.push(`one of ${show(a.one_of)}`);
+  if (a.length !== undefined && !(Array.isArray(value) && value.length === a.length)) problems.push(`an array of length ${a.length}`);
+  if (a.max_length !== undefined && !(Array.isArray(value) && value.length <= a.max_length)) problems.push(`an array of at most ${a.max_length}`);
+  if (a.every_in !== undefined && !a.every_in.some((o) => isDeepStrictEqual(o, value))) problems.push(`one of ${show(a.every_in)}`);
+  if (a.excludes !== undefined && a.excludes.some((o) => isDeepStrictEqual(o, value))) problems.push(`none of ${show(a.excludes)}`);
+  if (a.format !== undefined && !(typeof value === 'string' && (FORMATS[a.format] as (v: string) => boolean)(value))) problems.push(`in ${a.format} format`);
+  return problems;
+}
+
+/** Judges one JSON assertion; null when it holds. */
+export function judgeAssertion(json: unknown, a: Assertion): { expected: string; actual: string } | null {
+  const values = select(json, a.path);
+  if (a.exists === false) return values.length === 0 ? null : { expected: `${a.path} absent`, actual: `${a.path} = ${show(values[0])}` };
+  if (values.length === 0) return { expected: `${a.path} present`, actual: `${a.path} missing` };
+  if (a.contains_all !== undefined) {
+    const missing = a.contains_all.filter((want) => !values.some((v) => isDeepStrictEqual(v, want)));
+    if (missing.length > 0) return { expected: `${a.path} to include ${show(a.contains_all)}`, actual: `missing ${show(missing)} in ${show(values)}` };
+  }
+  for (const value of values) {
+    const problems = valueProblems(value, a);
+    if (problems.length > 0) {
+      const which = isMultiPath(a.path) ? `every ${a.path}` : a.path;
+      return { expected: `${which} ${problems.join(', ')}`, actual: `${a.path} = ${show(value)}` };
+    }
+  }
+  return null;
+}
+
+/** Everything in `expectation` that `exchange` breaks, each with its rule. */
+export function judge(expectation: Expectation, exchange: Exchange, profile: Profile, defaultRule: RuleId): Judgement[] {
+  const rule = expectation.rule ?? defaultRule;
+  const response = exchange.response;
+  if (!response) {
+    return [{ ruleId: rule, expected: 'a response', actual: `no response: ${exchange.error?.code ?? 'OTHER'} ${exchange.error?.message ?? ''}`.trim() }];
+  }
+  const judgements: Judgement[] = [];
+  if (expectation.status !== undefined) {
+    const { ok, wanted } = matchStatus(expectation.status, response.status, profile, operationOf(exchange.request.method));
+    if (!ok) {
+      const note = response.status === 429 ? ' (429: rate limited, which the pacer should have prevented)' : '';
+      judgements.push({ ruleId: rule, expected: `status ${wanted}`, actual: `status ${response.status}${note}` });
+      return judgements; // the body of an unexpected status says nothing about the rest
+    }
+  }
+  for (const [name, want] of Object.entries(expectation.headers ?? {})) {
+    const value = response.headers[name.toLowerCase()];
+    if (want.exists === false && value !== undefined) judgements.push({ ruleId: rule, expected: `no ${name} header`, actual: `${name}: ${value}` });
+    if ((want.exists === true || want.matches !== undefined) && value === undefined) judgements.push({ ruleId: rule, expected: `a ${name} header`, actual: 'absent' });
+    else if (want.matches !== undefined && value !== undefined && !new RegExp(want.matches, 'i').test(value)) {
+      judgements.push({ ruleId: rule, expected: `${name} matching /${want.matches}/`, actual: `${name}: ${value}` });
+    }
+  }
+  if (expectation.no_body && response.bodyBytes > 0) judgements.push({ ruleId: rule, expected: 'no body', actual: `${response.bodyBytes} bytes of body` });
+  const needsJson = expectation.schema !== undefined || (expectation.json?.length ?? 0) > 0;
+  if (needsJson && response.json === undefined) {
+    judgements.push({ ruleId: rule, expected: 'a JSON body', actual: response.bodyTruncated ? 'a body too large to judge' : `not JSON: ${response.body.slice(0, 80)}` });
+    return judgements;
+  }
+  if (expectation.schema !== undefined) {
+    const parsed = (SCHEMAS[expectation.schema] as z.ZodType).safeParse(response.json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      judgements.push({ ruleId: rule, expected: `a body of the spec's ${expectation.schema} shape`, actual: `${issue?.path.join('.') || '(body)'}: ${issue?.message}` });
+    }
+  }
+  for (const assertion of expectation.json ?? []) {
+    const broken = judgeAssertion(response.json, assertion);
+    if (broken) judgements.push({ ruleId: assertion.rule ?? rule, ...broken });
+  }
+  return judgements;
+}

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { isRuleId, RULES, type RuleId } from '../spec/rules.ts';
+import { didYouMean } from './yaml-source.ts';
+
+/**
+ * The YAML scenario format (docs/scenario-format.md). Every object is strict: an unknown key is an
+ * error with a "did you mean" hint, never silently ignored.
+ */
+
+const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
+
+export const ruleIdSchema = z
+  .string()
+  .superRefine((id, ctx) => {
+    if (isRuleId(id)) return;
+    const hint = didYouMean(id, RULE_IDS);
+    ctx.addIssue({ code: 'custom', message: `"${id}" is not a rule ID of the catalog (${hint ? `did you mean "${hint}"?` : '`clockcheck rules` lists them'})` });
+  })
+  .transform((id) => id as RuleId);
+
+/**
+ * An expected status: an exact code, or a class.
+ * `success` 2xx (the profile's `status_codes.<operation>` tightens it);
+ * `rejected` 4xx other than 429 (tightened by `status_codes.validation`);
+ * `refused` 4xx other than 429, for authentication (tightened by `status_codes.unauthenticated`);
+ * `2xx`/`3xx`/`4xx`/`5xx` a class; `any` no expectation.
+ */
+export const statusSchema = z.union([
+  z.number().int().min(100).max(599),
+  z.enum(['success', 'rejected', 'refused', '2xx', '3xx', '4xx', '5xx', 'any']),
+]);
+export type ExpectedStatus = z.infer<typeof statusSchema>;
+
+/** Value formats an assertion can require (from the spec model). */
+export const FORMAT_NAMES = ['offset-datetime', 'naive-datetime', 'us-date', 'ymd-date', 'clock-time', 'timezone-name'] as const;
+
+/** An assertion on the JSON body. `path` is `$`, `$.a.b`, `$.items[0].id`, `$.items[*].id`. */
+export const assertionSchema = z.strictObject({
+  path: z.string().regex(/^\$(\.[A-Za-z_][\w-]*|\[(\d+|\*)\])*$/, 'expected a path like $.items[0].id or $.items[*].id'),
+  exists: z.boolean().optional(),
+  equals: z.unknown().optional(),
+  not_equals: z.unknown().optional(),
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']).optional(),
+  matches: z.string().optional(),
+  one_of: z.array(z.unknown()).optional(),
+  length: z.number().int().min(0).optional(),
+  max_length: z.number().int().min(0).optional(),
+  every_in: z.array(z.unknown()).optional(),
+  contains_all: z.array(z.unknown()).optional(),
+  excludes: z.array(z.unknown()).optional(),
+  format: z.enum(FORMAT_NAMES).optional(),
+  /** The rule a failure of this assertion breaks (default: the expectation's, then the scenario's first). */
+  rule: ruleIdSchema.optional(),
+});
+export type Assertion = z.infer<typeof assertionSchema>;
+
+export const SCHEMA_NAMES = ['break-list-response', 'break-create-response', 'pagination-block', 'break-listed', 'break-created'] as const;
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+export const expectSchema = z.strictObject({
+  status: statusSchema.optional(),
+  /** A named response schema of the spec model. */
+  schema: z.enum(SCHEMA_NAMES).optional(),
+  json: z.array(assertionSchema).optional(),
+  headers: z
+    .record(z.string(), z.strictObject({ exists: z.boolean().optional(), matches: z.string().optional() }))
+    .optional(),
+  /** The response must not have a body (HEAD). */
+  no_body: z.boolean().optional(),
+  /** The rule a failed expectation breaks (default: the scenario's first rule). */
+  rule: ruleIdSchema.optional(),
+});
+export type Expectation = z.infer<typeof expectSchema>;
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const requestSchema = z.strictObject({
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']),
+  /** Relative to `{base_url}/api/public` (or `prefix`); may hold a query string; templated. */
+  path: z.string().startsWith('/'),
+  /** Replaces `/api/public`, e.g. `{{ profile.versioned_prefix }}`. */
+  prefix: z.string().optional(),
+  query: z.record(z.string(), scalar).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  json: z.unknown().optional(),
+  raw_body: z.string().optional(),
+  /** `token` (default): the profile's token; `none`: no Authorization header; `{raw}`: this exact value. */
+  auth: z.union([z.enum(['token', 'none']), z.strictObject({ raw: z.string() })]).default('token'),
+});
+export type ScenarioRequest = z.infer<typeof requestSchema>;
+
+/** Where a captured value comes from: a JSON path, or the created resource's ID (found as the profile says). */
+export const captureSchema = z.union([
+  z.strictObject({ path: z.string().regex(/^\$/) }),
+  z.strictObject({ from: z.literal('created_id') }),
+]);
+
+export const requestStepSchema = z.strictObject({
+  name: z.string().optional(),
+  request: requestSchema,
+  expect: expectSchema.default({}),
+  capture: z.record(z.string().regex(/^[a-z_][a-z0-9_]*$/), captureSchema).optional(),
+});
+
+/** A built-in check (src/checks): for what a declaration cannot say, e.g. walking every page. */
+export const checkStepSchema = z.strictObject({
+  name: z.string().optional(),
+  check: z.string(),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const stepSchema = z.union([requestStepSchema, checkStepSchema]);
+export type RequestStep = z.infer<typeof requestStepSchema>;
+export type CheckStep = z.infer<typeof checkStepSchema>;
+export type Step = z.infer<typeof stepSchema>;
+
+/** One change of a minimal pair: set or remove top-level body fields (or query parameters). */
+export const variantSchema = z.strictObject({
+  why: z.string(),
+  set: z.record(z.string(), z.unknown()).optional(),
+  unset: z.array(z.string()).optional(),
+  query: z.record(z.string(), scalar).optional(),
+  /** Default `{status: rejected}`. */
+  expect: expectSchema.optional(),
+  /** The rule this variant breaks (default: the scenario's first rule). */
+  rule: ruleIdSchema.optional(),
+});
+export type Variant = z.infer<typeof variantSchema>;
+
+/**
+ * A minimal pair: the valid baseline is sent and must be accepted; then each variant changes exactly
+ * one thing and must get its expectation (rejected by default). A failure names the variant's rule.
+ */
+export const pairSchema = z.strictObject({
+  request: requestSchema,
+  /** Expectation of the baseline; default `{status: success}`. */
+  accept: expectSchema.optional(),
+  variants: z.array(variantSchema).min(1),
+});
+export type Pair = z.infer<typeof pairSchema>;
+
+export const scenarioSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'expected kebab-case, e.g. rejects-feb-30'),
+    title: z.string().min(1),
+    rules: z.array(ruleIdSchema).min(1),
+    /** Creates or changes data on the target: skipped with --read-only. */
+    mutates: z.boolean().default(false),
+    /** Profile values the scenario needs, e.g. `fixtures.inactive_user_id`; skipped when absent. */
+    requires: z.array(z.string()).default([]),
+    /** Shared steps run before the pair (e.g. create a timesheet to put breaks in). */
+    setup: z.array(stepSchema).default([]),
+    steps: z.array(stepSchema).optional(),
+    pair: pairSchema.optional(),
+  })
+  .refine((s) => (s.steps ? 1 : 0) + (s.pair ? 1 : 0) === 1, { message: 'a scenario has exactly one of `steps` or `pair`' });
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+export const suiteSchema = z.strictObject({
+  suite: z.string().regex(/^[a-z0-9-]+$/),
+  description: z.string(),
+  /** Free-form YAML anchors live here (e.g. baseline payloads); not read by the engine. */
+  definitions: z.record(z.string(), z.unknown()).optional(),
+  scenarios: z.array(scenarioSchema).min(1),
+});
+export type Suite = z.infer<typeof suiteSchema>;
+
+/** Every key the format knows, for "did you mean" hints. */
+export const KNOWN_KEYS: readonly string[] = [
+  ...new Set([
+    ...Object.keys(assertionSchema.shape),
+    ...Object.keys(expectSchema.shape),
+    ...Object.keys(requestSchema.shape),
+    ...Object.keys(requestStepSchema.shape),
+    ...Object.keys(checkStepSchema.shape),
+    ...Object.keys(variantSchema.shape),
+    ...Object.keys(pairSchema.shape),
+    'id', 'title', 'rules', 'mutates', 'requires', 'setup', 'steps', 'pair',
+    ...Object.keys(suiteSchema.shape),
+  ]),
+];

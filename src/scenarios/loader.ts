@@ -1,0 +1,107 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import type { z } from 'zod';
+import { didYouMean, parseYamlSource, SourceError, type YamlSource } from './yaml-source.ts';
+import { KNOWN_KEYS, suiteSchema, type Scenario, type Step } from './format.ts';
+
+/** A scenario as loaded: with its suite, file and line, and its run-wide ID `suite/scenario`. */
+export interface LoadedScenario {
+  readonly id: string;
+  readonly suite: string;
+  readonly file: string;
+  readonly line: number;
+  readonly scenario: Scenario;
+}
+
+/** Turns the first zod issue into a SourceError at the right line, with a hint for unknown keys. */
+function sourceErrorFrom(source: YamlSource, issue: z.core.$ZodIssue): SourceError {
+  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
+  const dotted = path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').replace(/^\./, '');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] as string;
+    const hint = didYouMean(key, KNOWN_KEYS);
+    return new SourceError(source.file, source.lineOf([...path, key]), dotted ? `${dotted}.${key}` : key, 'unknown key', hint ? `did you mean "${hint}"?` : undefined);
+  }
+  if (issue.code === 'invalid_union') {
+    // Report the branch that got furthest: the one whose first issue has the longest path.
+    const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+    const deepest = branches.map((b) => b[0]).filter(Boolean).sort((a, b) => (b!.path.length - a!.path.length))[0];
+    if (deepest && deepest.path.length > 0) return sourceErrorFrom(source, { ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+  }
+  return new SourceError(source.file, source.lineOf(path), dotted, issue.message);
+}
+
+function checkNames(steps: readonly Step[]): Array<{ name: string; index: number }> {
+  return steps.flatMap((step, index) => ('check' in step ? [{ name: step.check, index }] : []));
+}
+
+/** Parses and validates one suite file's text. `knownChecks` are the built-in check names. */
+export function parseSuite(text: string, file: string, knownChecks: readonly string[]): LoadedScenario[] {
+  const source = parseYamlSource(text, file);
+  const parsed = suiteSchema.safeParse(source.value);
+  if (!parsed.success) throw sourceErrorFrom(source, parsed.error.issues[0]!);
+  const suite = parsed.data;
+  const seen = new Set<string>();
+  return suite.scenarios.map((scenario, index) => {
+    const at = ['scenarios', index];
+    if (seen.has(scenario.id)) throw new SourceError(file, source.lineOf([...at, 'id']), `scenarios[${index}].id`, `duplicate scenario id "${scenario.id}"`);
+    seen.add(scenario.id);
+    for (const part of ['setup', 'steps'] as const) {
+      for (const { name, index: stepIndex } of checkNames(scenario[part] ?? [])) {
+        if (!knownChecks.includes(name)) {
+          const hint = didYouMean(name, knownChecks);
+          throw new SourceError(file, source.lineOf([...at, part, stepIndex, 'check']), `scenarios[${index}].${part}[${stepIndex}].check`, `unknown check "${name}"`, hint ? `did you mean "${hint}"?` : `known: ${knownChecks.join(', ')}`);
+        }
+      }
+    }
+    return { id: `${suite.suite}/${scenario.id}`, suite: suite.suite, file, line: source.lineOf(at), scenario };
+  });
+}
+
+/** Converts a glob (`*`, `**`, `?`) to a RegExp over forward-slash paths. */
+export function globToRegExp(glob: string): RegExp {
+  let pattern = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === '*' && glob[i + 1] === '*') {
+      pattern += '.*';
+      i++;
+      if (glob[i + 1] === '/') i++;
+    } else if (c === '*') pattern += '[^/]*';
+    else if (c === '?') pattern += '[^/]';
+    else pattern += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${pattern}$`);
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+    .map((e) => join((e as { parentPath?: string; path?: string }).parentPath ?? (e as { path: string }).path, e.name));
+}
+
+/**
+ * Loads every suite file under `suitesDir` whose path (relative to the working directory, or to the
+ * suites folder) matches `glob`, in file-name order. IDs must be unique across files.
+ */
+export async function loadSuites(suitesDir: string, glob: string, knownChecks: readonly string[]): Promise<LoadedScenario[]> {
+  const matcher = globToRegExp(glob);
+  const root = resolve(suitesDir);
+  const files = (await listFiles(root))
+    .filter((f) => matcher.test(relative(process.cwd(), f)) || matcher.test(relative(root, f)))
+    .sort();
+  if (files.length === 0) throw new SourceError(suitesDir, 0, '', `no suite file matches "${glob}"`);
+  const loaded: LoadedScenario[] = [];
+  const ids = new Map<string, string>();
+  for (const file of files) {
+    const shown = relative(process.cwd(), file);
+    for (const scenario of parseSuite(await readFile(file, 'utf8'), shown, knownChecks)) {
+      const earlier = ids.get(scenario.id);
+      if (earlier) throw new SourceError(shown, scenario.line, 'suite', `scenario id ${scenario.id} is also defined in ${earlier}`);
+      ids.set(scenario.id, shown);
+      loaded.push(scenario);
+    }
+  }
+  return loaded;
+}

@@ -1,0 +1,231 @@
+import type { RuleId } from '../spec/rules.ts';
+import type { TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../target/profile.ts';
+import type { CheckResult, CheckStatus, CreatedResource, Finding } from '../report/model.ts';
+import { SkipCheck, type BuiltinCheck, type CheckContext } from '../checks/context.ts';
+import type { LoadedScenario } from './loader.ts';
+import type { Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } from './format.ts';
+import { judge, type Judgement } from './expectations.ts';
+import { createdId } from './created-id.ts';
+import { select } from './json-path.ts';
+import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
+
+/** What running a scenario needs from the run. */
+export interface ScenarioDeps {
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  /** Waits for the pacer without sending (for raw-socket probes). */
+  readonly acquire: () => Promise<void>;
+  readonly profile: Profile;
+  readonly origin: string;
+  /** The template context without the scenario's own vars. */
+  readonly template: Omit<TemplateContext, 'vars'>;
+  readonly builtins: Readonly<Record<string, BuiltinCheck>>;
+  readonly readOnly: boolean;
+  readonly replay: (checkId: string) => string;
+  /** Receives every resource a scenario creates. */
+  readonly onCreated: (resource: CreatedResource) => void;
+}
+
+/** The scenario could not reach a verdict (setup failed, a capture was missing, a bad template). */
+class ScenarioError extends Error {}
+
+const RESOURCE_KINDS: ReadonlyArray<[RegExp, CreatedResource['kind']]> = [
+  [/^\/schedules\b/, 'schedule'],
+  [/^\/users\b/, 'user'],
+  [/^\/timesheets\b/, 'timesheet'],
+  [/^\/breaks\b/, 'break'],
+  [/^\/webhooks\b/, 'webhook'],
+];
+
+/** The profile value a `requires:` entry names, or undefined. */
+function required(profile: Profile, path: string): unknown {
+  let value: unknown = profile;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** Why the scenario cannot run against this profile, or null. */
+function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
+  const { scenario } = loaded;
+  if (deps.readOnly && scenario.mutates) return 'changes data on the target (--read-only)';
+  for (const path of scenario.requires) {
+    if (required(deps.profile, path) === undefined) return `the profile has no ${path}`;
+  }
+  for (const path of referencedPaths([scenario.setup, scenario.steps, scenario.pair])) {
+    if (path.startsWith('fixtures.') && required(deps.profile, path.replace(/\[\d+\]/g, '')) === undefined) {
+      return `the profile has no ${path.replace(/\[\d+\]/g, '')}`;
+    }
+  }
+  return null;
+}
+
+/** Runs one scenario to its verdict. Never throws for the target's behaviour. */
+export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): Promise<CheckResult> {
+  const { scenario } = loaded;
+  const started = Date.now();
+  const exchanges: Exchange[] = [];
+  const findings: Finding[] = [];
+  const vars: Record<string, unknown> = {};
+  const defaultRule = scenario.rules[0] as RuleId;
+  const templateContext: TemplateContext = { ...deps.template, vars };
+  const renderValue = (value: unknown) => render(value, templateContext);
+
+  const send = async (request: TargetRequest): Promise<Exchange> => {
+    const exchange = await deps.send(request);
+    exchanges.push(exchange);
+    const path = request.path ?? '';
+    if (request.method === 'POST' && exchange.response && exchange.response.status < 300) {
+      const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
+      const id = createdId(exchange.response.json, deps.profile);
+      if (kind && id !== undefined) deps.onCreated({ kind, id: String(id), checkId: loaded.id });
+    }
+    return exchange;
+  };
+  const record = (judgements: readonly Judgement[], exchange: Exchange) => {
+    for (const j of judgements) findings.push({ ...j, exchangeIds: [exchange.id] });
+  };
+
+  const toTargetRequest = (request: ScenarioRequest, override?: { json?: unknown; query?: Record<string, unknown> }): TargetRequest => {
+    const rendered = renderValue({ path: request.path, prefix: request.prefix, query: request.query, headers: request.headers, raw_body: request.raw_body, auth: request.auth }) as {
+      path: string; prefix?: string; query?: Record<string, string | number | boolean>; headers?: Record<string, string>; raw_body?: string; auth: ScenarioRequest['auth'];
+    };
+    const json = override?.json !== undefined ? override.json : request.json === undefined ? undefined : renderValue(request.json);
+    const query = { ...rendered.query, ...(override?.query as Record<string, string | number | boolean> | undefined) };
+    const parts = {
+      method: request.method,
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v])),
+      headers: rendered.headers,
+      json,
+      rawBody: rendered.raw_body,
+      auth: rendered.auth,
+    };
+    return rendered.prefix !== undefined
+      ? { ...parts, url: `${deps.origin}${rendered.prefix}${rendered.path}` }
+      : { ...parts, path: rendered.path };
+  };
+
+  const runRequestStep = async (step: RequestStep, failAsError: boolean): Promise<void> => {
+    const exchange = await send(toTargetRequest(step.request));
+    const judgements = judge(renderValue(step.expect) as Expectation, exchange, deps.profile, defaultRule);
+    if (failAsError && judgements.length > 0) {
+      throw new ScenarioError(`setup step ${step.name ?? `${step.request.method} ${step.request.path}`} failed: expected ${judgements[0]!.expected}, got ${judgements[0]!.actual}`);
+    }
+    record(judgements, exchange);
+    for (const [name, capture] of Object.entries(step.capture ?? {})) {
+      const json = exchange.response?.json;
+      const value = 'from' in capture ? createdId(json, deps.profile) : select(json, capture.path)[0];
+      if (value === undefined) {
+        throw new ScenarioError(`could not capture ${name} (${'from' in capture ? 'the created resource ID' : capture.path}) from the response to ${exchange.request.method} ${exchange.request.url}`);
+      }
+      vars[name] = value;
+    }
+  };
+
+  const context: CheckContext = {
+    send,
+    fail: (ruleId, expected, actual, shown) => {
+      const ids = (shown ?? exchanges.slice(-1)).map((e) => e.id);
+      findings.push({ ruleId, expected, actual, exchangeIds: ids });
+    },
+    skip: (reason) => {
+      throw new SkipCheck(reason);
+    },
+    lastExchange: () => exchanges.at(-1),
+    render: renderValue,
+    acquire: deps.acquire,
+    profile: deps.profile,
+    origin: deps.origin,
+    defaultRule,
+  };
+
+  const runStep = async (step: Step, failAsError: boolean): Promise<void> => {
+    if ('check' in step) {
+      const check = deps.builtins[step.check];
+      if (!check) throw new ScenarioError(`unknown check ${step.check}`);
+      const before = findings.length;
+      await check(context, renderValue(step.args) as Record<string, unknown>);
+      if (failAsError && findings.length > before) throw new ScenarioError(`setup check ${step.check} failed: ${findings[before]!.actual}`);
+    } else {
+      await runRequestStep(step, failAsError);
+    }
+  };
+
+  const runPair = async (pair: Pair): Promise<void> => {
+    const baselineBody = () => (pair.request.json === undefined ? undefined : renderValue(pair.request.json));
+    const baseline = await send(toTargetRequest(pair.request, { json: baselineBody() }));
+    const accepted = judge(renderValue(pair.accept ?? { status: 'success' }) as Expectation, baseline, deps.profile, defaultRule);
+    if (accepted.length > 0) {
+      for (const rule of scenario.rules) {
+        findings.push({ ruleId: rule, expected: `the valid baseline accepted: ${accepted[0]!.expected}`, actual: accepted[0]!.actual, exchangeIds: [baseline.id] });
+      }
+      return; // a refused baseline makes every variant's verdict meaningless
+    }
+    for (const variant of pair.variants) await runVariant(pair, variant, baselineBody);
+  };
+
+  const runVariant = async (pair: Pair, variant: Variant, baselineBody: () => unknown): Promise<void> => {
+    let json = baselineBody();
+    if (variant.set || variant.unset) {
+      const body = { ...((json ?? {}) as Record<string, unknown>) };
+      for (const [key, value] of Object.entries(variant.set ?? {})) body[key] = renderValue(value);
+      for (const key of variant.unset ?? []) delete body[key];
+      json = body;
+    }
+    const query = variant.query ? (renderValue(variant.query) as Record<string, unknown>) : undefined;
+    const exchange = await send(toTargetRequest(pair.request, { json, query }));
+    const rule = variant.rule ?? defaultRule;
+    const expectation = renderValue(variant.expect ?? { status: 'rejected' }) as Expectation;
+    const judgements = judge({ ...expectation, rule: expectation.rule ?? rule }, exchange, deps.profile, rule);
+    record(judgements.map((j) => ({ ...j, expected: `${j.expected} (${variant.why})` })), exchange);
+  };
+
+  let status: CheckStatus = 'passed';
+  let reason: string | undefined;
+  const skip = skipReason(loaded, deps);
+  if (skip) {
+    status = 'skipped';
+    reason = skip;
+  } else {
+    try {
+      for (const step of scenario.setup) await runStep(step, true);
+      if (scenario.pair) await runPair(scenario.pair);
+      for (const step of scenario.steps ?? []) await runStep(step, false);
+      status = findings.length > 0 ? 'failed' : 'passed';
+    } catch (error) {
+      if (error instanceof SkipCheck) {
+        status = findings.length > 0 ? 'failed' : 'skipped';
+        reason = error.message;
+      } else if (error instanceof ScenarioError || error instanceof TemplateError) {
+        status = findings.length > 0 ? 'failed' : 'errored';
+        reason = error.message;
+      } else {
+        status = 'errored';
+        reason = `internal error: ${(error as Error).stack ?? String(error)}`;
+      }
+    }
+  }
+
+  return {
+    id: loaded.id,
+    title: scenario.title,
+    rules: scenario.rules,
+    source: { kind: 'scenario', file: loaded.file, line: loaded.line },
+    status,
+    findings,
+    ...(reason ? { reason } : {}),
+    exchanges,
+    durationMs: Date.now() - started,
+    replay: deps.replay(loaded.id),
+  };
+}
+
+/** Requests a scenario is expected to make, for the plan and the ETA. */
+export function plannedRequests(loaded: LoadedScenario, estimateCheck: (name: string, args: Record<string, unknown>) => number): number {
+  const { scenario } = loaded;
+  const count = (steps: readonly Step[]) => steps.reduce((n, s) => n + ('check' in s ? estimateCheck(s.check, s.args) : 1), 0);
+  return count(scenario.setup) + count(scenario.steps ?? []) + (scenario.pair ? 1 + scenario.pair.variants.length : 0);
+}

@@ -1,0 +1,82 @@
+import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { ClockcheckError } from '../errors.ts';
+
+/** A problem in a YAML file the user wrote (suite or profile): file, line, field path, and a hint. */
+export class SourceError extends ClockcheckError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly fieldPath: string,
+    readonly problem: string,
+    readonly hint?: string,
+  ) {
+    super('CLOCKCHECK_SOURCE', `${file}:${line}: ${fieldPath ? `${fieldPath}: ` : ''}${problem}${hint ? ` (${hint})` : ''}`);
+  }
+}
+
+/** A parsed YAML document that can say on which line any path of its value stands. */
+export interface YamlSource {
+  readonly file: string;
+  readonly value: unknown;
+  /** 1-based line of the node at `path`, or of its nearest existing ancestor. */
+  lineOf(path: readonly PropertyKey[]): number;
+}
+
+/** Parses YAML keeping positions; a syntax error becomes a SourceError with its line. */
+export function parseYamlSource(text: string, file: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first) {
+    const line = lineCounter.linePos(first.pos[0]).line;
+    throw new SourceError(file, line, '', first.message.split('\n')[0] ?? 'YAML syntax error');
+  }
+  const lineOf = (path: readonly PropertyKey[]): number => {
+    let node: unknown = doc.contents;
+    let line = node && (node as Node).range ? lineCounter.linePos((node as Node).range![0]).line : 1;
+    for (const key of path) {
+      let next: unknown;
+      if (isMap(node)) next = node.items.find((pair) => (pair.key as { value?: unknown })?.value === key)?.value ?? undefined;
+      else if (isSeq(node) && typeof key === 'number') next = node.items[key];
+      if (next === undefined || next === null) {
+        if (isMap(node)) {
+          const pair = node.items.find((p) => (p.key as { value?: unknown })?.value === key);
+          const keyNode = pair?.key as Node | undefined;
+          if (keyNode?.range) line = lineCounter.linePos(keyNode.range[0]).line;
+        }
+        break;
+      }
+      node = next;
+      const range = (node as Node).range;
+      if (range) line = lineCounter.linePos(range[0]).line;
+    }
+    return line;
+  };
+  return { file, value: doc.toJS(), lineOf };
+}
+
+/** Levenshtein distance, for "did you mean" hints on unknown keys. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] as number;
+      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** The closest known name to `name`, when it is close enough to be a likely typo. */
+export function didYouMean(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}

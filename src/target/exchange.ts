@@ -1,0 +1,59 @@
+/**
+ * One request/response pair as clockcheck records it. Exchanges are redacted when recorded: the
+ * token never appears in one (see redaction.ts), so they can go into reports as they are.
+ */
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
+
+export interface RecordedRequest {
+  readonly method: HttpMethod;
+  /** Absolute URL, redacted. */
+  readonly url: string;
+  /** Header names lower-cased; values redacted (Authorization becomes `[REDACTED]`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as sent (text), redacted; undefined when none was sent. */
+  readonly body?: string;
+}
+
+export interface RecordedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text, redacted, cut at the recording cap (see `bodyTruncated`). */
+  readonly body: string;
+  /** Bytes received (may exceed what was kept). */
+  readonly bodyBytes: number;
+  readonly bodyTruncated: boolean;
+  /** The parsed JSON body, when the body parsed as JSON and was not truncated by the size cap. */
+  readonly json?: unknown;
+}
+
+/** Why no (complete) response came back. */
+export type TransportErrorCode =
+  | 'CONNECT_TIMEOUT'
+  | 'HEADERS_TIMEOUT'
+  | 'BODY_TIMEOUT'
+  | 'CONNECTION_RESET'
+  | 'CONNECTION_REFUSED'
+  | 'TLS_ERROR'
+  | 'RESPONSE_TOO_LARGE'
+  | 'OTHER';
+
+export interface TransportError {
+  readonly code: TransportErrorCode;
+  /** Redacted message. */
+  readonly message: string;
+}
+
+export interface Exchange {
+  /** Sequence number within the run, from 1. */
+  readonly id: number;
+  /** When the request was sent (ISO 8601, UTC, ms). */
+  readonly startedAt: string;
+  /** Epoch ms of sending, for rate-window accounting. */
+  readonly sentAtMs: number;
+  readonly durationMs: number;
+  readonly request: RecordedRequest;
+  /** Absent when the request failed in transport (then `error` is set). */
+  readonly response?: RecordedResponse;
+  readonly error?: TransportError;
+}

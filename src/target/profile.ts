@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { isTimezoneName } from '../spec/formats/index.ts';
+import { ruleIdSchema } from '../scenarios/format.ts';
+import { parseYamlSource, SourceError, didYouMean } from '../scenarios/yaml-source.ts';
+import { parseDuration } from './duration.ts';
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
+    .transform((v) => parseDuration(v) as number);
+const id = z.number().int();
+const status = z.number().int().min(100).max(599);
+
+/**
+ * A target profile (YAML). Every key is optional; the defaults certify a server that follows the
+ * spec and makes the weakest choices where the spec says "not shown".
+ */
+export const profileSchema = z.strictObject({
+  /** `{base_url}` of the spec: `https://host[:port]`. */
+  target: z.string().optional(),
+  /** The environment variable that holds the token (the token itself never goes in a profile). */
+  token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('CLOCKCHECK_TOKEN'),
+  tls: z.strictObject({ ca: z.string().optional(), insecure: z.boolean().default(false) }).prefault({}),
+  /** §8: 60 calls per minute. The pacer keeps the harness under it. */
+  rate_limit: z.strictObject({ limit: z.number().int().positive().default(60), window: duration('60s') }).prefault({}),
+  company_timezone: z.string().refine(isTimezoneName, 'expected an IANA timezone name').default('America/Chicago'),
+  /** Where documented operations live (§1). */
+  api_prefix: z.string().startsWith('/').default('/api/public'),
+  /** §9: a versioned prefix the target serves, e.g. /api/v2; VER-VERSIONED-PATH is skipped without it. */
+  versioned_prefix: z.string().startsWith('/').optional(),
+  fixtures: z
+    .strictObject({
+      active_user_ids: z.array(id).min(1).optional(),
+      inactive_user_id: id.optional(),
+      job_id: id.optional(),
+      task_id: id.optional(),
+      break_rule_id: id.optional(),
+      role_user_ids: z.strictObject({ admin: z.array(id).optional(), manager: z.array(id).optional(), employee: z.array(id).optional() }).optional(),
+    })
+    .prefault({}),
+  /** Exact status codes to enforce where the spec says "not shown"; absent: any 2xx / any 4xx except 429. */
+  status_codes: z
+    .strictObject({ create: status.optional(), update: status.optional(), list: status.optional(), delete: status.optional(), validation: status.optional(), unauthenticated: status.optional() })
+    .prefault({}),
+  /** JSON pointer to a created resource's ID in the create response, e.g. /data/id. Default: `id` at the top or one envelope key deep. */
+  id_pointer: z.string().startsWith('/').optional(),
+  /** Sort names the target uses, by record field: the spec shows `firstName`, `roleId` (camelCase, the default). */
+  sort_names: z.record(z.string(), z.string()).default({}),
+  /** §8 page_size above 100: whether the target clamps, rejects, or either is fine (default). */
+  page_size_over_max: z.enum(['clamp', 'reject', 'either']).default('either'),
+  /** The webhook subscribe extension (the spec shows none), so unsubscribe can be observed. */
+  webhook: z
+    .strictObject({ subscribe_path: z.string().startsWith('/'), subscribe_body: z.record(z.string(), z.unknown()).default({}), read_path: z.string().startsWith('/').optional() })
+    .optional(),
+  /** Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived. */
+  waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),
+  timeouts: z
+    .strictObject({ connect: duration('10s'), headers: duration('30s'), body: duration('30s') })
+    .prefault({}),
+});
+
+export type Profile = z.output<typeof profileSchema>;
+
+/** The profile of a target that gives nothing: all defaults. */
+export function defaultProfile(): Profile {
+  return profileSchema.parse({});
+}
+
+/** Parses profile text; errors name the file, line and key (with a "did you mean" for unknown keys). */
+export function parseProfile(text: string, file: string): Profile {
+  const source = parseYamlSource(text, file);
+  const parsed = profileSchema.safeParse(source.value ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] as string;
+    const known = Object.keys(profileSchema.shape);
+    const hint = didYouMean(key, known);
+    throw new SourceError(file, source.lineOf([...path, key]), [...path, key].join('.'), 'unknown profile key', hint ? `did you mean "${hint}"?` : undefined);
+  }
+  throw new SourceError(file, source.lineOf(path), path.join('.'), issue.message);
+}
+
+export async function loadProfile(file: string): Promise<Profile> {
+  return parseProfile(await readFile(file, 'utf8'), file);
+}
+
+/** The profile as it goes into a report: everything but secrets (a profile never holds the token). */
+export function profileForReport(profile: Profile): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(profile)) as Record<string, unknown>;
+}
