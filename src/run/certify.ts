@@ -30,6 +30,8 @@ export interface CertifyOptions {
   readonly token: string;
   readonly caPem?: string;
   readonly insecure: boolean;
+  /** Certify an http:// target (development servers; HTTPS-ONLY then fails, as it should). */
+  readonly allowPlainHttp?: boolean;
   readonly suitesDir: string;
   readonly suiteGlob: string;
   /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
@@ -105,6 +107,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     apiPrefix: profile.api_prefix,
     token: options.token,
     tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
+    allowPlainHttp: options.allowPlainHttp ?? false,
     timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
     maxResponseBytes: 1024 * 1024,
     userAgent: `clockcheck/${toolVersion()}`,

@@ -111,6 +111,10 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
   if (!response) {
     return [{ ruleId: rule, expected: 'a response', actual: `no response: ${exchange.error?.code ?? 'OTHER'} ${exchange.error?.message ?? ''}`.trim() }];
   }
+  if (exchange.error) {
+    // The head arrived but the body did not (reset, stalled, too large): no verdict on a partial answer.
+    return [{ ruleId: rule, expected: 'a complete response', actual: `status ${response.status}, then ${exchange.error.code}: ${exchange.error.message}` }];
+  }
   const judgements: Judgement[] = [];
   if (expectation.status !== undefined) {
     const { ok, wanted } = matchStatus(expectation.status, response.status, profile, operationOf(exchange.request.method));

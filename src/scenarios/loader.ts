@@ -20,7 +20,7 @@ function sourceErrorFrom(source: YamlSource, issue: z.core.$ZodIssue): SourceErr
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] as string;
     const hint = didYouMean(key, KNOWN_KEYS);
-    return new SourceError(source.file, source.lineOf([...path, key]), dotted ? `${dotted}.${key}` : key, 'unknown key', hint ? `did you mean "${hint}"?` : undefined);
+    return new SourceError(source.file, source.lineOf([...path, key], true), dotted ? `${dotted}.${key}` : key, 'unknown key', hint ? `did you mean "${hint}"?` : undefined);
   }
   if (issue.code === 'invalid_union') {
     // Report the branch that got furthest: the one whose first issue has the longest path.

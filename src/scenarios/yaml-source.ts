@@ -18,8 +18,11 @@ export class SourceError extends ClockcheckError {
 export interface YamlSource {
   readonly file: string;
   readonly value: unknown;
-  /** 1-based line of the node at `path`, or of its nearest existing ancestor. */
-  lineOf(path: readonly PropertyKey[]): number;
+  /**
+   * 1-based line of the node at `path`, or of its nearest existing ancestor. With `atKey`, the line
+   * of the last key itself (for an unknown key, whose value may start on a later line).
+   */
+  lineOf(path: readonly PropertyKey[], atKey?: boolean): number;
 }
 
 /** Parses YAML keeping positions; a syntax error becomes a SourceError with its line. */
@@ -31,10 +34,14 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     const line = lineCounter.linePos(first.pos[0]).line;
     throw new SourceError(file, line, '', first.message.split('\n')[0] ?? 'YAML syntax error');
   }
-  const lineOf = (path: readonly PropertyKey[]): number => {
+  const lineOf = (path: readonly PropertyKey[], atKey = false): number => {
     let node: unknown = doc.contents;
     let line = node && (node as Node).range ? lineCounter.linePos((node as Node).range![0]).line : 1;
-    for (const key of path) {
+    for (const [index, key] of path.entries()) {
+      if (atKey && index === path.length - 1 && isMap(node)) {
+        const keyNode = node.items.find((p) => (p.key as { value?: unknown })?.value === key)?.key as Node | undefined;
+        if (keyNode?.range) return lineCounter.linePos(keyNode.range[0]).line;
+      }
       let next: unknown;
       if (isMap(node)) next = node.items.find((pair) => (pair.key as { value?: unknown })?.value === key)?.value ?? undefined;
       else if (isSeq(node) && typeof key === 'number') next = node.items[key];

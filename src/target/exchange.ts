@@ -53,7 +53,7 @@ export interface Exchange {
   readonly sentAtMs: number;
   readonly durationMs: number;
   readonly request: RecordedRequest;
-  /** Absent when the request failed in transport (then `error` is set). */
+  /** Absent when no response head arrived (then `error` is set). With both `response` and `error`, the head arrived but the body did not complete (a reset, a stall, an oversize body). */
   readonly response?: RecordedResponse;
   readonly error?: TransportError;
 }

@@ -80,7 +80,7 @@ export function parseProfile(text: string, file: string): Profile {
     const key = issue.keys[0] as string;
     const known = Object.keys(profileSchema.shape);
     const hint = didYouMean(key, known);
-    throw new SourceError(file, source.lineOf([...path, key]), [...path, key].join('.'), 'unknown profile key', hint ? `did you mean "${hint}"?` : undefined);
+    throw new SourceError(file, source.lineOf([...path, key], true), [...path, key].join('.'), 'unknown profile key', hint ? `did you mean "${hint}"?` : undefined);
   }
   throw new SourceError(file, source.lineOf(path), path.join('.'), issue.message);
 }

@@ -92,6 +92,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       token,
       caPem,
       insecure: values.insecure || profile.tls.insecure,
+      allowPlainHttp: values['allow-http'],
       suitesDir: values['suites-dir'],
       suiteGlob: values.suite,
       only,

@@ -1,0 +1,299 @@
+import { Agent } from 'undici';
+import { ClockcheckError } from '../errors.ts';
+import type { Exchange, HttpMethod, RecordedRequest, RecordedResponse, TransportError } from './exchange.ts';
+import type { Pacer } from './pacer.ts';
+import { Redactor } from './redaction.ts';
+import { readBoundedBody } from './_internals/bounded-body.ts';
+import { peerFingerprint } from './_internals/peer-fingerprint.ts';
+import { transportFailure } from './_internals/transport-error.ts';
+
+/** Response bytes kept in an exchange by default: 1 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Response bytes after which reading stops and the connection is aborted by default: 8 MiB. */
+export const DEFAULT_ABORT_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Resolved options of a TargetClient (the profile layer fills in the defaults). */
+export interface TargetClientOptions {
+  /** `https://host[:port]`: the spec's `{base_url}` (§1). Only HTTPS is accepted. */
+  readonly origin: string;
+  /** Prefix of the documented operations, `/api/public` (§1). */
+  readonly apiPrefix: string;
+  /** The access token, sent raw as `Authorization: <token>` (§5.2); redacted from every exchange. */
+  readonly token: string;
+  /**
+   * `caPem` replaces the system trust store (like `curl --cacert`); `insecure` skips certificate
+   * verification altogether and wins over `caPem`.
+   */
+  readonly tls: { readonly caPem?: string; readonly insecure: boolean };
+  /**
+   * In ms. `connectMs`: TCP connect plus TLS handshake. `headersMs`: from sending to the complete
+   * response head. `bodyMs`: the longest silence between two body chunks (not the whole body).
+   * undici checks timeouts above 1 s on a ~0.5 s tick, and the connect and headers timeouts always,
+   * so a timeout may fire up to ~1 s late.
+   */
+  readonly timeouts: { readonly connectMs: number; readonly headersMs: number; readonly bodyMs: number };
+  /** Response body bytes kept in an exchange; longer bodies are cut (`bodyTruncated`, no `json`). */
+  readonly maxResponseBytes: number;
+  /**
+   * Past this many response bytes the client stops reading, aborts the connection and reports
+   * `RESPONSE_TOO_LARGE`. Default `max(DEFAULT_ABORT_RESPONSE_BYTES, maxResponseBytes)`.
+   */
+  readonly abortResponseBytes?: number;
+  readonly userAgent: string;
+  /** Accept an `http://` origin (`clockcheck run --allow-http`, for development servers); default false. */
+  readonly allowPlainHttp?: boolean;
+  /** Keep-alive connections to the target at most; default 8. */
+  readonly connections?: number;
+  /** Paces every send (see Pacer); default: no pacing. */
+  readonly pacer?: Pick<Pacer, 'acquire'>;
+  /** Receives every exchange, already redacted, before `send` returns it. */
+  readonly onExchange?: (exchange: Exchange) => void;
+}
+
+/** Who signs a request: the token (default), nobody, or a given `Authorization` value (e.g. a wrong token). */
+export type RequestAuth = 'token' | 'none' | { readonly raw: string };
+
+interface RequestParts {
+  readonly method: HttpMethod;
+  /** Appended to the URL as `name=value`, percent-encoded; after any query string already in the path. */
+  readonly query?: Readonly<Record<string, string | number>>;
+  /** Extra headers; they win over the client's own (names are lower-cased). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON body (serialized with JSON.stringify). */
+  readonly json?: unknown;
+  /** A body sent as it is (e.g. malformed JSON); not together with `json`. */
+  readonly rawBody?: string;
+  readonly auth?: RequestAuth;
+}
+
+/**
+ * One request to the target: `path` is relative to origin + apiPrefix (`/users?page=2`), or `url` is an
+ * absolute URL on the target's origin (e.g. a pagination link).
+ */
+export type TargetRequest = RequestParts &
+  ({ readonly path: string; readonly url?: undefined } | { readonly url: string; readonly path?: undefined });
+
+/**
+ * The harness's HTTP client: one undici Agent (keep-alive pool) to one target. Each `send` is paced
+ * (when a Pacer is given), timed, read with a size cap, redacted and handed to `onExchange`.
+ *
+ * It never throws for the target's behaviour: timeouts, resets, refusals, TLS failures and oversize
+ * bodies come back as an exchange with `error`; a body that is not JSON gives `response.json`
+ * undefined. When the failure came after the response head (a body timeout, a reset mid-body, an
+ * oversize body) the exchange has both `error` and a `response` with the part received
+ * (`bodyTruncated: true`). It throws ClockcheckError only for misuse.
+ */
+export class TargetClient {
+  /** The normalized origin, e.g. `https://127.0.0.1:8443`. */
+  readonly origin: string;
+  readonly #options: TargetClientOptions;
+  readonly #prefix: string;
+  readonly #agent: Agent;
+  readonly #redactor: Redactor;
+  readonly #abortBytes: number;
+  #sequence = 0;
+  #closed = false;
+
+  /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a non-HTTPS origin, an empty token or bad limits. */
+  constructor(options: TargetClientOptions) {
+    this.origin = httpsOrigin(options.origin, options.allowPlainHttp ?? false);
+    if (!(Number.isInteger(options.maxResponseBytes) && options.maxResponseBytes >= 0)) {
+      throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'maxResponseBytes must be a non-negative integer');
+    }
+    this.#options = options;
+    this.#prefix = options.apiPrefix.replace(/\/+$/, '');
+    this.#redactor = new Redactor(options.token);
+    this.#abortBytes = Math.max(options.abortResponseBytes ?? DEFAULT_ABORT_RESPONSE_BYTES, options.maxResponseBytes);
+    const { connectMs, headersMs, bodyMs } = options.timeouts;
+    this.#agent = new Agent({
+      connections: options.connections ?? 8,
+      headersTimeout: headersMs,
+      bodyTimeout: bodyMs,
+      connect: {
+        timeout: connectMs,
+        rejectUnauthorized: !options.tls.insecure,
+        ...(options.tls.caPem === undefined ? {} : { ca: options.tls.caPem }),
+      },
+    });
+  }
+
+  /** The redactor of this client's token, for redacting anything else that goes into a report. */
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
+  /** Whether an absolute URL is on the target's origin (so `send({ url })` accepts it). */
+  isSameOrigin(url: string): boolean {
+    try {
+      return new URL(url).origin === this.origin;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Sends one request and records it as an exchange (see the class doc for errors). `sentAtMs` is
+   * taken after the pacer let the request go; `durationMs` runs from then to the end of the body.
+   * @throws ClockcheckError `CLOCKCHECK_FOREIGN_URL` for a URL off the target's origin,
+   *   `CLOCKCHECK_INVALID_REQUEST` for a request undici cannot send, `CLOCKCHECK_CLIENT_CLOSED` after close().
+   */
+  async send(request: TargetRequest): Promise<Exchange> {
+    if (this.#closed) throw new ClockcheckError('CLOCKCHECK_CLIENT_CLOSED', 'send() after close()');
+    const recorded = this.#prepare(request);
+    await this.#options.pacer?.acquire();
+    const exchange = this.#redactor.exchange(await this.#exchange(recorded, ++this.#sequence));
+    this.#options.onExchange?.(exchange);
+    return exchange;
+  }
+
+  /**
+   * The SHA-256 fingerprint (`AA:BB:…`, as `X509Certificate.fingerprint256`) of the certificate the
+   * target presents, checked with the same trust options as requests; null when no handshake completes.
+   */
+  tlsFingerprint(): Promise<string | null> {
+    const { hostname, port } = new URL(this.origin);
+    const { caPem, insecure } = this.#options.tls;
+    return peerFingerprint({
+      host: hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: port === '' ? 443 : Number(port),
+      ...(caPem === undefined ? {} : { ca: caPem }),
+      rejectUnauthorized: !insecure,
+      timeoutMs: this.#options.timeouts.connectMs,
+    });
+  }
+
+  /** Closes the pool after the requests in flight; `send` throws afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#agent.close();
+  }
+
+  /** The request as it will go on the wire (and be recorded, before redaction). */
+  #prepare(request: TargetRequest): RecordedRequest {
+    if (request.json !== undefined && request.rawBody !== undefined) {
+      throw new ClockcheckError('CLOCKCHECK_INVALID_REQUEST', 'give json or rawBody, not both');
+    }
+    const body = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    const auth = request.auth ?? 'token';
+    if (auth === 'token') headers.authorization = this.#options.token;
+    else if (auth !== 'none') headers.authorization = auth.raw;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+    const target = request.url === undefined ? this.#prefix + leadingSlash(request.path) : this.#pathOf(request.url);
+    return {
+      method: request.method,
+      url: this.origin + withQuery(target, request.query),
+      headers,
+      ...(body === undefined ? {} : { body }),
+    };
+  }
+
+  /** The path (with query) of an absolute URL on the target's origin, kept as written when possible. */
+  #pathOf(url: string): string {
+    if (url.startsWith(`${this.origin}/`)) return url.slice(this.origin.length);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ClockcheckError('CLOCKCHECK_FOREIGN_URL', `not an absolute URL: ${this.#redactor.text(url)}`);
+    }
+    if (parsed.origin !== this.origin) {
+      throw new ClockcheckError('CLOCKCHECK_FOREIGN_URL', `${this.#redactor.text(url)} is not on the target's origin ${this.origin}`);
+    }
+    return parsed.pathname + parsed.search;
+  }
+
+  /** Performs the request; transport failures become data. */
+  async #exchange(request: RecordedRequest, id: number): Promise<Exchange> {
+    const sentAtMs = Date.now();
+    const started = performance.now();
+    const timing = () => ({
+      id,
+      startedAt: new Date(sentAtMs).toISOString(),
+      sentAtMs,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+    let response: Awaited<ReturnType<Agent['request']>>;
+    try {
+      response = await this.#agent.request({
+        origin: this.origin,
+        path: request.url.slice(this.origin.length),
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+      });
+    } catch (error) {
+      if (isMisuse(error)) throw new ClockcheckError('CLOCKCHECK_INVALID_REQUEST', this.#redactor.message(error), { cause: error });
+      return { ...timing(), request, error: transportFailure(error) };
+    }
+    const headers = flatHeaders(response.headers);
+    const announced = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+    const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
+    const text = read.kept.toString('utf8');
+    const truncated = read.incomplete || read.bytes > read.kept.length;
+    const json = truncated ? undefined : parseJson(text);
+    const recorded: RecordedResponse = {
+      status: response.statusCode,
+      headers,
+      body: text,
+      bodyBytes: read.bytes,
+      bodyTruncated: truncated,
+      ...(json === undefined ? {} : { json }),
+    };
+    const error: TransportError | undefined = read.tooLarge
+      ? { code: 'RESPONSE_TOO_LARGE', message: `the response body exceeded ${this.#abortBytes} bytes; reading stopped after ${read.bytes}` }
+      : read.error === undefined
+        ? undefined
+        : transportFailure(read.error);
+    return { ...timing(), request, response: recorded, ...(error === undefined ? {} : { error }) };
+  }
+}
+
+function httpsOrigin(origin: string, allowPlainHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `origin is not a URL: ${origin}`);
+  }
+  if (url.protocol !== 'https:' && !(allowPlainHttp && url.protocol === 'http:')) {
+    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `origin must be https:// (§1: HTTPS only), not ${url.protocol}`);
+  }
+  return url.origin;
+}
+
+function leadingSlash(path: string): string {
+  return path === '' || path.startsWith('/') ? path : `/${path}`;
+}
+
+function withQuery(path: string, query: Readonly<Record<string, string | number>> | undefined): string {
+  if (query === undefined) return path;
+  const pairs = Object.entries(query).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  if (pairs.length === 0) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+}
+
+/** Header names are lower-case already (undici); repeated headers are joined with `, `. */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */
+function isMisuse(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'UND_ERR_INVALID_ARG';
+}

@@ -1,0 +1,156 @@
+import { ClockcheckError } from '../errors.ts';
+import type { Exchange, RecordedResponse } from './exchange.ts';
+import { errorMessage } from './_internals/error-message.ts';
+
+/** What every secret is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Hides the access token (§1: tokens are highly sensitive) in everything clockcheck records.
+ *
+ * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server or a URL
+ * may carry it: raw, URL-encoded (`encodeURIComponent`, form encoding, either hex case),
+ * JSON-escaped (including PHP's `\/` and `\uXXXX` escapes), and base64 / base64url (with or
+ * without padding). Tokens of any length are redacted, even one character.
+ *
+ * `Authorization` header values that contain the token, or are a large piece of it (at least half
+ * of it, e.g. a truncated token), become `[REDACTED]` as a whole. Other values, such as a deliberately
+ * wrong token sent by the authentication check, are kept so a report can show what was sent.
+ */
+export class Redactor {
+  readonly #token: string;
+  /** Global, for replacing. */
+  readonly #pattern: RegExp;
+  /** The same without the global flag, so testing keeps no `lastIndex` state. */
+  readonly #probe: RegExp;
+
+  /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for an empty token. */
+  constructor(token: string) {
+    if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'the access token is empty');
+    this.#token = token;
+    const alternatives = [...tokenForms(token)].sort((a, b) => b.length - a.length).map(patternOf);
+    this.#pattern = new RegExp(alternatives.join('|'), 'g');
+    this.#probe = new RegExp(this.#pattern.source);
+  }
+
+  /** The text with every form of the token replaced. */
+  text(value: string): string {
+    return value.replace(this.#pattern, REDACTED);
+  }
+
+  /** Whether the text holds the token in any of its forms. */
+  reveals(value: string): boolean {
+    return this.#probe.test(value);
+  }
+
+  /** A header map with redacted values; `Authorization` is redacted whole (see the class doc). */
+  headers(headers: Readonly<Record<string, string>>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = isCredentialHeader(name) ? this.#credential(value) : this.text(value);
+    }
+    return out;
+  }
+
+  /** A parsed JSON value with every string (keys included) redacted; unchanged parts are shared. */
+  json(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) {
+      let changed = false;
+      const items = value.map((item) => {
+        const redacted = this.json(item);
+        changed ||= redacted !== item;
+        return redacted;
+      });
+      return changed ? items : value;
+    }
+    if (value !== null && typeof value === 'object') {
+      let changed = false;
+      const entries = Object.entries(value).map(([key, item]) => {
+        const entry = [this.text(key), this.json(item)] as const;
+        changed ||= entry[0] !== key || entry[1] !== item;
+        return entry;
+      });
+      return changed ? Object.fromEntries(entries) : value;
+    }
+    return value;
+  }
+
+  /** The message of an error and its causes (`CODE: message: cause`), redacted. */
+  message(error: unknown): string {
+    return this.text(errorMessage(error));
+  }
+
+  /** The exchange with its URL, headers, bodies, parsed JSON and error message redacted. */
+  exchange(exchange: Exchange): Exchange {
+    const { request, response, error } = exchange;
+    return {
+      ...exchange,
+      request: {
+        method: request.method,
+        url: this.text(request.url),
+        headers: this.headers(request.headers),
+        ...(request.body === undefined ? {} : { body: this.text(request.body) }),
+      },
+      ...(response === undefined ? {} : { response: this.#response(response) }),
+      ...(error === undefined ? {} : { error: { code: error.code, message: this.text(error.message) } }),
+    };
+  }
+
+  #response(response: RecordedResponse): RecordedResponse {
+    const body = this.text(response.body);
+    // JSON can spell the token with escapes the text forms miss (`\u0061bc`), so the parsed value is
+    // walked whenever the body was redacted or holds an escape at all.
+    const walk = response.json !== undefined && (body !== response.body || response.body.includes('\\'));
+    return {
+      ...response,
+      headers: this.headers(response.headers),
+      body,
+      ...(walk ? { json: this.json(response.json) } : {}),
+    };
+  }
+
+  #credential(value: string): string {
+    if (this.reveals(value)) return REDACTED;
+    const piece = value.trim();
+    return piece.length > 0 && piece.length * 2 >= this.#token.length && this.#token.includes(piece) ? REDACTED : value;
+  }
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase());
+}
+
+/** Every spelling of the token that a URL, a JSON document or a header may carry. */
+function tokenForms(token: string): Set<string> {
+  const json = JSON.stringify(token).slice(1, -1);
+  const base64 = Buffer.from(token, 'utf8').toString('base64');
+  const forms = new Set([
+    token,
+    encodeURIComponent(token),
+    new URLSearchParams({ t: token }).toString().slice(2),
+    json,
+    json.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    base64,
+    base64.replace(/=+$/, ''),
+    Buffer.from(token, 'utf8').toString('base64url'),
+  ]);
+  forms.delete('');
+  return forms;
+}
+
+/** A literal regex for one form; percent escapes match in either hex case, `\u` escapes too. */
+function patternOf(form: string): string {
+  return form
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%([0-9A-F])([0-9A-F])/g, (_, a: string, b: string) => `%${caseless(a)}${caseless(b)}`)
+    .replace(/\\\\u([0-9a-f]{4})/g, (_, hex: string) => `\\\\u${[...hex].map(caseless).join('')}`);
+}
+
+function caseless(char: string): string {
+  const lower = char.toLowerCase();
+  const upper = char.toUpperCase();
+  return lower === upper ? char : `[${lower}${upper}]`;
+}

@@ -1,0 +1,175 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
+import { certify, RunError } from '../../src/run/certify.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+import type { RunReport } from '../../src/report/model.ts';
+
+const TOKEN = 'tok-robustness-7f3a9c2e55';
+const SUITES = join(import.meta.dirname, '../fixtures/suites/misbehaving');
+const profile = parseProfile('rate_limit: { limit: 1000, window: 1s }\ntimeouts: { connect: 1s, headers: 600ms, body: 600ms }\n', 'test-profile.yaml');
+
+/** A target that answers the preflight like an API but misbehaves on chosen paths. */
+function misbehavingServer(tls: TlsIdentity): Server {
+  const sockets = new Set<import('node:stream').Duplex>();
+  const server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://x').pathname;
+    if (path.endsWith('/hang')) return; // never answers
+    if (path.endsWith('/reset')) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"items": [');
+      setTimeout(() => req.socket.destroy(), 20);
+      return;
+    }
+    if (path.endsWith('/html')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>Welcome</body></html>');
+      return;
+    }
+    if (path.endsWith('/huge')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 50 && res.write(chunk)) sent++;
+        if (sent < 50) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('error', () => {});
+      pump();
+      return;
+    }
+    const authorized = req.headers.authorization === TOKEN;
+    res.writeHead(authorized ? 200 : 401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(authorized ? { meta_data: {}, items: [] } : { message: 'Unauthenticated.' }));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('close', () => sockets.forEach((s) => s.destroy()));
+  (server as Server & { destroyAll?: () => void }).destroyAll = () => sockets.forEach((s) => s.destroy());
+  return server;
+}
+
+describe('a certification run against a misbehaving target', () => {
+  let tls: TlsIdentity;
+  let server: Server;
+  let origin: string;
+  let report: RunReport;
+  let elapsedMs: number;
+
+  beforeAll(async () => {
+    tls = await generateTlsIdentity();
+    server = misbehavingServer(tls);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const started = Date.now();
+    report = await certify({
+      origin,
+      embedded: false,
+      profile,
+      token: TOKEN,
+      caPem: tls.caPem,
+      insecure: false,
+      suitesDir: SUITES,
+      suiteGlob: '**/*.yaml',
+      only: [],
+      readOnly: false,
+      seed: 7,
+      progress: null,
+      replayBase: `clockcheck run --target ${origin}`,
+    });
+    elapsedMs = Date.now() - started;
+  }, 30_000);
+
+  afterAll(async () => {
+    (server as Server & { destroyAll?: () => void }).destroyAll?.();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const check = (id: string) => report.checks.find((c) => c.id === `misbehaving/${id}`)!;
+
+  it('finishes without throwing, quickly, and exits 1', () => {
+    expect(report.exitCode).toBe(1);
+    expect(elapsedMs).toBeLessThan(10_000);
+  });
+
+  it('fails the check of an endpoint that never answers, saying it timed out', () => {
+    expect(check('hangs').status).toBe('failed');
+    expect(check('hangs').findings[0]!.actual).toMatch(/no response: HEADERS_TIMEOUT/);
+  });
+
+  it('fails the check of an endpoint that resets the connection, saying so', () => {
+    expect(check('resets').status).toBe('failed');
+    expect(check('resets').findings.map((f) => f.actual).join(' ')).toMatch(/CONNECTION_RESET|BODY_TIMEOUT|not JSON/);
+  });
+
+  it('fails the check of an endpoint that answers HTML, saying the body is not JSON', () => {
+    expect(check('not-json').status).toBe('failed');
+    expect(check('not-json').findings[0]!.actual).toMatch(/not JSON/);
+  });
+
+  it('fails the check of an endpoint that streams 50 MB without buffering it, saying it is too large', () => {
+    const huge = check('huge');
+    expect(huge.status).toBe('failed');
+    expect(huge.findings[0]!.actual).toMatch(/RESPONSE_TOO_LARGE|too large/);
+    expect(huge.exchanges[0]!.response?.body.length ?? 0).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('still passes a healthy endpoint of the same target', () => {
+    expect(check('healthy').status).toBe('passed');
+  });
+
+  it('never records the token', () => {
+    expect(JSON.stringify(report)).not.toContain(TOKEN);
+  });
+});
+
+describe('a certification run that cannot be made', () => {
+  it('stops with one clear RunError when nothing listens at the target', async () => {
+    const run = certify({
+      origin: 'https://127.0.0.1:9',
+      embedded: false,
+      profile,
+      token: TOKEN,
+      insecure: false,
+      suitesDir: SUITES,
+      suiteGlob: '**/*.yaml',
+      only: [],
+      readOnly: false,
+      seed: 1,
+      progress: null,
+      replayBase: 'clockcheck run',
+    });
+    await expect(run).rejects.toThrow(RunError);
+    await expect(run).rejects.toThrow(/nothing listens at https:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('stops with a TLS hint when the certificate is not trusted', async () => {
+    const tls = await generateTlsIdentity();
+    const server = misbehavingServer(tls);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = certify({
+        origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        embedded: false,
+        profile,
+        token: TOKEN,
+        insecure: false,
+        suitesDir: SUITES,
+        suiteGlob: '**/*.yaml',
+        only: [],
+        readOnly: false,
+        seed: 1,
+        progress: null,
+        replayBase: 'clockcheck run',
+      });
+      await expect(run).rejects.toThrow(/TLS error .*--ca FILE/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

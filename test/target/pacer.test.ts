@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ClockcheckError } from '../../src/errors.ts';
+import { Pacer } from '../../src/target/pacer.ts';
+import { FakeClock } from './fake-clock.ts';
+
+/** The largest number of sends in any half-open span [t, t + spanMs). */
+function busiestSpan(times: readonly number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[j] as number) < (sorted[i] as number) + spanMs && j < sorted.length) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}
+
+/** Sends made in [t - spanMs, t) (written as the pacer writes it, `s + spanMs`, to match its floats). */
+function sendsBefore(times: readonly number[], t: number, spanMs: number): number {
+  return times.filter((s) => s + spanMs >= t && s < t).length;
+}
+
+describe('Pacer rule', () => {
+  it('allows limit - max(1, ceil(limit * 0.1)) sends per window + guard by default', () => {
+    const clock = new FakeClock();
+    expect(new Pacer({ limit: 60, windowMs: 60_000, clock })).toMatchObject({ allowed: 54, spanMs: 61_200 });
+    expect(new Pacer({ limit: 10, windowMs: 1000, clock })).toMatchObject({ allowed: 9, spanMs: 1050 });
+    expect(new Pacer({ limit: 1, windowMs: 1000, clock }).allowed).toBe(1);
+    expect(new Pacer({ limit: 100, windowMs: 1000, safety: 0.25, guardMs: 0, clock })).toMatchObject({ allowed: 75, spanMs: 1000 });
+  });
+
+  it('refuses options out of range as misuse', () => {
+    expect(() => new Pacer({ limit: 0, windowMs: 1000 })).toThrow(ClockcheckError);
+    expect(() => new Pacer({ limit: 1.5, windowMs: 1000 })).toThrow(ClockcheckError);
+    expect(() => new Pacer({ limit: 10, windowMs: 0 })).toThrow(ClockcheckError);
+    expect(() => new Pacer({ limit: 10, windowMs: 1000, safety: 1 })).toThrow(ClockcheckError);
+  });
+});
+
+describe('Pacer.acquire', () => {
+  it('never exceeds the allowed count in any window, and waits only when the window is full, over random schedules', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 100, max: 60_000 }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.array(fc.record({ gap: fc.double({ min: 0, max: 2, noNaN: true }), burst: fc.integer({ min: 1, max: 12 }) }), { minLength: 1, maxLength: 40 }),
+        async (limit, windowMs, safety, schedule) => {
+          const clock = new FakeClock();
+          const pacer = new Pacer({ limit, windowMs, safety, clock });
+          const sends: Array<{ arrival: number; at: number }> = [];
+          const pending: Promise<void>[] = [];
+          let arrival = 0;
+          for (const { gap, burst } of schedule) {
+            arrival += Math.round(gap * windowMs * 0.3);
+            await clock.advanceTo(arrival);
+            const at = clock.now();
+            for (let i = 0; i < burst; i++) pending.push(pacer.acquire().then(() => void sends.push({ arrival: at, at: clock.now() })));
+          }
+          await clock.run(Promise.all(pending));
+          const times = sends.map((s) => s.at);
+          expect(busiestSpan(times, pacer.spanMs)).toBeLessThanOrEqual(pacer.allowed);
+          for (const send of sends) {
+            if (send.at > send.arrival) expect(sendsBefore(times, send.at, pacer.spanMs)).toBeGreaterThanOrEqual(pacer.allowed);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps 100 concurrent acquirers within the limit', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
+    const times: number[] = [];
+    await clock.run(Promise.all(Array.from({ length: 100 }, () => pacer.acquire().then(() => void times.push(clock.now())))));
+    expect(times).toHaveLength(100);
+    expect(busiestSpan(times, pacer.spanMs)).toBe(9);
+    // 100 sends at 9 per 1050 ms: the 100th goes out in the 12th span.
+    expect(Math.max(...times)).toBe(11 * 1050);
+  });
+
+  it('never waits when the limit is Infinity', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: Infinity, windowMs: 60_000, clock });
+    await Promise.all(Array.from({ length: 1000 }, () => pacer.acquire()));
+    expect(clock.now()).toBe(0);
+    expect(pacer.estimateMs(1000)).toBe(0);
+  });
+});
+
+describe('Pacer.exclusive', () => {
+  it('waits for a quiet window, runs without pacing, holds others back, and leaves the burst in the history', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
+    await clock.run(pacer.acquire());
+    await clock.advanceTo(300);
+    await clock.run(pacer.acquire());
+    const log: string[] = [];
+    const burst = pacer.exclusive(async () => {
+      log.push(`burst starts at ${clock.now()}`);
+      await Promise.all(Array.from({ length: 30 }, () => pacer.acquire()));
+      log.push(`30 sends done at ${clock.now()}`);
+      await clock.sleep(10);
+      return 'result';
+    });
+    const outsider = pacer.acquire().then(() => log.push(`outsider at ${clock.now()}`));
+    expect(await clock.run(burst)).toBe('result');
+    await clock.run(outsider);
+    // Quiet from 300 + 1050; the outsider waits for the burst, then for the burst to leave the window.
+    expect(log).toEqual(['burst starts at 1350', '30 sends done at 1350', `outsider at ${1350 + 1050}`]);
+  });
+});
+
+describe('Pacer.estimateMs', () => {
+  it('is 0 for a fresh pacer within the allowance', () => {
+    const pacer = new Pacer({ limit: 10, windowMs: 1000, clock: new FakeClock() });
+    expect(pacer.estimateMs(9)).toBe(0);
+    expect(pacer.estimateMs(10)).toBe(1050);
+    expect(pacer.estimateMs(0)).toBe(0);
+  });
+
+  it('predicts when the last of n sequential sends goes out, given the history', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.integer({ min: 0, max: 400 }), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 60 }),
+        async (limit, gaps, requests) => {
+          const clock = new FakeClock();
+          const pacer = new Pacer({ limit, windowMs: 1000, clock });
+          for (const gap of gaps) {
+            await clock.advanceTo(clock.now() + gap);
+            await clock.run(pacer.acquire());
+          }
+          const start = clock.now();
+          const estimate = pacer.estimateMs(requests);
+          await clock.run((async () => {
+            for (let i = 0; i < requests; i++) await pacer.acquire();
+          })());
+          expect(estimate).toBe(clock.now() - start);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
