@@ -1,0 +1,98 @@
+import type { Rule } from '../../spec/rules.ts';
+import type { CurlTlsOptions } from '../curl.ts';
+import type { CheckResult, CheckSource, CheckStatus, Finding } from '../model.ts';
+import { formatDuration } from './format.ts';
+import { checkAnchor, exchangeAnchor, ruleAnchor } from './html-anchors.ts';
+import { exchangeBlock } from './html-exchange.ts';
+import { html, type SafeHtml } from './html.ts';
+
+/** The order in which the groups of checks are listed: what needs attention first. */
+const STATUS_ORDER: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'skipped', 'passed'];
+
+/** Statuses whose checks open to their findings and exchanges. */
+const DETAILED: ReadonlySet<CheckStatus> = new Set(['failed', 'errored', 'waived']);
+
+export function statusBadge(status: CheckStatus | 'uncovered'): SafeHtml {
+  return html`<span class="badge status-${status}">${status}</span>`;
+}
+
+function sourceText(source: CheckSource): string {
+  switch (source.kind) {
+    case 'scenario':
+      return `scenario ${source.file}:${source.line}`;
+    case 'property':
+      return `property ${source.generator}, seed ${source.seed}, path ${source.path}`;
+    case 'builtin':
+      return `built-in check ${source.name}`;
+  }
+}
+
+function ruleLink(ruleId: string): SafeHtml {
+  return html`<a class="rule-chip mono" href="#${ruleAnchor(ruleId)}">${ruleId}</a>`;
+}
+
+function checkRow(check: CheckResult): SafeHtml {
+  return html`<div class="check-row">${statusBadge(check.status)}<span class="check-id mono">${check.id}</span><span class="check-title">${check.title}</span>${check.rules.map(ruleLink)}<span class="duration">${formatDuration(check.durationMs)}</span></div>`;
+}
+
+function findingBlock(check: CheckResult, finding: Finding, rules: ReadonlyMap<string, Rule>): SafeHtml {
+  const seenIn = finding.exchangeIds.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#${exchangeAnchor(check.id, id)}">#${id}</a>`);
+  return html`<div class="finding" data-testid="finding" data-rule-id="${finding.ruleId}">
+<div>${ruleLink(finding.ruleId)} <span class="statement">${rules.get(finding.ruleId)?.statement ?? ''}</span></div>
+<dl class="expect"><dt>expected</dt><dd>${finding.expected}</dd><dt>actual</dt><dd>${finding.actual}</dd></dl>
+${finding.exchangeIds.length > 0 ? html`<div class="muted">seen in exchange ${seenIn}</div>` : ''}
+</div>`;
+}
+
+/**
+ * An exchange opens by itself when it is evidence: a finding names it or it failed in transport.
+ * When nothing is singled out (an errored check without a transport error), the last one opens.
+ */
+function openExchangeIds(check: CheckResult): ReadonlySet<number> {
+  const ids = new Set(check.findings.flatMap((f) => f.exchangeIds));
+  for (const exchange of check.exchanges) if (exchange.error) ids.add(exchange.id);
+  const last = check.exchanges.at(-1);
+  if (ids.size === 0 && last) ids.add(last.id);
+  return ids;
+}
+
+function checkDetails(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): SafeHtml {
+  const open = openExchangeIds(check);
+  return html`<details class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}">
+<summary>${checkRow(check)}</summary>
+<div class="check-body">
+<p class="muted">${sourceText(check.source)}</p>
+${check.reason !== undefined ? html`<p class="reason status-${check.status}">${check.reason}</p>` : ''}
+${check.waiver ? html`<p class="reason status-waived">Waived by the profile for ${ruleLink(check.waiver.rule)}: ${check.waiver.reason}</p>` : ''}
+${check.findings.length > 0 ? html`<h4>Findings</h4>${check.findings.map((f) => findingBlock(check, f, rules))}` : ''}
+${check.exchanges.length > 0 ? html`<h4>Exchanges (${check.exchanges.length})</h4>${check.exchanges.map((e) => exchangeBlock(check.id, e, open.has(e.id), tls))}` : ''}
+<h4>Replay this check</h4>
+<pre class="command" data-testid="replay">${check.replay}</pre>
+</div>
+</details>`;
+}
+
+function checkLine(check: CheckResult): SafeHtml {
+  return html`<div class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}">${checkRow(check)}${
+    check.reason !== undefined ? html`<div class="check-body muted">${check.reason}</div>` : ''
+  }</div>`;
+}
+
+/**
+ * The checks grouped by status, failures first. Failed, errored and waived checks are collapsible
+ * and hold their findings, exchanges, curl commands and replay command; skipped ones show their
+ * reason; passed ones sit in a closed group.
+ */
+export function checksSection(checks: readonly CheckResult[], rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): SafeHtml {
+  const groups = STATUS_ORDER.map((status) => ({ status, checks: checks.filter((c) => c.status === status) })).filter((g) => g.checks.length > 0);
+  return html`<section id="checks"><h2>Checks <span class="muted">(${checks.length})</span></h2>
+<div class="toolbar"><button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button></div>
+${groups.map(({ status, checks: grouped }) => {
+  const items = grouped.map((c) => (DETAILED.has(status) ? checkDetails(c, rules, tls) : checkLine(c)));
+  const heading = html`${statusBadge(status)} ${grouped.length} ${status}`;
+  return status === 'passed'
+    ? html`<details class="group"><summary class="group-summary">${heading} <span class="muted">(show)</span></summary>${items}</details>`
+    : html`<h3>${heading}</h3>${items}`;
+})}
+</section>`;
+}

@@ -1,0 +1,69 @@
+import { STATUS_CODES } from 'node:http';
+import type { Exchange, RecordedResponse } from '../../target/exchange.ts';
+import { curlCommand, type CurlTlsOptions } from '../curl.ts';
+import { readableBody } from './body-text.ts';
+import { formatDuration, pathOf } from './format.ts';
+import { exchangeAnchor } from './html-anchors.ts';
+import { html, type SafeHtml } from './html.ts';
+
+/** `201 Created`, or the bare number for a status HTTP does not name. */
+export function statusLine(status: number): string {
+  const phrase = STATUS_CODES[status];
+  return phrase ? `${status} ${phrase}` : String(status);
+}
+
+function statusClass(status: number): string {
+  if (status >= 500) return 'http-5xx';
+  if (status >= 400) return 'http-4xx';
+  return 'http-2xx';
+}
+
+function headerLines(headers: Readonly<Record<string, string>>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\n`)
+    .join('');
+}
+
+function responseText(response: RecordedResponse): string {
+  const body = response.body === '' ? '' : `\n${readableBody(response.body)}`;
+  return `HTTP ${statusLine(response.status)}\n${headerLines(response.headers)}${body}`;
+}
+
+function truncationNote(response: RecordedResponse): SafeHtml | undefined {
+  if (!response.bodyTruncated) return undefined;
+  const kept = Buffer.byteLength(response.body);
+  return html`<p class="muted">Body truncated by the recorder: ${kept} of ${response.bodyBytes} bytes kept.</p>`;
+}
+
+/** The one-line label of an exchange: `#12 POST /api/public/schedules → 201 Created · 34 ms`. */
+function exchangeLabel(exchange: Exchange): SafeHtml {
+  const { response, error } = exchange;
+  const outcome = html`${response ? html`<span class="http-status ${statusClass(response.status)}">${statusLine(response.status)}</span>` : ''}${
+    response && error ? ', then ' : ''
+  }${error ? html`<span class="http-status http-error">${error.code}</span>` : ''}${!response && !error ? 'no response' : ''}`;
+  return html`<span class="mono">#${exchange.id}</span> <code>${exchange.request.method} ${pathOf(exchange.request.url)}</code> → ${outcome} <span class="muted">· ${formatDuration(exchange.durationMs)}</span>`;
+}
+
+/**
+ * One exchange as a collapsible block: the request as sent, the response as received (or the
+ * transport error), and a curl command that sends the request again.
+ */
+export function exchangeBlock(checkId: string, exchange: Exchange, open: boolean, tls: CurlTlsOptions): SafeHtml {
+  const { request, response, error } = exchange;
+  const requestBody = request.body === undefined ? '' : `\n${readableBody(request.body)}`;
+  return html`<details class="exchange" id="${exchangeAnchor(checkId, exchange.id)}"${open ? html` open` : ''}>
+<summary>${exchangeLabel(exchange)}</summary>
+<div class="exchange-body">
+<div class="http-pair">
+<div><h4>Request <span class="muted">sent ${exchange.startedAt}</span></h4>
+<pre>${`${request.method} ${request.url}\n${headerLines(request.headers)}${requestBody}`}</pre></div>
+<div><h4>Response</h4>
+${response ? html`<pre>${responseText(response)}</pre>${truncationNote(response)}` : ''}
+${error ? html`<p class="reason status-errored">Transport error <b>${error.code}</b>${response ? ' after the response head' : ''}: ${error.message}</p>` : ''}
+${!response && !error ? html`<p class="muted">No response was recorded.</p>` : ''}</div>
+</div>
+<h4>Reproduce with curl</h4>
+<pre class="command" data-testid="curl">${curlCommand(request, tls)}</pre>
+</div>
+</details>`;
+}

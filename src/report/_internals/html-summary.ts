@@ -1,0 +1,41 @@
+import type { CheckStatus, RunReport } from '../model.ts';
+import { formatDuration } from './format.ts';
+import { html, type SafeHtml } from './html.ts';
+import { runVerdict } from './verdict.ts';
+
+const COUNTED: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'skipped', 'waived'];
+
+function fact(term: string, value: SafeHtml | string): SafeHtml {
+  return html`<dt>${term}</dt><dd>${value}</dd>`;
+}
+
+function optionsText(report: RunReport): string {
+  const { only, readOnly, suites } = report.options;
+  return [
+    only.length > 0 ? `only ${only.join(', ')}` : 'all checks',
+    readOnly ? 'read-only' : 'read-write',
+    suites.length > 0 ? `suites ${suites.join(', ')}` : 'no suites',
+  ].join(' · ');
+}
+
+/** The header: verdict, counts per status and the facts that identify the run. */
+export function summarySection(report: RunReport): SafeHtml {
+  const verdict = runVerdict(report);
+  const { target, requests, summary } = report;
+  return html`<header class="summary" data-testid="summary">
+<div class="summary-head"><span class="verdict verdict-${verdict}" data-testid="verdict">${verdict}</span>
+<h1>clockcheck conformance report</h1><span class="mono">${target.baseUrl}${target.apiPrefix}</span>${target.embedded ? html`<span class="muted">(embedded reference server)</span>` : ''}</div>
+<ul class="counts">${COUNTED.map((status) => html`<li class="status-${status}" data-testid="count-${status}"><b>${summary[status]}</b> ${status}</li>`)}
+<li class="status-uncovered" data-testid="count-rules"><b>${summary.rulesCovered}/${summary.rulesTotal}</b> rules covered</li></ul>
+<dl class="facts">
+${fact('TLS certificate', html`<span class="mono">${target.tlsFingerprint256 ?? 'not seen'}</span> <span class="muted">SHA-256</span>`)}
+${fact('Spec', html`${report.spec.title} <span class="muted">SHA-256</span> <span class="mono">${report.spec.sha256}</span>`)}
+${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
+${fact('Seed', html`<span class="mono">${report.seed}</span>`)}
+${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}`)}
+${fact('Requests', html`${requests.planned} planned · ${requests.made} made · <span class="${requests.unintended429 > 0 ? 'warn' : ''}">${requests.unintended429} unintended 429</span>`)}
+${fact('Options', optionsText(report))}
+</dl>
+<nav class="toc"><a href="#checks">Checks</a><a href="#coverage">Rule coverage</a><a href="#resources">Created resources</a><a href="#profile">Profile</a></nav>
+</header>`;
+}

@@ -1,0 +1,118 @@
+import type { Exchange, RecordedRequest, RecordedResponse } from '../target/exchange.ts';
+import type { CheckResult, CheckSource, CreatedResource, Finding, RuleCoverage, RunReport } from './model.ts';
+import type { Rule } from '../spec/rules.ts';
+
+/**
+ * report.json: the RunReport as pretty JSON (two-space indent, trailing newline), its keys in the
+ * order the model declares them, whatever order the report object was built in. The shape is
+ * documented in docs/report-schema.json.
+ */
+export function renderJsonReport(report: RunReport): string {
+  return `${JSON.stringify(inModelOrder(report), null, 2)}\n`;
+}
+
+/** The report rebuilt key by key in declaration order; undefined optional fields are left out by JSON. */
+function inModelOrder(r: RunReport): RunReport {
+  return {
+    schemaVersion: r.schemaVersion,
+    runId: r.runId,
+    tool: { name: r.tool.name, version: r.tool.version },
+    spec: { title: r.spec.title, sha256: r.spec.sha256 },
+    target: {
+      baseUrl: r.target.baseUrl,
+      apiPrefix: r.target.apiPrefix,
+      tlsFingerprint256: r.target.tlsFingerprint256,
+      embedded: r.target.embedded,
+    },
+    profile: r.profile,
+    seed: r.seed,
+    options: { only: r.options.only, readOnly: r.options.readOnly, suites: r.options.suites },
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    durationMs: r.durationMs,
+    requests: { planned: r.requests.planned, made: r.requests.made, unintended429: r.requests.unintended429 },
+    checks: r.checks.map(check),
+    coverage: r.coverage.map(coverage),
+    createdResources: r.createdResources.map(createdResource),
+    summary: {
+      passed: r.summary.passed,
+      failed: r.summary.failed,
+      errored: r.summary.errored,
+      skipped: r.summary.skipped,
+      waived: r.summary.waived,
+      rulesCovered: r.summary.rulesCovered,
+      rulesTotal: r.summary.rulesTotal,
+    },
+    exitCode: r.exitCode,
+  };
+}
+
+function check(c: CheckResult): CheckResult {
+  return {
+    id: c.id,
+    title: c.title,
+    rules: c.rules,
+    source: source(c.source),
+    status: c.status,
+    findings: c.findings.map(finding),
+    reason: c.reason,
+    waiver: c.waiver && { rule: c.waiver.rule, reason: c.waiver.reason },
+    exchanges: c.exchanges.map(exchange),
+    durationMs: c.durationMs,
+    replay: c.replay,
+  };
+}
+
+function source(s: CheckSource): CheckSource {
+  switch (s.kind) {
+    case 'scenario':
+      return { kind: s.kind, file: s.file, line: s.line };
+    case 'property':
+      return { kind: s.kind, generator: s.generator, seed: s.seed, path: s.path };
+    case 'builtin':
+      return { kind: s.kind, name: s.name };
+  }
+}
+
+function finding(f: Finding): Finding {
+  return { ruleId: f.ruleId, expected: f.expected, actual: f.actual, exchangeIds: f.exchangeIds };
+}
+
+function exchange(e: Exchange): Exchange {
+  return {
+    id: e.id,
+    startedAt: e.startedAt,
+    sentAtMs: e.sentAtMs,
+    durationMs: e.durationMs,
+    request: request(e.request),
+    response: e.response && response(e.response),
+    error: e.error && { code: e.error.code, message: e.error.message },
+  };
+}
+
+function request(q: RecordedRequest): RecordedRequest {
+  return { method: q.method, url: q.url, headers: q.headers, body: q.body };
+}
+
+function response(s: RecordedResponse): RecordedResponse {
+  return {
+    status: s.status,
+    headers: s.headers,
+    body: s.body,
+    bodyBytes: s.bodyBytes,
+    bodyTruncated: s.bodyTruncated,
+    json: s.json,
+  };
+}
+
+function coverage(c: RuleCoverage): RuleCoverage {
+  return { rule: rule(c.rule), outcome: c.outcome, checkIds: c.checkIds };
+}
+
+function rule(r: Rule): Rule {
+  return { id: r.id, section: r.section, family: r.family, basis: r.basis, statement: r.statement };
+}
+
+function createdResource(c: CreatedResource): CreatedResource {
+  return { kind: c.kind, id: c.id, checkId: c.checkId };
+}

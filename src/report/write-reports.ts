@@ -1,0 +1,37 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CurlTlsOptions } from './curl.ts';
+import { renderHtmlReport } from './html-reporter.ts';
+import { renderJsonReport } from './json-reporter.ts';
+import { renderJunitReport } from './junit-reporter.ts';
+import type { RunReport } from './model.ts';
+
+/** Where writeReports put the files. */
+export interface ReportPaths {
+  readonly json: string;
+  readonly html: string;
+  readonly junit: string;
+}
+
+/** File names inside the report directory. */
+export const REPORT_FILES = { json: 'report.json', html: 'report.html', junit: 'junit.xml' } as const;
+
+/**
+ * Writes report.json, report.html and junit.xml into `dir` (created when missing; existing files
+ * are replaced) and returns their paths. `options` says how the curl commands in the HTML and
+ * JUnit reports trust the target's certificate.
+ */
+export async function writeReports(report: RunReport, dir: string, options: CurlTlsOptions): Promise<ReportPaths> {
+  await mkdir(dir, { recursive: true });
+  const paths: ReportPaths = {
+    json: join(dir, REPORT_FILES.json),
+    html: join(dir, REPORT_FILES.html),
+    junit: join(dir, REPORT_FILES.junit),
+  };
+  await Promise.all([
+    writeFile(paths.json, renderJsonReport(report), 'utf8'),
+    writeFile(paths.html, renderHtmlReport(report, options), 'utf8'),
+    writeFile(paths.junit, renderJunitReport(report, options), 'utf8'),
+  ]);
+  return paths;
+}

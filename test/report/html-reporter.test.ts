@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { renderHtmlReport } from '../../src/report/html-reporter.ts';
+import { HOSTILE_TITLE, sampleReport } from './sample-report.ts';
+
+const html = renderHtmlReport(sampleReport(), { caFile: '/tmp/ca.pem' });
+
+/** The markup of the element that carries `data-check-id="id"`, up to the next check. */
+function checkMarkup(id: string): string {
+  const start = html.indexOf(`data-check-id="${id}"`);
+  if (start < 0) throw new Error(`no check ${id}`);
+  const next = html.indexOf('data-check-id=', start + 1);
+  return html.slice(start, next < 0 ? undefined : next);
+}
+
+describe('report.html', () => {
+  it('has exactly one script element, its own: the hostile bodies are escaped text', () => {
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html).not.toContain(HOSTILE_TITLE);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(&#39;xss&#39;)&lt;/script&gt;');
+    expect(html).toContain('&lt;html&gt;&lt;body&gt;&lt;script&gt;alert(document.cookie)');
+  });
+
+  it('is self-contained: no external resource, and a CSP that forbids loading anything', () => {
+    expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b|<[^>]*\ssrc=|@import|url\(/i);
+    expect(html).not.toMatch(/href="(?!#)/);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[^"]+; script-src &#39;sha256-/);
+  });
+
+  it('carries the test hooks: summary, verdict, coverage, one data-check-id per check, findings and curl', () => {
+    for (const hook of ['summary', 'verdict', 'coverage']) expect(html).toContain(`data-testid="${hook}"`);
+    for (const check of sampleReport().checks) expect(html).toContain(`data-check-id="${check.id}"`);
+    expect(html.match(/data-testid="finding"/g)).toHaveLength(4);
+    expect(html).toContain('data-testid="curl"');
+  });
+
+  it('shows the verdict and the facts of the run in the summary', () => {
+    expect(html).toMatch(/data-testid="verdict">FAILED</);
+    for (const fact of ['https://127.0.0.1:8443/api/public', 'AB:CD:EF:01', '20261001', '31.5 s', '8 planned', '7 made', '0 unintended 429', '11/99']) {
+      expect(html).toContain(fact);
+    }
+  });
+
+  it('puts each failed, errored and waived check in a collapsed <details> with its evidence', () => {
+    for (const id of ['schedules/date-format-rejects-feb-30', 'timesheets/offset-matches-zone', 'breaks/list-by-ids', 'transport/head-parity-users']) {
+      const start = html.lastIndexOf('<', html.indexOf(`data-check-id="${id}"`));
+      expect(html.slice(start, start + 9)).toBe('<details ');
+      expect(checkMarkup(id)).toContain('data-testid="replay"');
+      expect(checkMarkup(id)).toContain('data-testid="curl"');
+    }
+    const failed = checkMarkup('schedules/date-format-rejects-feb-30');
+    expect(failed).toContain('-H &quot;authorization: $CLOCKCHECK_TOKEN&quot;');
+    expect(failed).toContain('O&#39;\\&#39;&#39;Brien');
+    expect(checkMarkup('transport/head-parity-users')).toContain('HEAD is answered by the load balancer');
+    expect(checkMarkup('timesheets/offset-matches-zone')).toContain('Body truncated by the recorder');
+  });
+
+  it('pretty-prints JSON bodies', () => {
+    expect(checkMarkup('breaks/list-by-ids')).toContain('{\n  &quot;ids&quot;: [\n    1,\n    2\n  ]\n}');
+  });
+
+  it('lists every rule by section, uncovered ones marked, covered ones linked to their checks', () => {
+    expect(html.match(/<tr id="rule-/g)).toHaveLength(99);
+    expect(html.match(/<tr id="rule-[^"]+" class="uncovered"/g)).toHaveLength(88);
+    expect(html).toContain('§2.1 Schedule<span class="muted">2/19 covered</span>');
+    expect(html).toMatch(/<tr id="rule-SCH-DATE-FORMAT" class="covered"[^]*?href="#check-schedules\/date-format-rejects-feb-30"/);
+  });
+
+  it('lists the created resources', () => {
+    expect(html).toMatch(/<td>schedule<\/td><td class="mono">102<\/td>/);
+  });
+
+  it('is the same bytes for the same report', () => {
+    expect(renderHtmlReport(sampleReport(), { caFile: '/tmp/ca.pem' })).toBe(html);
+  });
+});
+
+describe('report.html exchanges', () => {
+  it('shows both the response head and the error when the body did not complete', () => {
+    const report = sampleReport();
+    const checks = report.checks.map((c) =>
+      c.id === 'schedules/date-format-rejects-feb-30'
+        ? { ...c, exchanges: c.exchanges.map((e) => ({ ...e, error: { code: 'BODY_TIMEOUT' as const, message: 'body stalled after 10 s' } })) }
+        : c,
+    );
+    const page = renderHtmlReport({ ...report, checks }, {});
+    expect(page).toContain('201 Created</span>, then <span class="http-status http-error">BODY_TIMEOUT</span>');
+    expect(page).toContain('Transport error <b>BODY_TIMEOUT</b> after the response head: body stalled after 10 s');
+  });
+});

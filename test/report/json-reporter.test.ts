@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { renderJsonReport } from '../../src/report/json-reporter.ts';
+import { REPORT_SCHEMA_VERSION, type RunReport } from '../../src/report/model.ts';
+import { RULES } from '../../src/spec/rules.ts';
+import { sampleReport } from './sample-report.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../docs/report-schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+
+function errorsOf(value: unknown): string {
+  return validate(value) ? '' : JSON.stringify(validate.errors, null, 2);
+}
+
+/** Every object schema's own properties, with their JSON pointer. */
+function propertySchemas(node: unknown, pointer = '#'): [string, Record<string, unknown>][] {
+  if (typeof node !== 'object' || node === null) return [];
+  const entries = Object.entries(node as Record<string, unknown>);
+  const own = entries
+    .filter(([key]) => key === 'properties')
+    .flatMap(([, props]) => Object.entries(props as Record<string, Record<string, unknown>>).map(([name, s]) => [`${pointer}/properties/${name}`, s] as [string, Record<string, unknown>]));
+  return [...own, ...entries.flatMap(([key, child]) => propertySchemas(child, `${pointer}/${key}`))];
+}
+
+describe('report.json', () => {
+  it('validates against docs/report-schema.json', () => {
+    const json: unknown = JSON.parse(renderJsonReport(sampleReport()));
+    expect(errorsOf(json)).toBe('');
+  });
+
+  it('is rejected by the schema when a field is missing, misspelt or of the wrong type', () => {
+    const json = JSON.parse(renderJsonReport(sampleReport())) as Record<string, unknown>;
+    const { summary: _summary, ...withoutSummary } = json;
+    expect(validate(withoutSummary)).toBe(false);
+    expect(validate({ ...json, exitcode: 1 })).toBe(false);
+    expect(validate({ ...json, seed: 'forty-two' })).toBe(false);
+    const checks = json.checks as Record<string, unknown>[];
+    expect(validate({ ...json, checks: [{ ...checks[0], status: 'flaky' }] })).toBe(false);
+  });
+
+  it('is versioned: the schema $id and schemaVersion name REPORT_SCHEMA_VERSION', () => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(String(schema.$id)).toContain(REPORT_SCHEMA_VERSION);
+    expect((schema.properties as Record<string, { const?: string }>).schemaVersion?.const).toBe(REPORT_SCHEMA_VERSION);
+  });
+
+  it('describes every field in the schema', () => {
+    const undocumented = propertySchemas(schema).filter(([, s]) => typeof s.description !== 'string' || s.description === '');
+    expect(undocumented.map(([pointer]) => pointer)).toEqual([]);
+  });
+
+  it('accepts every rule ID and family of the catalog', () => {
+    const report = sampleReport();
+    expect(report.coverage).toHaveLength(RULES.length);
+    expect(errorsOf(JSON.parse(renderJsonReport(report)))).toBe('');
+  });
+
+  it('writes keys in model order whatever order the report was built in', () => {
+    const report = sampleReport();
+    const reversed = Object.fromEntries(Object.entries(report).reverse()) as unknown as RunReport;
+    const check = report.checks[2];
+    if (!check) throw new Error('sample has no third check');
+    const shuffledCheck = Object.fromEntries(Object.entries(check).reverse());
+    const shuffled = { ...reversed, checks: report.checks.map((c, i) => (i === 2 ? shuffledCheck : c)) } as unknown as RunReport;
+    const text = renderJsonReport(shuffled);
+    expect(text).toBe(renderJsonReport(report));
+    expect(Object.keys(JSON.parse(text) as object).slice(0, 4)).toEqual(['schemaVersion', 'runId', 'tool', 'spec']);
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('keeps optional fields out when absent and in when present', () => {
+    const json = JSON.parse(renderJsonReport(sampleReport())) as { checks: Record<string, unknown>[] };
+    const [passed] = json.checks;
+    expect(passed).not.toHaveProperty('reason');
+    expect(passed).not.toHaveProperty('waiver');
+    expect(json.checks.find((c) => c.status === 'waived')).toHaveProperty('waiver.reason');
+    expect(json.checks.find((c) => c.status === 'errored')).toHaveProperty('exchanges.0.error.code', 'CONNECTION_RESET');
+  });
+});
