@@ -5,6 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { referenceThroughput, type ThroughputFigures } from './reference-throughput.ts';
+import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
+import { embeddedCertification, type CertificationFigures } from './embedded-certification.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
@@ -12,13 +14,27 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-const BENCHES: Record<string, () => Promise<ThroughputFigures[]>> = {
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures;
+
+const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
     await referenceThroughput({ label: 'GET /breaks, limit raised', path: '/api/public/breaks', connections: 10, durationSeconds: duration, rateLimit: RAISED }),
     await referenceThroughput({ label: 'GET /breaks, limit off', path: '/api/public/breaks', connections: 10, durationSeconds: duration, rateLimit: null }),
     await referenceThroughput({ label: 'GET /users?sort=firstName, limit raised', path: '/api/public/users?sort=firstName', connections: 10, durationSeconds: duration, rateLimit: RAISED }),
   ],
+  runner: () => runnerVersusUndici({ durationSeconds: duration, path: '/breaks' }),
+  certification: async () => [await embeddedCertification()],
 };
+
+function describe(f: Figures): string {
+  if ('latencyP50Ms' in f) {
+    return `${f.label.padEnd(52)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  total ${f.total}  non-2xx ${f.non2xx}  errors ${f.errors}`;
+  }
+  if ('checks' in f) {
+    return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(2)} s wall, ${f.requests} requests, ${f.checks} checks (${f.failed} failed), rules covered ${f.rulesCovered}/${f.rulesTotal}`;
+  }
+  return `${f.label.padEnd(52)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, sequential)`;
+}
 
 const selected = values.only ? { [values.only]: BENCHES[values.only] } : BENCHES;
 const results: Record<string, unknown> = {};
@@ -26,9 +42,7 @@ for (const [name, bench] of Object.entries(selected)) {
   if (!bench) throw new Error(`unknown bench "${values.only}"; known: ${Object.keys(BENCHES).join(', ')}`);
   console.log(`# ${name}`);
   const figures = await bench();
-  for (const f of figures) {
-    console.log(`${f.label.padEnd(42)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  total ${f.total}  non-2xx ${f.non2xx}  errors ${f.errors}`);
-  }
+  for (const f of figures) console.log(describe(f));
   results[name] = figures;
 }
 await mkdir('reports/bench', { recursive: true });

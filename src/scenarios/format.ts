@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRuleId, RULES, type RuleId } from '../spec/rules.ts';
 import { didYouMean } from './yaml-source.ts';
+import { zodKeys } from './source-issue.ts';
 
 /**
  * The YAML scenario format (docs/scenario-format.md). Every object is strict: an unknown key is an
@@ -25,10 +26,10 @@ export const ruleIdSchema = z
  * `refused` 4xx other than 429, for authentication (tightened by `status_codes.unauthenticated`);
  * `2xx`/`3xx`/`4xx`/`5xx` a class; `any` no expectation.
  */
-export const statusSchema = z.union([
-  z.number().int().min(100).max(599),
-  z.enum(['success', 'rejected', 'refused', '2xx', '3xx', '4xx', '5xx', 'any']),
-]);
+export const STATUS_WORDS = ['success', 'rejected', 'refused', '2xx', '3xx', '4xx', '5xx', 'any'] as const;
+export const statusSchema = z.union([z.number().int().min(100).max(599), z.enum(STATUS_WORDS)], {
+  error: `expected a status code (100 to 599) or one of ${STATUS_WORDS.join(', ')}`,
+});
 export type ExpectedStatus = z.infer<typeof statusSchema>;
 
 /** Value formats an assertion can require (from the spec model). */
@@ -166,16 +167,4 @@ export const suiteSchema = z.strictObject({
 export type Suite = z.infer<typeof suiteSchema>;
 
 /** Every key the format knows, for "did you mean" hints. */
-export const KNOWN_KEYS: readonly string[] = [
-  ...new Set([
-    ...Object.keys(assertionSchema.shape),
-    ...Object.keys(expectSchema.shape),
-    ...Object.keys(requestSchema.shape),
-    ...Object.keys(requestStepSchema.shape),
-    ...Object.keys(checkStepSchema.shape),
-    ...Object.keys(variantSchema.shape),
-    ...Object.keys(pairSchema.shape),
-    'id', 'title', 'rules', 'mutates', 'requires', 'setup', 'steps', 'pair',
-    ...Object.keys(suiteSchema.shape),
-  ]),
-];
+export const KNOWN_KEYS: readonly string[] = zodKeys(suiteSchema);

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { z } from 'zod';
-import { didYouMean, parseYamlSource, SourceError, type YamlSource } from './yaml-source.ts';
+import { didYouMean, parseYamlSource, SourceError } from './yaml-source.ts';
+import { sourceErrorFromIssues } from './source-issue.ts';
 import { KNOWN_KEYS, suiteSchema, type Scenario, type Step } from './format.ts';
 
 /** A scenario as loaded: with its suite, file and line, and its run-wide ID `suite/scenario`. */
@@ -13,24 +13,6 @@ export interface LoadedScenario {
   readonly scenario: Scenario;
 }
 
-/** Turns the first zod issue into a SourceError at the right line, with a hint for unknown keys. */
-function sourceErrorFrom(source: YamlSource, issue: z.core.$ZodIssue): SourceError {
-  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-  const dotted = path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').replace(/^\./, '');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] as string;
-    const hint = didYouMean(key, KNOWN_KEYS);
-    return new SourceError(source.file, source.lineOf([...path, key], true), dotted ? `${dotted}.${key}` : key, 'unknown key', hint ? `did you mean "${hint}"?` : undefined);
-  }
-  if (issue.code === 'invalid_union') {
-    // Report the branch that got furthest: the one whose first issue has the longest path.
-    const branches = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
-    const deepest = branches.map((b) => b[0]).filter(Boolean).sort((a, b) => (b!.path.length - a!.path.length))[0];
-    if (deepest && deepest.path.length > 0) return sourceErrorFrom(source, { ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
-  }
-  return new SourceError(source.file, source.lineOf(path), dotted, issue.message);
-}
-
 function checkNames(steps: readonly Step[]): Array<{ name: string; index: number }> {
   return steps.flatMap((step, index) => ('check' in step ? [{ name: step.check, index }] : []));
 }
@@ -39,7 +21,7 @@ function checkNames(steps: readonly Step[]): Array<{ name: string; index: number
 export function parseSuite(text: string, file: string, knownChecks: readonly string[]): LoadedScenario[] {
   const source = parseYamlSource(text, file);
   const parsed = suiteSchema.safeParse(source.value);
-  if (!parsed.success) throw sourceErrorFrom(source, parsed.error.issues[0]!);
+  if (!parsed.success) throw sourceErrorFromIssues(source, parsed.error.issues, KNOWN_KEYS);
   const suite = parsed.data;
   const seen = new Set<string>();
   return suite.scenarios.map((scenario, index) => {

@@ -148,7 +148,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
       if (!check) throw new ScenarioError(`unknown check ${step.check}`);
       const before = findings.length;
       await check(context, renderValue(step.args) as Record<string, unknown>);
-      if (failAsError && findings.length > before) throw new ScenarioError(`setup check ${step.check} failed: ${findings[before]!.actual}`);
+      if (failAsError && findings.length > before) {
+        const first = findings[before]!;
+        findings.length = before; // a setup failure is no verdict on the target: errored, not failed
+        throw new ScenarioError(`setup check ${step.check} failed: expected ${first.expected}, got ${first.actual}`);
+      }
     } else {
       await runRequestStep(step, failAsError);
     }

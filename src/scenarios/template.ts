@@ -90,8 +90,8 @@ function lookup(path: string, ctx: TemplateContext): unknown {
     vars: ctx.vars,
     profile: ctx.profile,
     company_timezone: ctx.companyTimezone,
-    unique: ctx.unique(),
   };
+  if (path.startsWith('unique.')) root.unique = ctx.unique(); // fresh values only where asked for
   let value: unknown = root;
   for (const part of path.match(/[A-Za-z_]\w*|\[\d+\]/g) ?? []) {
     const key = part.startsWith('[') ? Number(part.slice(1, -1)) : part;

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isTimezoneName } from '../spec/formats/index.ts';
 import { ruleIdSchema } from '../scenarios/format.ts';
-import { parseYamlSource, SourceError, didYouMean } from '../scenarios/yaml-source.ts';
+import { parseYamlSource } from '../scenarios/yaml-source.ts';
+import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
 import { parseDuration } from './duration.ts';
 
 const duration = (fallback: string) =>
@@ -64,6 +65,8 @@ export const profileSchema = z.strictObject({
 
 export type Profile = z.output<typeof profileSchema>;
 
+const PROFILE_KEYS = zodKeys(profileSchema);
+
 /** The profile of a target that gives nothing: all defaults. */
 export function defaultProfile(): Profile {
   return profileSchema.parse({});
@@ -74,15 +77,7 @@ export function parseProfile(text: string, file: string): Profile {
   const source = parseYamlSource(text, file);
   const parsed = profileSchema.safeParse(source.value ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] as string;
-    const known = Object.keys(profileSchema.shape);
-    const hint = didYouMean(key, known);
-    throw new SourceError(file, source.lineOf([...path, key], true), [...path, key].join('.'), 'unknown profile key', hint ? `did you mean "${hint}"?` : undefined);
-  }
-  throw new SourceError(file, source.lineOf(path), path.join('.'), issue.message);
+  throw sourceErrorFromIssues(source, parsed.error.issues, PROFILE_KEYS, 'profile key');
 }
 
 export async function loadProfile(file: string): Promise<Profile> {

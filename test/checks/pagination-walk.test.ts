@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { paginationWalk } from '../../src/checks/pagination-walk.ts';
+import { ORIGIN, pagedList, queryParam, rulesOf, runCheck, urlOf } from '../scenarios/support.ts';
+
+const walk = (handler: Parameters<typeof runCheck>[2], args: Record<string, unknown> = { path: '/breaks' }) => runCheck(paginationWalk, args, handler);
+
+describe('pagination-walk', () => {
+  it('passes a consistent walk and follows next_page_url to the last page', async () => {
+    const outcome = await walk(pagedList(25));
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.status).toBe('passed');
+    expect(outcome.requests.map((r) => queryParam(r, 'page') ?? '1')).toEqual(['1', '2', '3']);
+    expect(outcome.requests[0]).toMatchObject({ method: 'GET', path: '/breaks', query: {} });
+    expect(outcome.requests[1]).toMatchObject({ method: 'GET', url: `${ORIGIN}/api/public/breaks?page=2&page_size=10` });
+  });
+
+  it('sends page_size and the query when given, and passes a walk of that size', async () => {
+    const outcome = await walk(pagedList(20), { path: '/breaks', page_size: 7, query: { active: true } });
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.requests[0]!.query).toEqual({ active: 'true', page_size: 7 });
+    expect(outcome.requests).toHaveLength(3);
+  });
+
+  it('passes an empty collection and an exactly full last page', async () => {
+    expect((await walk(pagedList(0))).findings).toEqual([]);
+    expect((await walk(pagedList(20))).findings).toEqual([]);
+  });
+
+  it('fails PAG-WALK when an item appears on two pages', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 2 && (page.items[0] = { id: 1 }) }));
+    expect(rulesOf(outcome.findings)).toEqual(['PAG-WALK']);
+    expect(outcome.findings[0]).toMatchObject({ expected: 'every item on exactly one page', actual: 'item 1 on page 1 and again on page 2 (position 1)' });
+    expect(outcome.findings[1]).toMatchObject({ expected: '25 distinct items over 3 pages (total)', actual: '24 distinct items' });
+  });
+
+  it('fails PAG-WALK when the walk yields fewer items than total', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page) => (page.meta_data.pagination.total = 26) }));
+    expect(outcome.findings.some((f) => f.ruleId === 'PAG-WALK' && f.actual === '25 distinct items')).toBe(true);
+  });
+
+  it('fails PAG-WALK when a page is not a 2xx', async () => {
+    const list = pagedList(25);
+    const outcome = await walk((request, index) => (index === 1 ? { status: 500, body: 'oops' } : list(request)));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-WALK', actual: 'status 500' })]);
+  });
+
+  it('fails PAG-BLOCK-CONSISTENT when last_page does not match total / per_page', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 1 && (page.meta_data.pagination.last_page = 4) }));
+    expect(rulesOf(outcome.findings)).toEqual(['PAG-BLOCK-CONSISTENT']);
+    expect(outcome.findings[0]).toMatchObject({ expected: 'last_page = ceil(total 25 / per_page 10) = 3', actual: 'last_page 4' });
+  });
+
+  it('fails PAG-BLOCK-CONSISTENT when from/to do not match the page', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 2 && (page.meta_data.pagination.from = 1) }));
+    expect(rulesOf(outcome.findings)).toEqual(['PAG-BLOCK-CONSISTENT']);
+    expect(outcome.findings[0]!.actual).toBe('from 1, to 20');
+  });
+
+  it('fails PAG-BLOCK-CONSISTENT when per_page differs from the page_size sent', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page) => (page.meta_data.pagination.per_page = 10) }), { path: '/breaks', page_size: 5 });
+    expect(outcome.findings[0]).toMatchObject({ ruleId: 'PAG-BLOCK-CONSISTENT', expected: 'per_page 5', actual: 'per_page 10' });
+  });
+
+  it('fails PAG-LINKS when next_page_url leads to the same page', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 1 && (page.meta_data.pagination.next_page_url = `${ORIGIN}/api/public/breaks?page=1`) }));
+    expect(rulesOf(outcome.findings)).toEqual(['PAG-LINKS']);
+    expect(outcome.findings[0]).toMatchObject({ expected: 'next_page_url of page 1 leads to page 2', actual: 'it leads to page 1' });
+    expect(outcome.findings[0]!.exchangeIds).toHaveLength(2);
+    expect(outcome.requests).toHaveLength(2);
+  });
+
+  it('fails PAG-LINKS, without following it, when next_page_url is on another origin', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 1 && (page.meta_data.pagination.next_page_url = 'https://elsewhere.test/api/public/breaks?page=2') }));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-LINKS', expected: `next_page_url on ${ORIGIN}`, actual: 'https://elsewhere.test/api/public/breaks?page=2' })]);
+    expect(outcome.requests).toHaveLength(1);
+  });
+
+  it('fails PAG-LINKS when next_page_url is not an absolute URL', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page, n) => n === 1 && (page.meta_data.pagination.next_page_url = '/breaks?page=2') }));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-LINKS', expected: 'next_page_url an absolute URL' })]);
+  });
+
+  it('fails PAG-LINKS when next_page_url is set on the last page or prev_page_url on the first', async () => {
+    const outcome = await walk(
+      pagedList(25, {
+        tamper: (page, n) => {
+          if (n === 3) page.meta_data.pagination.next_page_url = `${ORIGIN}/api/public/breaks?page=4`;
+          if (n === 1) page.meta_data.pagination.prev_page_url = `${ORIGIN}/api/public/breaks?page=0`;
+        },
+      }),
+    );
+    expect(rulesOf(outcome.findings)).toEqual(['PAG-LINKS']);
+    expect(outcome.findings.map((f) => f.expected)).toEqual(['prev_page_url null on the first page', 'next_page_url null on the last page']);
+    expect(outcome.requests).toHaveLength(3);
+  });
+
+  it('fails PAG-BLOCK-FIELDS when a field of the block is missing, naming it', async () => {
+    const outcome = await walk(pagedList(25, { tamper: (page) => delete page.meta_data.pagination.first_page_url }));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-BLOCK-FIELDS' })]);
+    expect(outcome.findings[0]!.actual).toMatch(/^pagination\.first_page_url: /);
+    expect(outcome.requests).toHaveLength(1);
+  });
+
+  it('fails PAG-BLOCK-FIELDS when there is no items array', async () => {
+    const outcome = await walk(() => ({ status: 200, json: { data: [] } }));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-BLOCK-FIELDS', actual: 'no items array' })]);
+  });
+
+  it('fails PAG-PAGE-DEFAULT when the first page is not page 1', async () => {
+    const outcome = await walk(pagedList(5, { tamper: (page) => (page.meta_data.pagination.current_page = 0) }));
+    expect(outcome.findings[0]).toMatchObject({ ruleId: 'PAG-PAGE-DEFAULT', expected: 'current_page 1 when no page is given', actual: 'current_page 0' });
+  });
+
+  it('fails PAG-PAGE-SIZE-DEFAULT, and nothing else, when the default page size is 15', async () => {
+    const outcome = await walk(pagedList(40, { defaultPerPage: 15 }));
+    expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-PAGE-SIZE-DEFAULT', expected: 'per_page 10 (the default)', actual: 'per_page 15' })]);
+  });
+
+  it('stops after max_pages without judging the totals', async () => {
+    const outcome = await walk(pagedList(100), { path: '/breaks', max_pages: 2 });
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.requests).toHaveLength(2);
+  });
+
+  it('sends the body with every page', async () => {
+    const outcome = await walk(pagedList(15), { path: '/breaks', body: { ids: [1, 2] } });
+    expect(outcome.requests.map((r) => r.json)).toEqual([{ ids: [1, 2] }, { ids: [1, 2] }]);
+    expect(urlOf(outcome.requests[1]!)).toContain('page=2');
+  });
+
+  it('rejects bad args as a suite bug', async () => {
+    await expect(walk(pagedList(1), { path: 'breaks' })).rejects.toThrow(/^check pagination-walk: args\.path /);
+    await expect(walk(pagedList(1), { path: '/breaks', pages: 2 })).rejects.toThrow(/^check pagination-walk: /);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { createdId, resolvePointer } from '../../src/scenarios/created-id.ts';
+import { profileWith } from './support.ts';
+
+const profile = profileWith();
+
+describe('createdId', () => {
+  it('finds an id at the top level', () => {
+    expect(createdId({ id: 5, name: 'x' }, profile)).toBe(5);
+  });
+
+  it('finds an id one envelope key deep: {items: {id}} and {data: {id}}', () => {
+    expect(createdId({ items: { id: 6 }, message: 'created' }, profile)).toBe(6);
+    expect(createdId({ data: { id: 7 } }, profile)).toBe(7);
+  });
+
+  it('finds the id of a one-element array envelope, but not of a longer one', () => {
+    expect(createdId({ items: [{ id: 8 }], message: 'created' }, profile)).toBe(8);
+    expect(createdId({ items: [{ id: 8 }, { id: 9 }] }, profile)).toBeUndefined();
+  });
+
+  it('accepts non-empty string ids and rejects empty strings, fractions and objects', () => {
+    expect(createdId({ id: 'abc-1' }, profile)).toBe('abc-1');
+    expect(createdId({ id: '' }, profile)).toBeUndefined();
+    expect(createdId({ id: 1.5 }, profile)).toBeUndefined();
+    expect(createdId({ id: { value: 1 } }, profile)).toBeUndefined();
+  });
+
+  it('prefers the top-level id over an envelope', () => {
+    expect(createdId({ id: 1, data: { id: 2 } }, profile)).toBe(1);
+  });
+
+  it('follows the profile id_pointer instead of the defaults', () => {
+    const pointed = profileWith({ id_pointer: '/result/record/uuid' });
+    expect(createdId({ id: 1, result: { record: { uuid: 'u-1' } } }, pointed)).toBe('u-1');
+    expect(createdId({ id: 1 }, pointed)).toBeUndefined();
+    expect(createdId({ list: [{ id: 4 }] }, profileWith({ id_pointer: '/list/0/id' }))).toBe(4);
+  });
+
+  it('finds nothing in bodies without an id', () => {
+    expect(createdId({ message: 'created' }, profile)).toBeUndefined();
+    expect(createdId([{ id: 1 }], profile)).toBeUndefined();
+    expect(createdId(null, profile)).toBeUndefined();
+    expect(createdId(undefined, profile)).toBeUndefined();
+    expect(createdId('5', profile)).toBeUndefined();
+  });
+});
+
+describe('resolvePointer', () => {
+  it('unescapes ~1 and ~0 as RFC 6901 says', () => {
+    expect(resolvePointer({ 'a/b': { 'c~d': 1 } }, '/a~1b/c~0d')).toBe(1);
+  });
+
+  it('gives the whole document for the empty pointer and undefined past a leaf', () => {
+    expect(resolvePointer({ a: 1 }, '')).toEqual({ a: 1 });
+    expect(resolvePointer({ a: 1 }, '/a/b')).toBeUndefined();
+  });
+});

@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import type { BuiltinCheck } from '../../src/checks/context.ts';
+import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
+import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.ts';
+import type { TargetRequest } from '../../src/target/client.ts';
+import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, urlOf, type Reply } from './support.ts';
+
+const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };
+
+/** A target that accepts a valid user and rejects a password without an uppercase letter or a special character. */
+function userTarget(request: TargetRequest): Reply {
+  const body = (request.json ?? {}) as Record<string, unknown>;
+  const password = String(body.password ?? '');
+  if (request.method !== 'POST') return { status: 200, json: { items: [] } };
+  if (!/[A-Z]/.test(password) || !/[^A-Za-z0-9]/.test(password) || body.first_name === undefined) return { status: 422, json: { message: 'invalid' } };
+  return { status: 201, json: { id: 42, ...body } };
+}
+
+const passwordPair = {
+  id: 'password-classes',
+  title: 'a password missing one character class is rejected',
+  rules: ['USR-PASSWORD-CLASSES', 'USR-PASSWORD-LENGTH'],
+  mutates: true,
+  pair: {
+    request: { method: 'POST', path: '/users', json: user },
+    variants: [
+      { why: 'no uppercase letter', set: { password: 'valid-pass1' } },
+      { why: 'no special character', set: { password: 'ValidPass1' }, rule: 'USR-PASSWORD-LENGTH' },
+    ],
+  },
+};
+
+describe('runScenario: minimal pairs', () => {
+  it('passes when the baseline is accepted and every variant rejected', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send).deps);
+    expect(result).toMatchObject({ id: 'demo/password-classes', title: passwordPair.title, status: 'passed', findings: [], source: { kind: 'scenario', file: 'suites/demo.yaml', line: 4 } });
+    expect(result.replay).toBe('clockcheck run --only demo/password-classes');
+    expect(requests).toHaveLength(3);
+    expect(result.exchanges.map((e) => e.response?.status)).toEqual([201, 422, 422]);
+  });
+
+  it('renders the templates afresh for every send, so the baseline and each variant differ', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    await runScenario(loadScenario(passwordPair), scenarioDeps(send).deps);
+    const emails = requests.map((r) => (r.json as { email: string }).email);
+    expect(new Set(emails).size).toBe(3);
+    expect(requests.map((r) => (r.json as { password: string }).password)).toEqual(['Valid-pass1', 'valid-pass1', 'ValidPass1']);
+    expect(requests.every((r) => r.method === 'POST' && r.path === '/users' && r.auth === 'token')).toBe(true);
+  });
+
+  it('fails on every rule of the scenario and judges no variant when the baseline is refused', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 422, json: { message: 'no' } }));
+    const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send).deps);
+    expect(requests).toHaveLength(1);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toEqual([
+      { ruleId: 'USR-PASSWORD-CLASSES', expected: 'the valid baseline accepted: status a 2xx success', actual: 'status 422', exchangeIds: [result.exchanges[0]!.id] },
+      { ruleId: 'USR-PASSWORD-LENGTH', expected: 'the valid baseline accepted: status a 2xx success', actual: 'status 422', exchangeIds: [result.exchanges[0]!.id] },
+    ]);
+  });
+
+  it('judges the baseline with the accept expectation when one is given', async () => {
+    const { send } = fakeSend(userTarget);
+    const pair = { ...passwordPair, pair: { ...passwordPair.pair, accept: { status: 200 } } };
+    const result = await runScenario(loadScenario(pair), scenarioDeps(send).deps);
+    expect(result.findings.map((f) => f.expected)).toEqual(['the valid baseline accepted: status 200', 'the valid baseline accepted: status 200']);
+  });
+
+  it('fails an accepted variant with the variant rule and its why in expected', async () => {
+    const { send } = fakeSend((request) => (request.method === 'POST' ? { status: 201, json: { id: 1 } } : { status: 200 }));
+    const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send).deps);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toEqual([
+      { ruleId: 'USR-PASSWORD-CLASSES', expected: 'status a 4xx rejection (not 429) (no uppercase letter)', actual: 'status 201', exchangeIds: [result.exchanges[1]!.id] },
+      { ruleId: 'USR-PASSWORD-LENGTH', expected: 'status a 4xx rejection (not 429) (no special character)', actual: 'status 201', exchangeIds: [result.exchanges[2]!.id] },
+    ]);
+  });
+
+  it('uses the variant expect instead of rejected, and its rule over the variant rule', async () => {
+    const { send } = fakeSend(() => ({ status: 201, json: { id: 1, password: 'x' } }));
+    const scenario = {
+      ...passwordPair,
+      pair: {
+        ...passwordPair.pair,
+        variants: [
+          { why: 'accepted, as it should', set: { nickname: 'x' }, expect: { status: 'success' } },
+          { why: 'hidden password', set: { nickname: 'y' }, rule: 'USR-PASSWORD-LENGTH', expect: { json: [{ path: '$.password', exists: false }], rule: 'USR-FIELD-TYPES' } },
+        ],
+      },
+    };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.findings.map((f) => [f.ruleId, f.expected])).toEqual([['USR-FIELD-TYPES', '$.password absent (hidden password)']]);
+  });
+
+  it('builds set, unset and query variants from the baseline request', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200, json: {} }));
+    const scenario = {
+      id: 'variants',
+      title: 't',
+      rules: ['SCH-TIME-FORMAT'],
+      pair: {
+        request: { method: 'POST', path: '/schedules', query: { keep: 'yes' }, json: { start_time: '09:00', end_time: '17:00', user_ids: '{{ fixtures.active_user_ids }}' } },
+        variants: [
+          { why: 'set', set: { end_time: '24:00', day: "{{ jan_ymd(1) }}" } },
+          { why: 'unset', unset: ['start_time', 'not_there'] },
+          { why: 'query', query: { page_size: 0, flag: true } },
+        ],
+      },
+    };
+    const profile = profileWith({ fixtures: { active_user_ids: [3, 4] } });
+    await runScenario(loadScenario(scenario), scenarioDeps(send, { profile }).deps);
+    const [baseline, set, unset, query] = requests;
+    expect(baseline).toMatchObject({ method: 'POST', path: '/schedules', query: { keep: 'yes' }, json: { start_time: '09:00', end_time: '17:00', user_ids: [3, 4] } });
+    expect(set).toMatchObject({ query: { keep: 'yes' }, json: { start_time: '09:00', end_time: '24:00', user_ids: [3, 4], day: '2015-01-02' } });
+    expect(unset!.json).toEqual({ end_time: '17:00', user_ids: [3, 4] });
+    expect(query).toMatchObject({ query: { keep: 'yes', page_size: 0, flag: 'true' }, json: { start_time: '09:00', end_time: '17:00', user_ids: [3, 4] } });
+  });
+
+  it('counts the baseline and each variant as planned requests', () => {
+    expect(plannedRequests(loadScenario(passwordPair), () => 0)).toBe(3);
+  });
+});
+
+describe('runScenario: steps', () => {
+  it('captures values into vars for later steps, by path and by created id', async () => {
+    const { send, requests } = fakeSend((request) => {
+      if (request.method === 'POST') return { status: 201, json: { items: { id: 77 }, message: 'created' } };
+      return { status: 200, json: { items: [{ id: 5, user: { id: 9 } }] } };
+    });
+    const scenario = {
+      id: 'captures',
+      title: 't',
+      rules: ['BRK-IDS-FILTER'],
+      steps: [
+        { request: { method: 'POST', path: '/timesheets', json: {} }, capture: { timesheet_id: { from: 'created_id' } } },
+        { request: { method: 'GET', path: '/breaks', query: { timesheet_id: '{{ vars.timesheet_id }}' } }, capture: { user_id: { path: '$.items[0].user.id' } } },
+        { request: { method: 'PUT', path: '/timesheets/{{ vars.timesheet_id }}', json: { user_id: '{{ vars.user_id }}', note: 'u{{ vars.user_id }}' } } },
+      ],
+    };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('passed');
+    expect(requests[1]!.query).toEqual({ timesheet_id: 77 });
+    expect(requests[2]).toMatchObject({ method: 'PUT', path: '/timesheets/77', json: { user_id: 9, note: 'u9' } });
+  });
+
+  it('is errored with the reason when a capture finds nothing', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200, json: { items: [] } }));
+    const scenario = { id: 'capture-miss', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'GET', path: '/breaks' }, capture: { first_id: { path: '$.items[0].id' } } }, { request: { method: 'GET', path: '/breaks/{{ vars.first_id }}' } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('errored');
+    expect(result.reason).toBe(`could not capture first_id ($.items[0].id) from the response to GET ${ORIGIN}/api/public/breaks`);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('is failed, not errored, when a capture misses after a finding', async () => {
+    const { send } = fakeSend(() => ({ status: 500, json: {} }));
+    const scenario = { id: 'capture-after', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'POST', path: '/timesheets', json: {} }, expect: { status: 'success' }, capture: { id: { from: 'created_id' } } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('failed');
+    expect(result.reason).toMatch(/^could not capture id \(the created resource ID\)/);
+  });
+
+  it('is errored, never passed or failed, when a setup step fails, and runs no further step', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 500, json: {} }));
+    const scenario = {
+      id: 'setup-fails',
+      title: 't',
+      rules: ['BRK-DURATION'],
+      setup: [{ name: 'create the timesheet', request: { method: 'POST', path: '/timesheets', json: {} }, expect: { status: 'success' } }],
+      steps: [{ request: { method: 'GET', path: '/breaks' } }],
+    };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('errored');
+    expect(result.findings).toEqual([]);
+    expect(result.reason).toBe('setup step create the timesheet failed: expected status a 2xx success, got status 500');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('is errored, with no findings, when a setup check reports a finding', async () => {
+    const { send } = fakeSend(() => ({ status: 200, json: {} }));
+    const failing: BuiltinCheck = async (ctx) => ctx.fail('PAG-WALK', 'x', 'y');
+    const scenario = { id: 'setup-check', title: 't', rules: ['PAG-WALK'], setup: [{ check: 'sorted' }], steps: [{ request: { method: 'GET', path: '/breaks' } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send, { builtins: { ...BUILTIN_CHECKS, sorted: failing } }).deps);
+    expect(result).toMatchObject({ status: 'errored', reason: 'setup check sorted failed: expected x, got y', findings: [] });
+  });
+
+  it('is errored when a template cannot be rendered', async () => {
+    const { send } = fakeSend(() => ({ status: 200, json: {} }));
+    const scenario = { id: 'bad-template', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'GET', path: '/breaks/{{ vars.never_captured }}' } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result).toMatchObject({ status: 'errored', reason: '"vars.never_captured" is not set (missing "never_captured")' });
+  });
+
+  it('records a finding per broken expectation with the exchange that shows it', async () => {
+    const { send } = fakeSend(() => ({ status: 200, json: { items: [{ id: 'x' }] } }));
+    const scenario = { id: 'findings', title: 't', rules: ['BRK-LIST-SHAPE'], steps: [{ request: { method: 'GET', path: '/breaks' } }, { request: { method: 'GET', path: '/breaks' }, expect: { json: [{ path: '$.items[*].id', type: 'integer' }] } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toEqual([{ ruleId: 'BRK-LIST-SHAPE', expected: 'every $.items[*].id of type integer', actual: '$.items[*].id = "x"', exchangeIds: [result.exchanges[1]!.id] }]);
+  });
+
+  it('runs check steps with the real built-ins and ends skipped with the check reason', async () => {
+    const { send } = fakeSend(() => ({ status: 200, json: { items: [{ id: 1 }] } }));
+    const scenario = { id: 'sorted', title: 't', rules: ['SORT-ASCENDING'], steps: [{ check: 'sorted', args: { path: '/users', keys: [{ field: 'first_name' }] } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result).toMatchObject({ status: 'skipped', reason: 'fewer than 2 items to compare (sort=firstName)' });
+  });
+
+  it('renders check args with vars before the check runs', async () => {
+    const { send, requests } = fakeSend((request) => (request.method === 'POST' ? { status: 201, json: { id: 12 } } : { status: 200, json: { items: [{ id: 12 }] } }));
+    const scenario = {
+      id: 'membership',
+      title: 't',
+      rules: ['SEARCH-MATCHES'],
+      steps: [
+        { request: { method: 'POST', path: '/users', json: {} }, capture: { user_id: { from: 'created_id' } } },
+        { check: 'list-membership', args: { path: '/users', include: ['{{ vars.user_id }}'] } },
+      ],
+    };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('passed');
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/users' });
+  });
+
+  it('sends the prefix, headers, raw body and auth of a request', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200, json: {} }));
+    const scenario = {
+      id: 'request-parts',
+      title: 't',
+      rules: ['VER-VERSIONED-PATH'],
+      requires: ['versioned_prefix'],
+      steps: [
+        { request: { method: 'GET', path: '/users?page=2', prefix: '{{ profile.versioned_prefix }}', headers: { 'x-trace': '{{ unique.token }}' }, auth: 'none' } },
+        { request: { method: 'POST', path: '/users', raw_body: '{"broken": ', auth: { raw: 'tok-{{ unique.token }}' } } },
+      ],
+    };
+    await runScenario(loadScenario(scenario), scenarioDeps(send, { profile: profileWith({ versioned_prefix: '/api/v2' }) }).deps);
+    const [versioned, raw] = requests;
+    expect(versioned).toMatchObject({ method: 'GET', url: `${ORIGIN}/api/v2/users?page=2`, auth: 'none', headers: { 'x-trace': expect.stringMatching(/^t-\d+$/) } });
+    expect(versioned!.path).toBeUndefined();
+    expect(raw).toMatchObject({ method: 'POST', path: '/users', rawBody: '{"broken": ', auth: { raw: expect.stringMatching(/^tok-t-\d+$/) } });
+    expect(raw!.json).toBeUndefined();
+  });
+});
+
+describe('runScenario: skips', () => {
+  it('skips a scenario whose required profile value is missing, without sending', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200 }));
+    const scenario = { id: 'needs-inactive', title: 't', rules: ['SCH-USER-IDS-ACTIVE'], requires: ['fixtures.inactive_user_id'], steps: [{ request: { method: 'GET', path: '/users' } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result).toMatchObject({ status: 'skipped', reason: 'the profile has no fixtures.inactive_user_id', findings: [], exchanges: [] });
+    expect(requests).toEqual([]);
+    const present = await runScenario(loadScenario(scenario), scenarioDeps(send, { profile: profileWith({ fixtures: { inactive_user_id: 3 } }) }).deps);
+    expect(present.status).toBe('passed');
+  });
+
+  it('skips a mutating scenario with --read-only, and runs a read-only one', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send, { readOnly: true }).deps);
+    expect(result).toMatchObject({ status: 'skipped', reason: 'changes data on the target (--read-only)' });
+    expect(requests).toEqual([]);
+    const reading = { id: 'reads', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'GET', path: '/users' } }] };
+    expect((await runScenario(loadScenario(reading), scenarioDeps(send, { readOnly: true }).deps)).status).toBe('passed');
+  });
+
+  it('skips a scenario whose templates read a fixture the profile lacks, naming it without the index', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200 }));
+    const scenario = { id: 'fixture', title: 't', rules: ['TS-USER-EXISTS'], steps: [{ request: { method: 'GET', path: '/users/{{ fixtures.active_user_ids[0] }}' } }] };
+    expect(await runScenario(loadScenario(scenario), scenarioDeps(send).deps)).toMatchObject({ status: 'skipped', reason: 'the profile has no fixtures.active_user_ids' });
+    const inPair = { ...passwordPair, pair: { ...passwordPair.pair, request: { method: 'POST', path: '/users', json: { ...user, job: '{{ fixtures.job_id }}' } } } };
+    expect(await runScenario(loadScenario(inPair), scenarioDeps(send).deps)).toMatchObject({ status: 'skipped', reason: 'the profile has no fixtures.job_id' });
+    expect(requests).toEqual([]);
+  });
+});
+
+describe('runScenario: created resources', () => {
+  it('hands every resource a POST created to onCreated, with its kind and id', async () => {
+    const { send } = fakeSend((request) => {
+      const path = request.path ?? '';
+      if (path.startsWith('/breaks')) return { status: 201, json: { items: [{ id: 'b-1' }], message: 'created' } };
+      if (path.startsWith('/nothing')) return { status: 201, json: { id: 9 } };
+      if (path.startsWith('/schedules')) return { status: 422, json: { id: 8 } };
+      return { status: 200, json: { id: 5 } };
+    });
+    const scenario = {
+      id: 'creates',
+      title: 't',
+      rules: ['BRK-CREATE-RESPONSE'],
+      steps: ['/users', '/timesheets?x=1', '/breaks', '/webhooks', '/nothing', '/schedules'].map((path) => ({ request: { method: 'POST', path, json: {} }, expect: { status: 'any' } })).concat([{ request: { method: 'PUT', path: '/users/5', json: {} }, expect: { status: 'any' } }]),
+    };
+    const { deps, created } = scenarioDeps(send);
+    await runScenario(loadScenario(scenario), deps);
+    expect(created).toEqual([
+      { kind: 'user', id: '5', checkId: 'demo/creates' },
+      { kind: 'timesheet', id: '5', checkId: 'demo/creates' },
+      { kind: 'break', id: 'b-1', checkId: 'demo/creates' },
+      { kind: 'webhook', id: '5', checkId: 'demo/creates' },
+    ]);
+  });
+
+  it('counts a 201 to a pair baseline as created', async () => {
+    const { send } = fakeSend(userTarget);
+    const { deps, created } = scenarioDeps(send);
+    await runScenario(loadScenario(passwordPair), deps);
+    expect(created).toEqual([{ kind: 'user', id: '42', checkId: 'demo/password-classes' }]);
+  });
+
+  it('records the absolute URL of each exchange', async () => {
+    const { send } = fakeSend(() => ({ status: 200, json: {} }));
+    const scenario = { id: 'urls', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'GET', path: '/users', query: { page: 2 } } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.exchanges.map((e) => e.request.url)).toEqual([urlOf({ method: 'GET', path: '/users', query: { page: 2 } })]);
+  });
+});
