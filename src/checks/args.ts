@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isRuleId, type RuleId } from '../spec/rules.ts';
+import { locateItems } from '../scenarios/json-path.ts';
 
 /** Parses a check's args with its zod schema; a bad arg is a suite bug, reported with the check's name. */
 export function parseArgs<S extends z.ZodType>(check: string, schema: S, args: unknown): z.output<S> {
@@ -21,10 +22,9 @@ export function queryOf(query: Readonly<Record<string, string | number | boolean
   return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
 }
 
-/** Items of a list response (`items`), or null when the body has none. */
+/** Items of a list response (`items`, else the only array-valued key), or null when the body has none. */
 export function itemsOf(json: unknown): unknown[] | null {
-  const items = (json as { items?: unknown } | undefined)?.items;
-  return Array.isArray(items) ? items : null;
+  return locateItems(json) ?? null;
 }
 
 /** An item's `id` as a comparable key, or null. */

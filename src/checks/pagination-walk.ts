@@ -61,22 +61,48 @@ function checkBlock(ctx: CheckContext, page: Page): void {
   }
 }
 
-/** PAG-LINKS: next/prev are null exactly at the ends. */
+/** The `page` parameter of a pagination link, or null when it has none (a link need not carry one). */
+function linkedPage(url: string | null): number | null {
+  if (url === null) return null;
+  try {
+    const page = new URL(url).searchParams.get('page');
+    return page !== null && /^\d+$/.test(page) ? Number(page) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** PAG-LINKS: next/prev are null exactly at the ends, and every link that names a page names the right one. */
 function checkLinks(ctx: CheckContext, page: Page): void {
   const { block } = page;
+  const fail = (expected: string, actual: string) => ctx.fail('PAG-LINKS', expected, actual, [page.exchange]);
   const atEnd = block.current_page >= block.last_page;
   if (atEnd !== (block.next_page_url === null)) {
-    ctx.fail('PAG-LINKS', `next_page_url ${atEnd ? 'null on the last page' : 'set before the last page'}`, `next_page_url ${JSON.stringify(block.next_page_url)} on page ${block.current_page} of ${block.last_page}`, [page.exchange]);
+    fail(`next_page_url ${atEnd ? 'null on the last page' : 'set before the last page'}`, `next_page_url ${JSON.stringify(block.next_page_url)} on page ${block.current_page} of ${block.last_page}`);
   }
   if ((block.current_page <= 1) !== (block.prev_page_url === null)) {
-    ctx.fail('PAG-LINKS', `prev_page_url ${block.current_page <= 1 ? 'null on the first page' : 'set after the first page'}`, `prev_page_url ${JSON.stringify(block.prev_page_url)} on page ${block.current_page}`, [page.exchange]);
+    fail(`prev_page_url ${block.current_page <= 1 ? 'null on the first page' : 'set after the first page'}`, `prev_page_url ${JSON.stringify(block.prev_page_url)} on page ${block.current_page}`);
+  }
+  const named: Array<[string, string | null, number]> = [
+    ['next_page_url', block.next_page_url, block.current_page + 1],
+    ['prev_page_url', block.prev_page_url, block.current_page - 1],
+    ['first_page_url', block.first_page_url, 1],
+    ['last_page_url', block.last_page_url, block.last_page],
+  ];
+  for (const [name, url, want] of named) {
+    const linked = linkedPage(url);
+    if (linked !== null && linked !== want) fail(`${name} naming page ${want}`, `${name} ${url} names page ${linked}`);
   }
 }
 
 /**
- * Walks a collection by following `next_page_url` from the first page (§2.5, §4.6): every block is
- * complete and consistent, the links lead where they say, the first page is page 1 with the default
- * page_size of 10 when none is sent, and the walk yields `total` items, each exactly once.
+ * Walks a collection from its first page (§2.5, §4.6): every block is complete and consistent, the
+ * links name and lead to the right pages, the first page is page 1 with the default page_size of
+ * 10 when none is sent, and the walk yields `total` items, each exactly once.
+ *
+ * Without page_size the walk follows `next_page_url`. With page_size it asks for page=N itself,
+ * because a link need not repeat the other query parameters (URLs with or without query strings
+ * are both valid); it still follows the first next link once, which must lead to page 2.
  */
 export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
   const args = parseArgs('pagination-walk', Args, raw);
@@ -106,17 +132,30 @@ export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
     const next = page.block.next_page_url;
     if (next === null || page.block.current_page >= page.block.last_page) break;
     if (walked >= args.max_pages) return; // a long collection: the walk stops, the totals are not judged
-    let url: URL;
-    try {
-      url = new URL(next);
-    } catch {
-      return ctx.fail('PAG-LINKS', 'next_page_url an absolute URL', JSON.stringify(next), [page.exchange]);
+    const wantPage = page.block.current_page + 1;
+    const followLink = args.page_size === undefined || walked === 1;
+    if (followLink) {
+      let url: URL;
+      try {
+        url = new URL(next);
+      } catch {
+        return ctx.fail('PAG-LINKS', 'next_page_url an absolute URL', JSON.stringify(next), [page.exchange]);
+      }
+      if (url.origin !== new URL(ctx.origin).origin) return ctx.fail('PAG-LINKS', `next_page_url on ${ctx.origin}`, next, [page.exchange]);
+      const linked = await fetchPage(ctx, { method: 'GET', url: next, json: args.body }, `next_page_url ${next}`);
+      if (!linked) return;
+      if (linked.block.current_page !== wantPage) {
+        return ctx.fail('PAG-LINKS', `next_page_url of page ${page.block.current_page} leads to page ${wantPage}`, `it leads to page ${linked.block.current_page}`, [page.exchange, linked.exchange]);
+      }
+      if (args.page_size === undefined) {
+        page = linked;
+        continue;
+      }
     }
-    if (url.origin !== new URL(ctx.origin).origin) return ctx.fail('PAG-LINKS', `next_page_url on ${ctx.origin}`, next, [page.exchange]);
-    const following = await fetchPage(ctx, { method: 'GET', url: next, json: args.body }, `next_page_url ${next}`);
+    const following = await fetchPage(ctx, { method: 'GET', path: args.path, query: { ...query, page: wantPage }, json: args.body }, `page ${wantPage}`);
     if (!following) return;
-    if (following.block.current_page !== page.block.current_page + 1) {
-      return ctx.fail('PAG-LINKS', `next_page_url of page ${page.block.current_page} leads to page ${page.block.current_page + 1}`, `it leads to page ${following.block.current_page}`, [page.exchange, following.exchange]);
+    if (following.block.current_page !== wantPage) {
+      return ctx.fail('PAG-BLOCK-CONSISTENT', `current_page ${wantPage} for page=${wantPage}`, `current_page ${following.block.current_page}`, [following.exchange]);
     }
     page = following;
   }

@@ -1,3 +1,4 @@
+import { locateRecord } from './json-path.ts';
 import type { Profile } from '../target/profile.ts';
 
 const isId = (v: unknown): v is number | string => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v.length > 0);
@@ -23,14 +24,6 @@ export function createdId(json: unknown, profile: Profile): number | string | un
     const value = resolvePointer(json, profile.id_pointer);
     return isId(value) ? value : undefined;
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  const top = (json as Record<string, unknown>).id;
-  if (isId(top)) return top;
-  for (const envelope of Object.values(json as Record<string, unknown>)) {
-    const inner = Array.isArray(envelope) && envelope.length === 1 ? envelope[0] : envelope;
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && isId((inner as Record<string, unknown>).id)) {
-      return (inner as Record<string, unknown>).id as number | string;
-    }
-  }
-  return undefined;
+  const record = locateRecord(json) as { id?: unknown } | undefined;
+  return isId(record?.id) ? record.id : undefined;
 }

@@ -89,7 +89,7 @@ function valueProblems(value: unknown, a: Assertion): string[] {
 export function judgeAssertion(json: unknown, a: Assertion): { expected: string; actual: string } | null {
   const values = select(json, a.path);
   if (a.exists === false) return values.length === 0 ? null : { expected: `${a.path} absent`, actual: `${a.path} = ${show(values[0])}` };
-  if (values.length === 0) return { expected: `${a.path} present`, actual: `${a.path} missing` };
+  if (values.length === 0) return a.if_present ? null : { expected: `${a.path} present`, actual: `${a.path} missing` };
   if (a.contains_all !== undefined) {
     const missing = a.contains_all.filter((want) => !values.some((v) => isDeepStrictEqual(v, want)));
     if (missing.length > 0) return { expected: `${a.path} to include ${show(a.contains_all)}`, actual: `missing ${show(missing)} in ${show(values)}` };
@@ -102,6 +102,17 @@ export function judgeAssertion(json: unknown, a: Assertion): { expected: string;
     }
   }
   return null;
+}
+
+/**
+ * The `if_present` assertions of `expectation` that the response did not let us observe (their path
+ * reaches nothing): the spec does not show those fields, so they are not failures.
+ */
+export function unobserved(expectation: Expectation, exchange: Exchange): { observed: number; missing: string[] } {
+  const optional = (expectation.json ?? []).filter((a) => a.if_present);
+  const json = exchange.response?.json;
+  const missing = optional.filter((a) => json === undefined || select(json, a.path).length === 0).map((a) => a.path);
+  return { observed: optional.length - missing.length, missing };
 }
 
 /** Everything in `expectation` that `exchange` breaks, each with its rule. */

@@ -37,7 +37,12 @@ export const FORMAT_NAMES = ['offset-datetime', 'naive-datetime', 'us-date', 'ym
 
 /** An assertion on the JSON body. `path` is `$`, `$.a.b`, `$.items[0].id`, `$.items[*].id`. */
 export const assertionSchema = z.strictObject({
-  path: z.string().regex(/^\$(\.[A-Za-z_][\w-]*|\[(\d+|\*)\])*$/, 'expected a path like $.items[0].id or $.items[*].id'),
+  path: z.string().regex(/^\$(record|list)?(\.[A-Za-z_][\w-]*|\[(\d+|\*)\])*$/, 'expected a path like $.items[0].id, $.items[*].id, $record.role_id or $list[*].id'),
+  /**
+   * For what the spec leaves "not shown" (record fields): when the path reaches nothing, the
+   * assertion is unobserved, not failed; a scenario whose every such assertion is unobserved is skipped.
+   */
+  if_present: z.boolean().optional(),
   exists: z.boolean().optional(),
   equals: z.unknown().optional(),
   not_equals: z.unknown().optional(),
@@ -92,7 +97,7 @@ export type ScenarioRequest = z.infer<typeof requestSchema>;
 
 /** Where a captured value comes from: a JSON path, or the created resource's ID (found as the profile says). */
 export const captureSchema = z.union([
-  z.strictObject({ path: z.string().regex(/^\$/) }),
+  z.strictObject({ path: z.string().regex(/^\$(record|list)?/) }),
   z.strictObject({ from: z.literal('created_id') }),
 ]);
 

@@ -6,7 +6,7 @@ import type { CheckResult, CheckStatus, CreatedResource, Finding } from '../repo
 import { SkipCheck, type BuiltinCheck, type CheckContext } from '../checks/context.ts';
 import type { LoadedScenario } from './loader.ts';
 import type { Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } from './format.ts';
-import { judge, type Judgement } from './expectations.ts';
+import { judge, unobserved, type Judgement } from './expectations.ts';
 import { createdId } from './created-id.ts';
 import { select } from './json-path.ts';
 import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
@@ -88,6 +88,13 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   const record = (judgements: readonly Judgement[], exchange: Exchange) => {
     for (const j of judgements) findings.push({ ...j, exchangeIds: [exchange.id] });
   };
+  let observedOptional = 0;
+  const notShown: string[] = [];
+  const noteUnobserved = (expectation: Expectation, exchange: Exchange) => {
+    const { observed, missing } = unobserved(expectation, exchange);
+    observedOptional += observed;
+    notShown.push(...missing);
+  };
 
   const toTargetRequest = (request: ScenarioRequest, override?: { json?: unknown; query?: Record<string, unknown> }): TargetRequest => {
     const rendered = renderValue({ path: request.path, prefix: request.prefix, query: request.query, headers: request.headers, raw_body: request.raw_body, auth: request.auth }) as {
@@ -110,7 +117,9 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
 
   const runRequestStep = async (step: RequestStep, failAsError: boolean): Promise<void> => {
     const exchange = await send(toTargetRequest(step.request));
-    const judgements = judge(renderValue(step.expect) as Expectation, exchange, deps.profile, defaultRule);
+    const expectation = renderValue(step.expect) as Expectation;
+    const judgements = judge(expectation, exchange, deps.profile, defaultRule);
+    if (judgements.length === 0) noteUnobserved(expectation, exchange);
     if (failAsError && judgements.length > 0) {
       throw new ScenarioError(`setup step ${step.name ?? `${step.request.method} ${step.request.path}`} failed: expected ${judgements[0]!.expected}, got ${judgements[0]!.actual}`);
     }
@@ -199,6 +208,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
       if (scenario.pair) await runPair(scenario.pair);
       for (const step of scenario.steps ?? []) await runStep(step, false);
       status = findings.length > 0 ? 'failed' : 'passed';
+      if (status === 'passed' && notShown.length > 0) {
+        // The spec does not show these fields; the target does not return them: nothing to judge.
+        reason = `not shown by the target: ${[...new Set(notShown)].join(', ')}`;
+        if (observedOptional === 0) status = 'skipped';
+      }
     } catch (error) {
       if (error instanceof SkipCheck) {
         status = findings.length > 0 ? 'failed' : 'skipped';

@@ -4,7 +4,7 @@ import { isTimezoneName } from '../spec/formats/index.ts';
 import { ruleIdSchema } from '../scenarios/format.ts';
 import { parseYamlSource } from '../scenarios/yaml-source.ts';
 import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../duration.ts';
 
 const duration = (fallback: string) =>
   z

@@ -106,10 +106,15 @@ describe('sorted', () => {
     expect(await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, serve([{ id: 1 }]))).toMatchObject({ status: 'skipped', reason: 'fewer than 2 items to compare (sort=id)' });
   });
 
+  it('reads the items of a list under another envelope key (the user list shape is not shown)', async () => {
+    const other = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { data: [{ id: 2 }, { id: 1 }] } }));
+    expect(other.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING' })]);
+  });
+
   it('fails when the list is not a 2xx or has no items', async () => {
     const refused = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 422, json: {} }));
     expect(refused.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING', expected: 'a 2xx list sorted by id', actual: 'status 422' })]);
-    const empty = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { data: [] } }));
+    const empty = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { message: 'ok' } }));
     expect(empty.findings).toEqual([expect.objectContaining({ actual: 'no items array' })]);
     const reset = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ error: 'CONNECTION_RESET' }));
     expect(reset.findings[0]!.actual).toBe('no response: CONNECTION_RESET');

@@ -184,7 +184,7 @@ describe('parseSuite: malformed suites are rejected with file, line, field and h
 
   it('rejects a JSON path that does not start at $', () => {
     const e = failure(lines(...HEAD, '    steps:', '      - request: { method: GET, path: /users }', '        expect:', '          json:', '            - { path: items.id, exists: true }'));
-    expect(e).toMatchObject({ line: 11, field: 'scenarios[0].steps[0].expect.json[0].path', problem: 'expected a path like $.items[0].id or $.items[*].id' });
+    expect(e).toMatchObject({ line: 11, field: 'scenarios[0].steps[0].expect.json[0].path', problem: 'expected a path like $.items[0].id, $.items[*].id, $record.role_id or $list[*].id' });
   });
 
   it('rejects a JSON path with a filter expression', () => {

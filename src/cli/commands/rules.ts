@@ -1,12 +1,19 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RULES, type Rule } from '../../spec/rules.ts';
 import { FAULTS } from '../../reference/faults.ts';
+import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
+import { loadSuites } from '../../scenarios/loader.ts';
 import { parseCommandArgs } from '../args.ts';
 
-const USAGE = `clockcheck rules [--json] [--family NAME] [--basis spec|profile]
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const USAGE = `clockcheck rules [--json] [--family NAME] [--basis spec|profile] [--uncovered] [--suite GLOB]
 
 Prints the rule catalog: every normative statement of the spec with its stable ID and section.
 Columns: ID, section, basis (spec: stated; profile: the spec says "not shown", the target profile decides),
-the reference server's faults that break the rule, and the statement.`;
+the number of scenarios that cover the rule (UNCOVERED when none: a visible gap), the reference server's
+faults that break it, and the statement. --uncovered lists only the gaps.`;
 
 function byFirstSection(a: Rule, b: Rule): number {
   const key = (r: Rule) => (r.section.split(',')[0] ?? '').trim().split('.').map(Number);
@@ -23,28 +30,36 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
     family: { type: 'string' },
     basis: { type: 'string' },
+    uncovered: { type: 'boolean', default: false },
+    suite: { type: 'string', default: '**/*.yaml' },
+    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
+  const scenarios = await loadSuites(values['suites-dir'], values.suite, BUILTIN_CHECK_NAMES);
+  const checksOf = (id: string) => scenarios.filter((s) => s.scenario.rules.includes(id as never)).map((s) => s.id);
+  const faultsOf = (id: string) => FAULTS.filter((f) => f.rule === id).map((f) => f.name);
   const rules = [...RULES]
     .filter((r) => !values.family || r.family === values.family)
     .filter((r) => !values.basis || r.basis === values.basis)
+    .filter((r) => !values.uncovered || checksOf(r.id).length === 0)
     .sort(byFirstSection);
-  const faultsOf = (id: string) => FAULTS.filter((f) => f.rule === id).map((f) => f.name);
   if (values.json) {
-    console.log(JSON.stringify(rules.map((r) => ({ ...r, faults: faultsOf(r.id) })), null, 2));
+    console.log(JSON.stringify(rules.map((r) => ({ ...r, checks: checksOf(r.id), faults: faultsOf(r.id) })), null, 2));
     return 0;
   }
-  const idWidth = Math.max(...rules.map((r) => r.id.length));
-  console.log(`${'RULE'.padEnd(idWidth)}  SECTION   BASIS    FAULTS  STATEMENT`);
+  const idWidth = Math.max(...rules.map((r) => r.id.length), 4);
+  console.log(`${'RULE'.padEnd(idWidth)}  SECTION   BASIS     CHECKS  FAULTS  STATEMENT`);
   for (const r of rules) {
+    const checks = checksOf(r.id).length;
     const faults = faultsOf(r.id).length;
-    console.log(`${r.id.padEnd(idWidth)}  §${r.section.padEnd(8)} ${r.basis.padEnd(8)} ${String(faults || '-').padStart(6)}  ${r.statement}`);
+    console.log(`${r.id.padEnd(idWidth)}  §${r.section.padEnd(8)} ${r.basis.padEnd(8)} ${(checks ? String(checks) : 'UNCOVERED').padStart(9)} ${String(faults || '-').padStart(6)}  ${r.statement}`);
   }
   const spec = rules.filter((r) => r.basis === 'spec').length;
-  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); checks arrive with \`clockcheck run\`, so every rule is uncovered for now.`);
+  const gaps = rules.filter((r) => checksOf(r.id).length === 0).length;
+  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${gaps} uncovered.`);
   return 0;
 }

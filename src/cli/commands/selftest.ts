@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
 import { isFaultName } from '../../reference/faults.ts';
-import { formatDuration } from '../../target/duration.ts';
+import { formatDuration } from '../../duration.ts';
 import { selftest, type FaultDetection } from '../../run/selftest.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 

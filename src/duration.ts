@@ -6,10 +6,10 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * unit;
 }
 
-/** Formats milliseconds for people: `850ms`, `12.3s`, `4m05s`. */
+/** Formats milliseconds for people: `850 ms`, `12.3 s`, `4 min 05 s`. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
