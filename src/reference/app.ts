@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TokenCheck } from './auth.ts';
 import type { ServerContext } from './context.ts';
-import { ApiError, errorBody, type ApiResponse } from './http/api-response.ts';
+import { ApiError, type ApiResponse } from './http/api-response.ts';
 import { parseJsonBody, readBody } from './http/read-body.ts';
 import { Router } from './http/router.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -113,8 +113,8 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       respond({ ...response, status: headStatus });
     } catch (error) {
       if (error instanceof ApiError) {
-        const status = method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : error.status;
-        respond({ status, body: errorBody(error) });
+        const answer = ctx.dialect.error(error);
+        respond({ ...answer, status: method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : answer.status });
         return;
       }
       options.onError?.(error);

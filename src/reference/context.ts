@@ -3,6 +3,7 @@ import type { FaultName } from './faults.ts';
 import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRecord, WebhookSubscription } from './records.ts';
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../spec/formats/index.ts';
+import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
 export class ServerContext {
@@ -18,6 +19,8 @@ export class ServerContext {
   constructor(
     readonly companyTimezone: string,
     private readonly faults: ReadonlySet<FaultName>,
+    /** How the server answers where the spec says "not shown". */
+    readonly dialect: Dialect = STANDARD_DIALECT,
   ) {}
 
   /** True when the named fault is switched on. */

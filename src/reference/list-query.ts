@@ -57,6 +57,9 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
   const zeroBased = ctx.fault('page-zero-based');
   const page = positiveInteger(query, 'page', violations) ?? (zeroBased ? 0 : 1);
   const requested = positiveInteger(query, 'page_size', violations) ?? (ctx.fault('page-size-default-15') ? 15 : DEFAULT_PAGE_SIZE);
+  if (requested > MAX_PAGE_SIZE && ctx.dialect.pageSizeOverMax === 'reject' && !ctx.fault('page-size-uncapped')) {
+    violations.push({ rule: 'PAG-PAGE-SIZE-MAX', field: 'page_size', message: `page_size must be at most ${MAX_PAGE_SIZE}` });
+  }
   const pageSize = ctx.fault('page-size-uncapped') ? requested : Math.min(requested, MAX_PAGE_SIZE);
 
   const sort: SortKey[] = [];
@@ -65,7 +68,8 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
     for (const name of sortText.split(',')) {
       const descending = name.startsWith('-');
       const bare = descending ? name.slice(1) : name;
-      const field = Object.hasOwn(fields, bare) ? fields[bare] : undefined;
+      const spelled = ctx.dialect.snakeSortNames || !bare.includes('_');
+      const field = spelled && Object.hasOwn(fields, bare) ? fields[bare] : undefined;
       if (!field) {
         violations.push({ rule: null, field: 'sort', message: `cannot sort by "${bare}"; sortable: ${Object.keys(fields).join(', ')}` });
         continue;

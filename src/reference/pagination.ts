@@ -25,7 +25,7 @@ export function paginate<T, R>(
 
   const base = `${request.origin}${request.path}`;
   const pageUrl = (page: number) => {
-    const query = new URLSearchParams(request.query);
+    const query = ctx.dialect.linksKeepQuery ? new URLSearchParams(request.query) : new URLSearchParams();
     query.set('page', String(page));
     return `${base}?${query.toString()}`;
   };

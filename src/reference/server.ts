@@ -15,6 +15,7 @@ import {
   type RateLimitSetting,
 } from './rate-limiter.ts';
 import { seed, type SeedSummary } from './seed.ts';
+import { DIALECTS, type DialectName } from './dialect.ts';
 
 export interface ReferenceServerOptions {
   /** 0 picks a free port. */
@@ -30,6 +31,8 @@ export interface ReferenceServerOptions {
   readonly versions?: readonly string[];
   /** A TLS identity; a fresh CA and certificate are generated when absent. */
   readonly tls?: TlsIdentity;
+  /** How to answer where the spec says "not shown" (default: standard). */
+  readonly dialect?: DialectName;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -71,7 +74,7 @@ const PLAIN_HTTP_REFUSAL =
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const faults = (options.faults ?? []).map((name) => faultByName(name).name as FaultName);
   const companyTimezone = options.companyTimezone ?? 'America/Chicago';
-  const ctx = new ServerContext(companyTimezone, new Set(faults));
+  const ctx = new ServerContext(companyTimezone, new Set(faults), DIALECTS[options.dialect ?? 'standard']);
   const seeded = seed(ctx);
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());

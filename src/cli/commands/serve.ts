@@ -11,12 +11,15 @@ import { integerOption, parseCommandArgs } from '../args.ts';
 
 const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off]
                 [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
-                [--cert FILE --key FILE] [--ca-out DIR] [--list-faults]
+                [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative] [--list-faults]
 
 Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
---fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.`;
+--fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
+--dialect alternative answers with the other valid choices where the spec says "not shown" (200 on create,
+400 for validation, 403 for a bad token, {data} envelopes, camelCase records, page_size > 100 rejected,
+links without the query string).`;
 
 function listFaults(): void {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
@@ -54,6 +57,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     key: { type: 'string' },
     'ca-out': { type: 'string' },
     'list-faults': { type: 'boolean', default: false },
+    dialect: { type: 'string', default: 'standard' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -67,6 +71,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   for (const name of values.fault) {
     if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
   }
+  if (values.dialect !== 'standard' && values.dialect !== 'alternative') throw new UsageError('--dialect is standard or alternative');
   if (!isTimezoneName(values.timezone)) throw new UsageError(`--timezone "${values.timezone}" is not an IANA timezone name`);
   if (Boolean(values.cert) !== Boolean(values.key)) throw new UsageError('--cert and --key go together');
   let rateLimit;
@@ -83,6 +88,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     rateLimit,
     companyTimezone: values.timezone,
     faults: values.fault,
+    dialect: values.dialect,
     versions: values.versions.split(',').filter(Boolean),
     tls: values.cert && values.key ? tlsIdentityFromPem(await readFile(values.cert, 'utf8'), await readFile(values.key, 'utf8')) : undefined,
     onError: (error) => console.error('handler error:', error),

@@ -1,6 +1,6 @@
 import { breakIntervalViolations, breakViolations, breaksListBody } from '../../spec/payloads/break.ts';
 import type { ServerContext } from '../context.ts';
-import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
 import { paginate } from '../pagination.ts';
@@ -87,9 +87,7 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
     created_at: now,
     updated_at: now,
   });
-  const response = { items: createdForm(ctx, record), message: 'Break added successfully.' };
-  if (ctx.fault('break-create-no-message')) return created({ items: response.items });
-  return created(response);
+  return ctx.dialect.breakCreated(createdForm(ctx, record), ctx.fault('break-create-no-message') ? null : 'Break added successfully.');
 }
 
 /** The IDs the GET /breaks body selects (§4.4), or null for all; a 422 for a malformed `ids`. */
@@ -115,7 +113,7 @@ function listBreaks(ctx: ServerContext, request: ApiRequest) {
     breaks = breaks.filter((b) => wanted.has(b.id));
   }
   if (list.dateRange) breaks = breaks.filter((b) => withinDateRange(b.start, list.dateRange!));
-  return ok(paginate(sortRecords(breaks, list.sort), list, request, ctx, (b) => listedForm(ctx, b)));
+  return ok(ctx.dialect.list('break', paginate(sortRecords(breaks, list.sort), list, request, ctx, (b) => listedForm(ctx, b))));
 }
 
 export function breakRoutes(router: Router, ctx: ServerContext): void {

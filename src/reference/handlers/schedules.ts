@@ -3,7 +3,7 @@ import { SCHEDULE_FIELDS, scheduleViolations } from '../../spec/payloads/schedul
 import type { Violation } from '../../spec/violation.ts';
 import type { Operation } from '../../spec/payloads/field-table.ts';
 import type { ServerContext } from '../context.ts';
-import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import { fromSpec, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import type { ScheduleRecord } from '../records.ts';
 import { requireObjectBody, requireRecord } from './require-record.ts';
@@ -121,7 +121,7 @@ function createSchedule(ctx: ServerContext, request: ApiRequest) {
   };
   // validate() has established that the required fields are present with their types.
   const schedule = ctx.schedules.insert({ ...defaults, ...fieldsOf(body) } as Omit<ScheduleRecord, 'id'>);
-  return created({ items: schedule, message: 'Schedule created successfully.' });
+  return ctx.dialect.created('schedule', { ...schedule }, 'Schedule created successfully.');
 }
 
 /** PUT /schedules/{schedule_id} (§4.1): partial update; event_pid required; conditionals judged on the merge. */
@@ -130,7 +130,7 @@ function updateSchedule(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
   validate(ctx, body, 'update', stored);
   const schedule = ctx.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });
-  return ok({ items: schedule, message: 'Schedule updated successfully.' });
+  return ctx.dialect.updated('schedule', { ...schedule }, 'Schedule updated successfully.');
 }
 
 export function scheduleRoutes(router: Router, ctx: ServerContext): void {

@@ -2,7 +2,7 @@ import { parseOffsetDateTime } from '../../spec/formats/index.ts';
 import { TIMESHEET_FIELDS, timesheetViolations } from '../../spec/payloads/timesheet.ts';
 import type { Violation } from '../../spec/violation.ts';
 import type { ServerContext } from '../context.ts';
-import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
 import { paginate } from '../pagination.ts';
@@ -77,7 +77,7 @@ function createTimesheet(ctx: ServerContext, request: ApiRequest) {
     created_at: now,
     updated_at: now,
   });
-  return created({ items: presentTimesheet(sheet), message: 'Timesheet created successfully.' });
+  return ctx.dialect.created('timesheet', presentTimesheet(sheet), 'Timesheet created successfully.');
 }
 
 /** GET /timesheets (§4.3 example of date_range): date_range on the start's local date, search on notes. */
@@ -89,7 +89,7 @@ function listTimesheets(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     sheets = sheets.filter((s) => (s.notes ?? '').toLowerCase().includes(needle));
   }
-  return ok(paginate(sortRecords(sheets, list.sort), list, request, ctx, presentTimesheet));
+  return ok(ctx.dialect.list('timesheet', paginate(sortRecords(sheets, list.sort), list, request, ctx, (s) => ctx.dialect.record('timesheet', presentTimesheet(s)))));
 }
 
 export function timesheetRoutes(router: Router, ctx: ServerContext): void {

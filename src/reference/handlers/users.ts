@@ -1,7 +1,7 @@
 import { USER_DEFAULTS, USER_FIELDS, userViolations } from '../../spec/payloads/user.ts';
 import type { Violation } from '../../spec/violation.ts';
 import type { ServerContext } from '../context.ts';
-import { created, fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
+import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import { parseFilter, parseListQuery, sortable, sortRecords } from '../list-query.ts';
 import { paginate } from '../pagination.ts';
@@ -97,7 +97,7 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
   const user = ctx.users.insert({ ...blankUser(ctx, now), ...acceptedFields(body) });
-  return created({ items: publicUser(user), message: 'User created successfully.' });
+  return ctx.dialect.created('user', publicUser(user), 'User created successfully.');
 }
 
 /** PUT /users/{userId} (§4.2): a partial update; the given fields are checked with the same rules. */
@@ -110,7 +110,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
     ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }
     : stored;
   const user = ctx.users.replace({ ...base, ...acceptedFields(body), id: stored.id, updated_at: ctx.timestamp() });
-  return ok({ items: publicUser(user), message: 'User updated successfully.' });
+  return ctx.dialect.updated('user', publicUser(user), 'User updated successfully.');
 }
 
 /** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination. */
@@ -125,7 +125,7 @@ function listUsers(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
   }
-  return ok(paginate(sortRecords(users, list.sort), list, request, ctx, publicUser));
+  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(u)))));
 }
 
 export function userRoutes(router: Router, ctx: ServerContext): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ServerContext } from '../context.ts';
-import { ApiError, created, ok, validationError } from '../http/api-response.ts';
+import { ApiError, ok, validationError } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 
 const subscribeBody = z.object({ url: z.url({ protocol: /^https$/ }) });
@@ -13,7 +13,7 @@ function subscribe(ctx: ServerContext, request: ApiRequest) {
   const parsed = subscribeBody.safeParse(request.body);
   if (!parsed.success) throw validationError([{ rule: null, field: 'url', message: 'url must be an https URL' }]);
   ctx.webhook = { url: parsed.data.url, created_at: ctx.timestamp() };
-  return created({ items: ctx.webhook, message: 'Webhook subscription created.' });
+  return ctx.dialect.created('webhook', { ...ctx.webhook }, 'Webhook subscription created.');
 }
 
 function readSubscription(ctx: ServerContext) {

@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../src/reference/server.ts';
+import { certify } from '../../src/run/certify.ts';
+import { embeddedProfile, EMBEDDED_RATE_LIMIT } from '../../src/run/embedded-target.ts';
+import type { RunReport } from '../../src/report/model.ts';
+
+const SUITES = join(import.meta.dirname, '../../suites');
+
+/** Certifies the reference server in its alternative dialect: other valid choices wherever the spec says "not shown". */
+async function certifyAlternative(faults: string[] = []): Promise<RunReport> {
+  const server = await startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, dialect: 'alternative', faults });
+  try {
+    return await certify({
+      origin: server.origin,
+      embedded: false,
+      profile: embeddedProfile(server),
+      token: server.token,
+      caPem: server.tls.caPem,
+      insecure: false,
+      suitesDir: SUITES,
+      suiteGlob: '**/*.yaml',
+      only: [],
+      readOnly: false,
+      seed: 9,
+      progress: null,
+      replayBase: 'clockcheck run',
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a conforming server that made the other valid choices', () => {
+  // 200 on create, 400 for validation, 403 for a bad token, {data} envelopes, camelCase records,
+  // created break `items` as an array, page_size > 100 rejected, links without the query string.
+  it('passes the full certification: no failure, no error (fields it does not show are skipped)', async () => {
+    const report = await certifyAlternative();
+    const bad = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
+    expect(bad.map((c) => `${c.id}: ${c.reason ?? ''} ${c.findings.map((f) => `${f.ruleId} expected ${f.expected}; actual ${f.actual}`).join(' | ')}`)).toEqual([]);
+    expect(report.summary.passed).toBeGreaterThan(70);
+    for (const skipped of report.checks.filter((c) => c.status === 'skipped')) expect(skipped.reason).toMatch(/not shown|do not carry/);
+  }, 60_000);
+
+  it.each([
+    ['password-special-not-required', 'USR-PASSWORD-CLASSES'],
+    ['pages-overlap', 'PAG-WALK'],
+    ['break-duration-minutes', 'BRK-DURATION'],
+    ['offset-dst-blind', 'TS-OFFSET-MATCHES-TIMEZONE'],
+    ['auth-any-token', 'AUTH-TOKEN-VALID'],
+    ['page-size-uncapped', 'PAG-PAGE-SIZE-MAX'],
+  ])('still catches the fault %s (%s) in that dialect', async (fault, rule) => {
+    const report = await certifyAlternative([fault]);
+    const failedRules = report.checks.filter((c) => c.status === 'failed').flatMap((c) => c.findings.map((f) => f.ruleId));
+    expect(failedRules).toContain(rule);
+  }, 60_000);
+});
