@@ -23,11 +23,12 @@ export const durationMatches: BuiltinCheck = async (ctx, raw) => {
     const start = typeof b.start === 'string' ? parseOffsetDateTime(b.start) : null;
     const end = typeof b.end === 'string' ? parseOffsetDateTime(b.end) : null;
     if (!start || !end) continue; // a format problem, judged by the format rules
+    if (!(args.field in b)) continue; // a shape problem (BRK-LIST-SHAPE / BRK-CREATE-SHAPE), not a duration one
     judged++;
     const expected = Math.round((end.dateTime.toMillis() - start.dateTime.toMillis()) / 1000);
     if (b[args.field] !== expected) {
       ctx.fail('BRK-DURATION', `${args.field} = ${expected} (end ${b.end} − start ${b.start}, in seconds)`, `${args.field} = ${JSON.stringify(b[args.field])} (break ${String(b.id)})`);
     }
   }
-  if (judged === 0) ctx.skip(`no break with start and end at ${args.items} to judge`);
+  if (judged === 0) ctx.skip(`no break with start, end and ${args.field} at ${args.items} to judge`);
 };

@@ -53,6 +53,8 @@ export function matchStatus(expected: ExpectedStatus, status: number, profile: P
       return exact(profile.status_codes.validation, isClientError, 'a 4xx rejection (not 429)');
     case 'refused':
       return exact(profile.status_codes.unauthenticated, isClientError, 'a 4xx refusal (not 429)');
+    case 'not-5xx':
+      return { ok: status < 500 && status !== 429, wanted: 'an answer that is not a 5xx (served or refused)' };
     case 'any':
       return { ok: true, wanted: 'any status' };
     default: {

@@ -24,9 +24,10 @@ export const ruleIdSchema = z
  * `success` 2xx (the profile's `status_codes.<operation>` tightens it);
  * `rejected` 4xx other than 429 (tightened by `status_codes.validation`);
  * `refused` 4xx other than 429, for authentication (tightened by `status_codes.unauthenticated`);
+ * `not-5xx` any answer but a server error or a 429 (for what the spec leaves open: served or refused, never a crash);
  * `2xx`/`3xx`/`4xx`/`5xx` a class; `any` no expectation.
  */
-export const STATUS_WORDS = ['success', 'rejected', 'refused', '2xx', '3xx', '4xx', '5xx', 'any'] as const;
+export const STATUS_WORDS = ['success', 'rejected', 'refused', 'not-5xx', '2xx', '3xx', '4xx', '5xx', 'any'] as const;
 export const statusSchema = z.union([z.number().int().min(100).max(599), z.enum(STATUS_WORDS)], {
   error: `expected a status code (100 to 599) or one of ${STATUS_WORDS.join(', ')}`,
 });
@@ -82,8 +83,8 @@ const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const requestSchema = z.strictObject({
   method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']),
-  /** Relative to `{base_url}/api/public` (or `prefix`); may hold a query string; templated. */
-  path: z.string().startsWith('/'),
+  /** Relative to `{base_url}/api/public` (or `prefix`); may hold a query string; templated (may be one template). */
+  path: z.string().regex(/^(\/|\{\{)/, 'expected a path starting with / (or a template such as {{ profile.webhook.read_path }})'),
   /** Replaces `/api/public`, e.g. `{{ profile.versioned_prefix }}`. */
   prefix: z.string().optional(),
   query: z.record(z.string(), scalar).optional(),
@@ -154,6 +155,8 @@ export const scenarioSchema = z
     mutates: z.boolean().default(false),
     /** Profile values the scenario needs, e.g. `fixtures.inactive_user_id`; skipped when absent. */
     requires: z.array(z.string()).default([]),
+    /** Values rendered once when the scenario starts, then read as `vars.NAME` (e.g. one e-mail for several requests). */
+    let: z.record(z.string().regex(/^[a-z_][a-z0-9_]*$/), z.unknown()).default({}),
     /** Shared steps run before the pair (e.g. create a timesheet to put breaks in). */
     setup: z.array(stepSchema).default([]),
     steps: z.array(stepSchema).optional(),

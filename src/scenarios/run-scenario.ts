@@ -55,7 +55,7 @@ function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
   for (const path of scenario.requires) {
     if (required(deps.profile, path) === undefined) return `the profile has no ${path}`;
   }
-  for (const path of referencedPaths([scenario.setup, scenario.steps, scenario.pair])) {
+  for (const path of referencedPaths([scenario.let, scenario.setup, scenario.steps, scenario.pair])) {
     if (path.startsWith('fixtures.') && required(deps.profile, path.replace(/\[\d+\]/g, '')) === undefined) {
       return `the profile has no ${path.replace(/\[\d+\]/g, '')}`;
     }
@@ -204,6 +204,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     reason = skip;
   } else {
     try {
+      for (const [name, value] of Object.entries(scenario.let)) vars[name] = renderValue(value);
       for (const step of scenario.setup) await runStep(step, true);
       if (scenario.pair) await runPair(scenario.pair);
       for (const step of scenario.steps ?? []) await runStep(step, false);
