@@ -37,7 +37,7 @@ describe('duration-matches', () => {
 
   it('leaves breaks with malformed datetimes to the format rules, and skips when none is left', async () => {
     const outcome = await judge({ items: [{ id: 1, start: '2015-01-01 12:00', end: '2015-01-01T12:30:00-06:00', duration: 5 }] }, { items: '$.items', field: 'duration' });
-    expect(outcome).toMatchObject({ status: 'skipped', reason: 'no break with start and end at $.items to judge' });
+    expect(outcome).toMatchObject({ status: 'skipped', reason: 'no break with start, end and duration at $.items to judge' });
   });
 
   it('skips when the previous step has no JSON response', async () => {

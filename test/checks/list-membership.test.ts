@@ -7,7 +7,7 @@ describe('list-membership', () => {
     const outcome = await runCheck(listMembership, { path: '/users', query: { search: 'abe' }, include: [1, '250'], exclude: [251, 'x'] }, pagedList(250));
     expect(outcome.findings).toEqual([]);
     expect(outcome.requests.map((r) => r.query)).toEqual([
-      { search: 'abe', page: 1, page_size: 100 },
+      { search: 'abe', page_size: 100 },
       { search: 'abe', page: 2, page_size: 100 },
       { search: 'abe', page: 3, page_size: 100 },
     ]);
@@ -33,17 +33,23 @@ describe('list-membership', () => {
 
   it('stops on a short page when there is no pagination block', async () => {
     const outcome = await runCheck(listMembership, { path: '/users', page_size: 2, include: [3] }, (request) => {
-      const page = Number(queryParam(request, 'page'));
+      const page = Number(queryParam(request, 'page') ?? 1);
       return { status: 200, json: { items: page === 1 ? [{ id: 1 }, { id: 2 }] : [{ id: 3 }] } };
     });
     expect(outcome.findings).toEqual([]);
     expect(outcome.requests).toHaveLength(2);
   });
 
-  it('stops after max_pages', async () => {
+  it('stops after max_pages and does not call an unreached id missing', async () => {
     const outcome = await runCheck(listMembership, { path: '/users', page_size: 10, max_pages: 3, include: [45] }, pagedList(100));
     expect(outcome.requests).toHaveLength(3);
-    expect(outcome.findings[0]!.actual).toBe('missing 45 (30 items listed)');
+    expect(outcome.findings).toEqual([]);
+    expect(outcome).toMatchObject({ status: 'skipped', reason: 'the list is longer than 3 pages of 10; 45 not reached' });
+  });
+
+  it('still fails an excluded id listed within the pages it walked, even on a long list', async () => {
+    const outcome = await runCheck(listMembership, { path: '/users', page_size: 10, max_pages: 3, exclude: [5] }, pagedList(100));
+    expect(outcome.findings).toEqual([expect.objectContaining({ expected: 'IDs 5 not in the list', actual: 'listed: 5' })]);
   });
 
   it('sends the body with every GET', async () => {
