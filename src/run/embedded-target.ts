@@ -1,4 +1,6 @@
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
+import type { RunReport } from '../report/model.ts';
+import { certify } from './certify.ts';
 import { defaultProfile, type Profile } from '../target/profile.ts';
 
 /**
@@ -31,4 +33,31 @@ export function embeddedProfile(server: ReferenceServer): Profile {
 /** Starts a reference server (optionally with faults) for a certification run. */
 export function startEmbeddedTarget(faults: readonly string[] = []): Promise<ReferenceServer> {
   return startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, faults });
+}
+
+/** Certifies the embedded reference server with the given faults switched on. */
+export async function certifyEmbedded(
+  faults: readonly string[],
+  options: { readonly suitesDir: string; readonly suiteGlob: string; readonly seed: number },
+): Promise<RunReport> {
+  const server = await startEmbeddedTarget(faults);
+  try {
+    return await certify({
+      origin: server.origin,
+      embedded: true,
+      profile: embeddedProfile(server),
+      token: server.token,
+      caPem: server.tls.caPem,
+      insecure: false,
+      suitesDir: options.suitesDir,
+      suiteGlob: options.suiteGlob,
+      only: [],
+      readOnly: false,
+      seed: options.seed,
+      progress: null,
+      replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
+    });
+  } finally {
+    await server.close();
+  }
 }

@@ -1,7 +1,6 @@
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
-import { certify } from './certify.ts';
-import { embeddedProfile, startEmbeddedTarget } from './embedded-target.ts';
+import { certifyEmbedded } from './embedded-target.ts';
 
 /** How the certification fared against one faulty server. */
 export interface FaultDetection {
@@ -30,30 +29,6 @@ export interface SelftestOptions {
   /** Certifications run at once (each against its own server). */
   readonly concurrency: number;
   readonly onDetection?: (detection: FaultDetection) => void;
-}
-
-/** Certifies the embedded reference server with the given faults switched on. */
-export async function certifyEmbedded(faults: readonly string[], options: SelftestOptions): Promise<RunReport> {
-  const server = await startEmbeddedTarget(faults);
-  try {
-    return await certify({
-      origin: server.origin,
-      embedded: true,
-      profile: embeddedProfile(server),
-      token: server.token,
-      caPem: server.tls.caPem,
-      insecure: false,
-      suitesDir: options.suitesDir,
-      suiteGlob: options.suiteGlob,
-      only: [],
-      readOnly: false,
-      seed: options.seed,
-      progress: null,
-      replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
-    });
-  } finally {
-    await server.close();
-  }
 }
 
 function detection(fault: Fault, report: RunReport): FaultDetection {
