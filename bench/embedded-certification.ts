@@ -14,7 +14,7 @@ export interface CertificationFigures {
 /** Wall time of a full certification of the embedded reference server (what `npm start` runs), without report writing. */
 export async function embeddedCertification(): Promise<CertificationFigures> {
   const started = performance.now();
-  const report = await certifyEmbedded([], { suitesDir: join(import.meta.dirname, '../suites'), suiteGlob: '**/*.yaml', seed: 1 });
+  const report = await certifyEmbedded([], { suitesDir: join(import.meta.dirname, '../suites'), suiteGlob: '**/*.yaml', seed: 1, budget: 1100 });
   return {
     label: 'full embedded certification',
     wallMs: performance.now() - started,

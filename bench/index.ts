@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { referenceThroughput, type ThroughputFigures } from './reference-throughput.ts';
 import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
 import { embeddedCertification, type CertificationFigures } from './embedded-certification.ts';
+import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
@@ -14,7 +15,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -24,9 +25,13 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   ],
   runner: () => runnerVersusUndici({ durationSeconds: duration, path: '/breaks' }),
   certification: async () => [await embeddedCertification()],
+  generators: async () => generatorThroughput({ secondsPerFamily: 2 }),
 };
 
 function describe(f: Figures): string {
+  if ('payloadsPerSecond' in f) {
+    return `${f.label.padEnd(52)} ${f.payloadsPerSecond.toFixed(0).padStart(7)} payloads/s  (${f.payloads} in ${f.seconds.toFixed(1)} s, ${(f.validShare * 100).toFixed(0)}% valid)`;
+  }
   if ('latencyP50Ms' in f) {
     return `${f.label.padEnd(52)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  total ${f.total}  non-2xx ${f.non2xx}  errors ${f.errors}`;
   }

@@ -1,4 +1,5 @@
 import { ClockcheckError } from '../errors.ts';
+import { fuzzCommand } from './commands/fuzz.ts';
 import { rulesCommand } from './commands/rules.ts';
 import { runCommand } from './commands/run.ts';
 import { selfcheckCommand } from './commands/selfcheck.ts';
@@ -7,6 +8,7 @@ import { serveCommand } from './commands/serve.ts';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   rules: rulesCommand,
+  fuzz: fuzzCommand,
   run: runCommand,
   serve: serveCommand,
   selfcheck: selfcheckCommand,
@@ -21,6 +23,7 @@ Commands:
   serve       run the embedded HTTPS reference server (optionally with an injected fault)
   selftest    certify the reference server clean and once per fault; print the detection matrix
   selfcheck   start the reference server and smoke-check every operation once
+  fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
 
 Run \`clockcheck <command> --help\` for a command's options.`;
 

@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.0.0';
+export const REPORT_SCHEMA_VERSION = '1.1.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -89,7 +89,8 @@ export interface RunReport {
   /** The resolved profile, with secrets removed (token_env name kept, never the token). */
   readonly profile: Readonly<Record<string, unknown>>;
   readonly seed: number;
-  readonly options: { readonly only: readonly string[]; readonly readOnly: boolean; readonly suites: readonly string[] };
+  /** `budget`: generated cases the property phase could send (0: no property checks). */
+  readonly options: { readonly only: readonly string[]; readonly readOnly: boolean; readonly suites: readonly string[]; readonly budget: number };
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;

@@ -13,6 +13,9 @@ import { Progress, type ProgressStream } from '../target/progress.ts';
 import { profileForReport, type Profile } from '../target/profile.ts';
 import { isRuleId } from '../spec/rules.ts';
 import { specIdentity, toolVersion } from './spec-document.ts';
+import type { PropertyFamily } from '../properties/family.ts';
+import { PROPERTY_FAMILIES } from '../properties/families.ts';
+import { plannedPropertyRequests, runProperties, selectsFamily } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 
 /** The run could not be made (unreachable target, TLS trouble): exit code 2, one line saying what to fix. */
@@ -44,6 +47,12 @@ export interface CertifyOptions {
   readonly replayBase: string;
   /** Called with every exchange (already redacted), e.g. for the rate-window monitor. */
   readonly onExchange?: (exchange: Exchange) => void;
+  /** Generated cases the property phase sends in all (0: no property checks). */
+  readonly budget: number;
+  /** Replays one generated case (fast-check path), with --only naming one property family. */
+  readonly path?: string;
+  /** The property families (default: all of src/properties/families.ts). */
+  readonly families?: readonly PropertyFamily[];
 }
 
 /** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
@@ -69,7 +78,7 @@ function preflightProblem(exchange: Exchange, origin: string, profile: Profile):
 }
 
 /** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
-function uniqueValues() {
+function uniqueValues(): { tag: string; next: () => { email: string; name: string; token: string } } {
   const nonce = randomBytes(4).readUInt32BE(0).toString(36);
   const letters = (n: number) => {
     let s = '';
@@ -81,13 +90,16 @@ function uniqueValues() {
   };
   const nonceLetters = letters(Number.parseInt(nonce, 36));
   let counter = 0;
-  return () => {
-    counter++;
-    return {
-      email: `clockcheck.${nonce}.${counter}@example.com`,
-      name: `Cc${nonceLetters}${letters(counter)}`,
-      token: `${nonce}-${counter}`,
-    };
+  return {
+    tag: `cc${nonce}`,
+    next: () => {
+      counter++;
+      return {
+        email: `clockcheck.${nonce}.${counter}@example.com`,
+        name: `Cc${nonceLetters}${letters(counter)}`,
+        token: `${nonce}-${counter}`,
+      };
+    },
   };
 }
 
@@ -95,8 +107,14 @@ function uniqueValues() {
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   const startedAt = new Date();
   const { profile } = options;
-  const scenarios = (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(options.only, s));
-  const planned = scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 1);
+  const scenarios = options.path ? [] : (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(options.only, s));
+  const families = (options.families ?? PROPERTY_FAMILIES).filter((f) => selectsFamily(options.only, f));
+  if (options.path && families.length !== 1) {
+    throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
+  }
+  const planned =
+    scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 1) +
+    plannedPropertyRequests(families, options.path ? families.length : options.budget);
 
   const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
   const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs: (n) => pacer.estimateMs(n) }) : null;
@@ -122,6 +140,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
 
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
+  const unique = uniqueValues();
   let fingerprint: string | null = null;
   try {
     const preflight = await client.send({ method: 'GET', path: '/users', auth: 'none' });
@@ -139,7 +158,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
         profile: profileForReport(profile),
         companyTimezone: profile.company_timezone,
         dates: runDates(options.seed),
-        unique: uniqueValues(),
+        unique: unique.next,
       },
       builtins: BUILTIN_CHECKS,
       readOnly: options.readOnly,
@@ -147,6 +166,20 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       onCreated: (resource) => created.push(resource),
     };
     for (const scenario of scenarios) results.push(applyWaivers(await runScenario(scenario, deps), profile));
+    const properties = await runProperties({
+      families,
+      budget: options.budget,
+      runSeed: options.seed,
+      ...(options.path ? { path: options.path } : {}),
+      send: deps.send,
+      profile,
+      dates: runDates(options.seed),
+      uniqueTag: unique.tag,
+      uniqueEmail: () => unique.next().email,
+      replayBase: options.replayBase,
+      readOnly: options.readOnly,
+    });
+    for (const result of properties) results.push(applyWaivers(result, profile));
   } finally {
     progress?.finish();
     await client.close();
@@ -163,7 +196,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     target: { baseUrl: options.origin, apiPrefix: profile.api_prefix, tlsFingerprint256: fingerprint, embedded: options.embedded },
     profile: profileForReport(profile),
     seed: options.seed,
-    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob] },
+    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob], budget: options.budget },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),

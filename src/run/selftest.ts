@@ -5,10 +5,12 @@ import { certifyEmbedded } from './embedded-target.ts';
 /** How the certification fared against one faulty server. */
 export interface FaultDetection {
   readonly fault: Fault;
-  /** caught: a check failed on the fault's own rule; missed: no check did; deferred: only bursts or generated cases can see it (later issues). */
+  /** caught: a check failed on the fault's own rule; missed: no check did; deferred: only rate-limit bursts can see it (a later issue). */
   readonly verdict: 'caught' | 'missed' | 'deferred';
   /** Checks that failed on the fault's rule. */
   readonly catchingChecks: readonly string[];
+  /** How many of those are property checks (generated cases). */
+  readonly catchingProperties: number;
   /** Other rules that failed (collateral findings). */
   readonly otherRules: readonly string[];
 }
@@ -24,6 +26,8 @@ export interface SelftestOptions {
   readonly suitesDir: string;
   readonly suiteGlob: string;
   readonly seed: number;
+  /** Generated cases per certification (property checks). */
+  readonly budget: number;
   /** Only these faults (default: all). */
   readonly faults?: readonly string[];
   /** Certifications run at once (each against its own server). */
@@ -33,15 +37,17 @@ export interface SelftestOptions {
 
 function detection(fault: Fault, report: RunReport): FaultDetection {
   const failing = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
-  const catchingChecks = failing.filter((c) => c.findings.some((f) => f.ruleId === fault.rule)).map((c) => c.id);
+  const catching = failing.filter((c) => c.findings.some((f) => f.ruleId === fault.rule));
+  const catchingChecks = catching.map((c) => c.id);
+  const catchingProperties = catching.filter((c) => c.source.kind === 'property').length;
   const otherRules = [...new Set(failing.flatMap((c) => c.findings.map((f) => f.ruleId)).filter((r) => r !== fault.rule))];
-  return { fault, verdict: catchingChecks.length > 0 ? 'caught' : 'missed', catchingChecks, otherRules };
+  return { fault, verdict: catchingChecks.length > 0 ? 'caught' : 'missed', catchingChecks, catchingProperties, otherRules };
 }
 
 /**
  * The harness proves itself on the reference server: the clean server must pass every check, and
- * every fault that a scenario can observe must be caught by a failing check of the fault's own rule.
- * Faults only bursts (rate limit) or generated cases can observe are listed as deferred.
+ * every fault that a scenario or a generated case can observe must be caught by a failing check of
+ * the fault's own rule. Faults only rate-limit bursts can observe are listed as deferred.
  */
 export async function selftest(options: SelftestOptions): Promise<SelftestResult> {
   const started = Date.now();
@@ -52,9 +58,9 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   const worker = async () => {
     for (let fault = queue.shift(); fault; fault = queue.shift()) {
       const found: FaultDetection =
-        fault.observable === 'scenario'
+        fault.observable !== 'burst'
           ? detection(fault, await certifyEmbedded([fault.name], options))
-          : { fault, verdict: 'deferred', catchingChecks: [], otherRules: [] };
+          : { fault, verdict: 'deferred', catchingChecks: [], catchingProperties: 0, otherRules: [] };
       detections.push(found);
       options.onDetection?.(found);
     }

@@ -23,6 +23,7 @@ async function certifyAlternative(faults: string[] = []): Promise<RunReport> {
       only: [],
       readOnly: false,
       seed: 9,
+      budget: 330,
       progress: null,
       replayBase: 'clockcheck run',
     });

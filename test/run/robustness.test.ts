@@ -79,6 +79,7 @@ describe('a certification run against a misbehaving target', () => {
       only: [],
       readOnly: false,
       seed: 7,
+      budget: 0,
       progress: null,
       replayBase: `clockcheck run --target ${origin}`,
     });
@@ -141,6 +142,7 @@ describe('a certification run that cannot be made', () => {
       only: [],
       readOnly: false,
       seed: 1,
+      budget: 0,
       progress: null,
       replayBase: 'clockcheck run',
     });
@@ -164,6 +166,7 @@ describe('a certification run that cannot be made', () => {
         only: [],
         readOnly: false,
         seed: 1,
+        budget: 0,
         progress: null,
         replayBase: 'clockcheck run',
       });

@@ -12,7 +12,7 @@ describe('a waiver in the profile', () => {
       const profile = { ...embeddedProfile(server), waivers: [{ rule: 'BRK-DURATION' as const, reason: 'durations in minutes until v3 (OPS-42)' }] };
       const report = await certify({
         origin: server.origin, embedded: true, profile, token: server.token, caPem: server.tls.caPem, insecure: false,
-        suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['BRK-DURATION'], readOnly: false, seed: 4, progress: null, replayBase: 'clockcheck run',
+        suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['BRK-DURATION'], readOnly: false, seed: 4, budget: 0, progress: null, replayBase: 'clockcheck run',
       });
       const waived = report.checks.filter((c) => c.status === 'waived');
       expect(waived.length).toBeGreaterThan(0);

@@ -10,14 +10,23 @@ import { embeddedProfile, startEmbeddedTarget } from '../../run/embedded-target.
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 
+/**
+ * Default generated cases for the property checks. Against a target at 60 calls a minute the
+ * scenarios take ~8 minutes; 110 cases (10 per family) add ~2, so a full run stays near ten.
+ */
+export const DEFAULT_BUDGET = { external: 110, embedded: 1100 } as const;
+
 const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
                [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
-               [--read-only] [--seed N] [--quiet]
+               [--read-only] [--seed N] [--budget N] [--path P] [--quiet]
 
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
 --target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
 profile's token_env), never from the command line. Without --target, the embedded reference server is
 started and certified (its rate window scaled to 60 calls per 200 ms).
+--budget is the number of generated cases the property checks send in all (default ${DEFAULT_BUDGET.external}
+against a target, which keeps a 60-per-minute run near ten minutes; ${DEFAULT_BUDGET.embedded} against the embedded server).
+--path replays one generated case: clockcheck run --only properties/FAMILY --seed S --path P (from a report).
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
@@ -36,6 +45,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
     'read-only': { type: 'boolean', default: false },
     seed: { type: 'string' },
+    budget: { type: 'string' },
+    path: { type: 'string' },
     'allow-http': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     fault: { type: 'string', multiple: true, default: [] },
@@ -98,6 +109,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       only,
       readOnly: values['read-only'],
       seed,
+      budget: integerOption('budget', values.budget, server ? DEFAULT_BUDGET.embedded : DEFAULT_BUDGET.external, 0, 100_000),
+      ...(values.path ? { path: values.path } : {}),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
     });

@@ -10,11 +10,12 @@ function fact(term: string, value: SafeHtml | string): SafeHtml {
 }
 
 function optionsText(report: RunReport): string {
-  const { only, readOnly, suites } = report.options;
+  const { only, readOnly, suites, budget } = report.options;
   return [
     only.length > 0 ? `only ${only.join(', ')}` : 'all checks',
     readOnly ? 'read-only' : 'read-write',
     suites.length > 0 ? `suites ${suites.join(', ')}` : 'no suites',
+    budget > 0 ? `${budget} generated cases` : 'no generated cases',
   ].join(' · ');
 }
 

@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { PROPERTY_FAMILIES } from '../src/properties/families.ts';
+import type { GeneratorContext } from '../src/properties/family.ts';
+import { formatOffsetDateTime } from '../src/spec/formats/index.ts';
+
+export interface GeneratorFigures {
+  readonly label: string;
+  readonly payloads: number;
+  readonly seconds: number;
+  readonly payloadsPerSecond: number;
+  /** Share of the payloads that were valid. */
+  readonly validShare: number;
+}
+
+/** The context `clockcheck fuzz` uses: the reference server's seed, company timezone America/Chicago. */
+function context(): GeneratorContext {
+  const day = DateTime.fromObject({ year: 2026, month: 3, day: 8, hour: 8 }, { zone: 'America/Chicago' });
+  return {
+    companyTimezone: 'America/Chicago',
+    activeUserIds: [1, 2, 3],
+    jobId: 1,
+    taskId: 1,
+    breakRuleId: 1,
+    timesheet: { id: 1, start: formatOffsetDateTime(day), end: formatOffsetDateTime(day.set({ hour: 18 })) },
+    uniqueTag: 'bench',
+  };
+}
+
+/**
+ * Generated payloads per second for each property family's `cases()`: fc.sample in batches of 200
+ * (fresh seeds), for `secondsPerFamily` after a warm-up batch (which also fills the transition cache).
+ * Payloads are serialized with JSON.stringify, as a run would send them.
+ */
+export function generatorThroughput(options: { readonly secondsPerFamily: number }): GeneratorFigures[] {
+  const ctx = context();
+  return PROPERTY_FAMILIES.map((family) => {
+    const arbitrary = family.cases(ctx);
+    fc.sample(arbitrary, { seed: 0, numRuns: 200 });
+    const started = performance.now();
+    const deadline = started + options.secondsPerFamily * 1000;
+    let payloads = 0;
+    let valid = 0;
+    let bytes = 0;
+    for (let seed = 1; performance.now() < deadline; seed++) {
+      for (const c of fc.sample(arbitrary, { seed, numRuns: 200 })) {
+        bytes += JSON.stringify(c.payload).length;
+        payloads++;
+        if (!c.breaks) valid++;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (bytes === 0) throw new Error('no payloads generated');
+    return { label: `properties/${family.name}`, payloads, seconds, payloadsPerSecond: payloads / seconds, validShare: valid / payloads };
+  });
+}

@@ -1,0 +1,138 @@
+import fc from 'fast-check';
+import type { RuleId } from '../spec/rules.ts';
+import type { CheckResult, Finding } from '../report/model.ts';
+import type { TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../target/profile.ts';
+import { matchStatus } from '../scenarios/expectations.ts';
+import type { GeneratedCase, GeneratorContext, PropertyFamily } from './family.ts';
+
+/** How one family is run: how many cases, how many extra requests shrinking may spend, and replay. */
+export interface PropertyRunOptions {
+  readonly family: PropertyFamily;
+  readonly context: GeneratorContext;
+  /** Cases sent before shrinking (each one request). */
+  readonly numRuns: number;
+  /** Extra requests shrinking may spend on a failure; then the smallest counterexample so far is reported. */
+  readonly shrinkBudget: number;
+  /** The family's fast-check seed. */
+  readonly seed: number;
+  /** A fast-check path: replays exactly that (shrunk) case. */
+  readonly path?: string;
+  /** The setup resource's ID, put in place of `{id}` in the family's path. */
+  readonly resourceId?: string | number;
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  readonly profile: Profile;
+  /** The replay command for a seed and path. */
+  readonly replay: (seed: number, path: string) => string;
+}
+
+interface Verdict {
+  readonly finding: Omit<Finding, 'exchangeIds'> | null;
+  readonly exchange: Exchange;
+}
+
+/** Whether the target treated a case as the spec says: valid accepted, invalid rejected. */
+function judgeCase(generated: GeneratedCase, exchange: Exchange, family: PropertyFamily, profile: Profile): Omit<Finding, 'exchangeIds'> | null {
+  const response = exchange.response;
+  const what = `${generated.breaks ? 'invalid' : 'valid'} case "${generated.label}"`;
+  const rule: RuleId = generated.breaks ?? family.refusalRule?.(generated) ?? (family.rules[0] as RuleId);
+  if (!response || exchange.error) {
+    return { ruleId: rule, expected: `an answer to the ${what}`, actual: `no complete response: ${exchange.error?.code ?? 'OTHER'}` };
+  }
+  const operation = family.request.method === 'POST' ? 'create' : 'update';
+  const expected = generated.breaks ? 'rejected' : 'success';
+  const { ok, wanted } = matchStatus(expected, response.status, profile, operation);
+  return ok ? null : { ruleId: rule, expected: `${wanted} for the ${what}`, actual: `status ${response.status}` };
+}
+
+/**
+ * Runs one property family against the target: `numRuns` generated cases, each sent once; a valid
+ * case must be accepted and an invalid one rejected. On a failure fast-check shrinks it, spending at
+ * most `shrinkBudget` extra requests (past that, candidates are not sent and count as passing, so the
+ * search ends), and the smallest counterexample found is reported with its seed, path and replay command.
+ */
+export async function runPropertyFamily(options: PropertyRunOptions): Promise<CheckResult> {
+  const { family, profile } = options;
+  const started = Date.now();
+  const path = family.request.path.replace('{id}', String(options.resourceId ?? ''));
+  const verdicts = new Map<string, Verdict>();
+  let sent = 0;
+  let valid = 0;
+  let firstFailure: Verdict | null = null;
+  const maxRequests = options.numRuns + options.shrinkBudget;
+  const key = (c: GeneratedCase) => `${c.label}\u0000${JSON.stringify(c.payload)}`;
+
+  const property = fc.asyncProperty(family.cases(options.context), async (generated) => {
+    const known = verdicts.get(key(generated));
+    if (known) return known.finding === null;
+    if (sent >= maxRequests) return true; // the request budget is spent: stop shrinking here
+    sent++;
+    if (!generated.breaks) valid++;
+    const exchange = await options.send({ method: family.request.method, path, json: generated.payload });
+    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange };
+    verdicts.set(key(generated), verdict);
+    if (verdict.finding && !firstFailure) firstFailure = verdict;
+    return verdict.finding === null;
+  });
+  const details = await fc.check(property, {
+    seed: options.seed,
+    numRuns: options.path ? 1 : options.numRuns,
+    ...(options.path ? { path: options.path } : {}),
+  });
+
+  const base = {
+    id: `properties/${family.name}`,
+    title: family.title,
+    rules: family.rules,
+    durationMs: 0,
+  };
+  const summary = `${sent} generated cases sent (${valid} valid, ${sent - valid} invalid), seed ${options.seed}`;
+  if (!details.failed) {
+    return {
+      ...base,
+      source: { kind: 'property', generator: family.name, seed: options.seed, path: '' },
+      status: 'passed',
+      findings: [],
+      reason: summary,
+      exchanges: [],
+      durationMs: Date.now() - started,
+      replay: options.replay(options.seed, ''),
+    };
+  }
+  if (!details.counterexample) {
+    // The property threw (not a verdict): a bug of ours, reported as errored with the cause.
+    return {
+      ...base,
+      source: { kind: 'property', generator: family.name, seed: options.seed, path: details.counterexamplePath ?? '' },
+      status: 'errored',
+      findings: [],
+      reason: `property run failed without a counterexample: ${String(details.errorInstance ?? 'unknown')}`,
+      exchanges: [],
+      durationMs: Date.now() - started,
+      replay: options.replay(options.seed, details.counterexamplePath ?? ''),
+    };
+  }
+  const smallest = details.counterexample[0] as GeneratedCase;
+  const shown = verdicts.get(key(smallest)) ?? (firstFailure as Verdict | null);
+  const exchanges = [...new Set([shown?.exchange, (firstFailure as Verdict | null)?.exchange].filter((e): e is Exchange => e !== undefined))];
+  const finding = shown?.finding ?? (firstFailure as Verdict | null)?.finding;
+  const counterexamplePath = details.counterexamplePath ?? '';
+  return {
+    ...base,
+    source: { kind: 'property', generator: family.name, seed: options.seed, path: counterexamplePath },
+    status: 'failed',
+    findings: finding ? [{ ...finding, exchangeIds: shown ? [shown.exchange.id] : [] }] : [],
+    reason: `${summary}; smallest counterexample after ${details.numShrinks} shrinks (path ${counterexamplePath}): ${JSON.stringify(smallest.payload)}`,
+    exchanges,
+    durationMs: Date.now() - started,
+    replay: options.replay(options.seed, counterexamplePath),
+  };
+}
+
+/** A family's seed, derived from the run's seed and the family's name (so one family replays alone). */
+export function familySeed(runSeed: number, name: string): number {
+  let hash = 2166136261;
+  for (const ch of name) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619);
+  return ((runSeed ^ hash) >>> 0) % 2 ** 31;
+}

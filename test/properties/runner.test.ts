@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PropertyFamily } from '../../src/properties/family.ts';
+import { familySeed, runPropertyFamily } from '../../src/properties/runner.ts';
+import { defaultProfile } from '../../src/target/profile.ts';
+import type { TargetRequest } from '../../src/target/client.ts';
+import type { Exchange } from '../../src/target/exchange.ts';
+
+/** Cases {n}: invalid (breaks USR-EMPLOYEE-CODE, say) when n > 50. */
+const family: PropertyFamily = {
+  name: 'toy',
+  title: 'toy family',
+  request: { method: 'POST', path: '/users' },
+  rules: ['USR-EMPLOYEE-CODE'],
+  needs: null,
+  cases: () => fc.integer({ min: 0, max: 10_000 }).map((n) => (n > 50 ? { payload: { n }, breaks: 'USR-EMPLOYEE-CODE' as const, label: `n=${n} over 50` } : { payload: { n }, label: `n=${n}` })),
+};
+
+/** A fake target: answers each request with `status(payload)`; records what it was sent. */
+function target(status: (payload: { n: number }) => number) {
+  const sent: Array<{ n: number }> = [];
+  let id = 0;
+  const send = async (request: TargetRequest): Promise<Exchange> => {
+    const payload = request.json as { n: number };
+    sent.push(payload);
+    const code = status(payload);
+    return {
+      id: ++id,
+      startedAt: new Date(0).toISOString(),
+      sentAtMs: 0,
+      durationMs: 1,
+      request: { method: request.method, url: `https://t.test/api/public${request.path}`, headers: {}, body: JSON.stringify(payload) },
+      response: { status: code, headers: {}, body: '{}', bodyBytes: 2, bodyTruncated: false, json: {} },
+    };
+  };
+  return { send, sent };
+}
+
+const run = (send: (r: TargetRequest) => Promise<Exchange>, extra: { path?: string; seed?: number } = {}) =>
+  runPropertyFamily({
+    family,
+    context: { companyTimezone: 'America/Chicago', activeUserIds: [1], uniqueTag: 't' },
+    numRuns: 40,
+    shrinkBudget: 15,
+    seed: extra.seed ?? 1234,
+    ...(extra.path ? { path: extra.path } : {}),
+    send,
+    profile: defaultProfile(),
+    replay: (seed, path) => `clockcheck run --only properties/toy --seed ${seed} --path ${path}`,
+  });
+
+describe('runPropertyFamily', () => {
+  it('passes a target that accepts valid cases and rejects invalid ones, sending each case once', async () => {
+    const t = target((p) => (p.n > 50 ? 422 : 201));
+    const result = await run(t.send);
+    expect(result.status).toBe('passed');
+    // fast-check may generate a case twice; the runner answers the repeat from its cache
+    expect(t.sent.length).toBeLessThanOrEqual(40);
+    expect(t.sent.length).toBeGreaterThan(30);
+    expect(new Set(t.sent.map((p) => p.n)).size).toBe(t.sent.length);
+    expect(result.source).toMatchObject({ kind: 'property', generator: 'toy', seed: 1234 });
+  });
+
+  it('fails a target that accepts invalid cases, on the broken rule, with the shrunk counterexample', async () => {
+    const t = target(() => 201);
+    const result = await run(t.send);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({ ruleId: 'USR-EMPLOYEE-CODE', actual: 'status 201' });
+    expect(result.findings[0]!.expected).toMatch(/^a 4xx rejection .* for the invalid case "n=\d+ over 50"$/);
+    expect(result.reason).toMatch(/smallest counterexample after \d+ shrinks/);
+  });
+
+  it('spends at most the shrink budget of extra requests', async () => {
+    const t = target(() => 201);
+    await run(t.send);
+    expect(t.sent.length).toBeLessThanOrEqual(40 + 15);
+  });
+
+  it('fails a target that refuses valid cases on the family rule', async () => {
+    const t = target(() => 422);
+    const result = await run(t.send);
+    expect(result.status).toBe('failed');
+    expect(result.findings[0]).toMatchObject({ ruleId: 'USR-EMPLOYEE-CODE', actual: 'status 422' });
+    expect(result.findings[0]!.expected).toMatch(/a 2xx success for the valid case/);
+  });
+
+  it('replays exactly the reported counterexample from its seed and path, with one request', async () => {
+    const first = await run(target(() => 201).send);
+    const path = first.source.kind === 'property' ? first.source.path : '';
+    expect(first.replay).toBe(`clockcheck run --only properties/toy --seed 1234 --path ${path}`);
+    const again = target(() => 201);
+    const replayed = await run(again.send, { path });
+    expect(replayed.status).toBe('failed');
+    expect(again.sent[0]).toEqual(JSON.parse(/: (\{.*\})$/.exec(first.reason!)![1]!));
+  });
+
+  it('derives a stable, distinct seed per family from the run seed', () => {
+    expect(familySeed(5, 'user-password')).toBe(familySeed(5, 'user-password'));
+    expect(familySeed(5, 'user-password')).not.toBe(familySeed(5, 'timesheet-offsets'));
+    expect(familySeed(5, 'x')).toBeGreaterThanOrEqual(0);
+  });
+});
