@@ -60,6 +60,10 @@ export async function runProperties(options: PropertyPhaseOptions): Promise<Chec
       results.push({ ...base, status: 'skipped', reason: 'the profile has no fixtures.active_user_ids', exchanges: [] });
       continue;
     }
+    if (family.needs === 'timesheet' && profile.fixtures.break_rule_id === undefined) {
+      results.push({ ...base, status: 'skipped', reason: 'the profile has no fixtures.break_rule_id', exchanges: [] });
+      continue;
+    }
     let resource;
     try {
       resource = family.needs ? await createSetupResource(family.needs, options.send, profile, options.dates, options.uniqueEmail()) : undefined;
