@@ -1,8 +1,7 @@
+import { seedContext } from '../src/properties/seed-context.ts';
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
 import { PROPERTY_FAMILIES } from '../src/properties/families.ts';
 import type { GeneratorContext } from '../src/properties/family.ts';
-import { formatOffsetDateTime } from '../src/spec/formats/index.ts';
 
 export interface GeneratorFigures {
   readonly label: string;
@@ -13,19 +12,6 @@ export interface GeneratorFigures {
   readonly validShare: number;
 }
 
-/** The context `clockcheck fuzz` uses: the reference server's seed, company timezone America/Chicago. */
-function context(): GeneratorContext {
-  const day = DateTime.fromObject({ year: 2026, month: 3, day: 8, hour: 8 }, { zone: 'America/Chicago' });
-  return {
-    companyTimezone: 'America/Chicago',
-    activeUserIds: [1, 2, 3],
-    jobId: 1,
-    taskId: 1,
-    breakRuleId: 1,
-    timesheet: { id: 1, start: formatOffsetDateTime(day), end: formatOffsetDateTime(day.set({ hour: 18 })) },
-    uniqueTag: 'bench',
-  };
-}
 
 /**
  * Generated payloads per second for each property family's `cases()`: fc.sample in batches of 200
@@ -33,7 +19,7 @@ function context(): GeneratorContext {
  * Payloads are serialized with JSON.stringify, as a run would send them.
  */
 export function generatorThroughput(options: { readonly secondsPerFamily: number }): GeneratorFigures[] {
-  const ctx = context();
+  const ctx = seedContext('America/Chicago', 'bench');
   return PROPERTY_FAMILIES.map((family) => {
     const arbitrary = family.cases(ctx);
     fc.sample(arbitrary, { seed: 0, numRuns: 200 });

@@ -1,5 +1,5 @@
+import { seedContext } from '../../properties/seed-context.ts';
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
 import { UsageError } from '../../errors.ts';
 import {
   BREAK_BREAKABLE_RULES,
@@ -19,7 +19,7 @@ import { PROPERTY_FAMILIES } from '../../properties/families.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../properties/family.ts';
 import { curlCommand } from '../../report/curl.ts';
 import { didYouMean } from '../../scenarios/yaml-source.ts';
-import { formatOffsetDateTime, isTimezoneName } from '../../spec/formats/index.ts';
+import { isTimezoneName } from '../../spec/formats/index.ts';
 import type { RuleId } from '../../spec/rules.ts';
 import { REDACTED } from '../../target/redaction.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
@@ -92,19 +92,6 @@ const FAMILIES: Readonly<Record<string, FuzzSubject>> = Object.fromEntries(
 
 const SUBJECTS: Readonly<Record<string, FuzzSubject>> = { ...OPERATIONS, ...FAMILIES };
 
-/** The reference server's seed data, so the printed bodies are accepted (or rejected) by `clockcheck serve`. */
-function seedContext(companyTimezone: string): GeneratorContext {
-  const day = DateTime.fromObject({ year: 2026, month: 10, day: 1, hour: 9 }, { zone: companyTimezone });
-  return {
-    companyTimezone,
-    activeUserIds: [1, 2, 3],
-    jobId: 1,
-    taskId: 1,
-    breakRuleId: 1,
-    timesheet: { id: 1, start: formatOffsetDateTime(day), end: formatOffsetDateTime(day.set({ hour: 17 })) },
-    uniqueTag: 'fuzz',
-  };
-}
 
 /**
  * `--invalid` takes an optional RULE, which node's parseArgs cannot express: the word after
@@ -204,7 +191,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
   const seed = integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
   console.error(`seed ${seed}`);
 
-  const ctx = seedContext(values.timezone);
+  const ctx = seedContext(values.timezone, 'fuzz');
   const arbitrary = values.valid ? subject.valid(ctx) : values.invalid ? subject.invalid(ctx, rule) : subject.mixed(ctx);
   const cases = fc.sample(arbitrary, { seed, numRuns: count });
   const url = `${base.origin}${base.pathname.replace(/\/+$/, '')}/api/public${subject.request.path.replace('{id}', values.id)}`;
