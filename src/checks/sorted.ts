@@ -43,6 +43,11 @@ export const sorted: BuiltinCheck = async (ctx, raw) => {
   const sort = args.keys.map((k) => `${k.descending ? '-' : ''}${sortName(k.field, ctx.profile.sort_names)}`).join(',');
   const exchange = await ctx.send({ method: 'GET', path: args.path, query: { ...queryOf(args.query), sort, page_size: args.page_size } });
   const response = exchange.response;
+  if (response && response.status >= 400 && response.status < 500 && response.status !== 429) {
+    // The target refused the names: the spelling is the profile's business (the spec shows firstName, roleId).
+    ctx.fail('SORT-FIELD-NAMES', `sort=${sort} accepted (set sort_names in the profile if the target spells them otherwise)`, `status ${response.status}`);
+    return;
+  }
   if (!response || response.status < 200 || response.status >= 300) {
     ctx.fail(rule, `a 2xx list sorted by ${sort}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
     return;

@@ -113,7 +113,10 @@ describe('sorted', () => {
 
   it('fails when the list is not a 2xx or has no items', async () => {
     const refused = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 422, json: {} }));
-    expect(refused.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING', expected: 'a 2xx list sorted by id', actual: 'status 422' })]);
+    expect(refused.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-FIELD-NAMES', actual: 'status 422' })]);
+    expect(refused.findings[0]!.expected).toMatch(/set sort_names in the profile/);
+    const broken = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 500, json: {} }));
+    expect(broken.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING', expected: 'a 2xx list sorted by id', actual: 'status 500' })]);
     const empty = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { message: 'ok' } }));
     expect(empty.findings).toEqual([expect.objectContaining({ actual: 'no items array' })]);
     const reset = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ error: 'CONNECTION_RESET' }));
