@@ -2,7 +2,6 @@ import { ClockcheckError } from '../errors.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { rulesCommand } from './commands/rules.ts';
 import { runCommand } from './commands/run.ts';
-import { selfcheckCommand } from './commands/selfcheck.ts';
 import { selftestCommand } from './commands/selftest.ts';
 import { serveCommand } from './commands/serve.ts';
 
@@ -11,7 +10,6 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   fuzz: fuzzCommand,
   run: runCommand,
   serve: serveCommand,
-  selfcheck: selfcheckCommand,
   selftest: selftestCommand,
 };
 
@@ -22,7 +20,6 @@ Commands:
   rules       print the rule catalog (IDs, spec sections, basis, faults that break each rule)
   serve       run the embedded HTTPS reference server (optionally with an injected fault)
   selftest    certify the reference server clean and once per fault; print the detection matrix
-  selfcheck   start the reference server and smoke-check every operation once
   fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
 
 Run \`clockcheck <command> --help\` for a command's options.`;

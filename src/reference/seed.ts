@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import type { ServerContext } from './context.ts';
 import { formatNaiveDateTime, formatOffsetDateTime } from '../spec/formats/index.ts';
-import { USER_DEFAULTS } from '../spec/payloads/user.ts';
 import { hashPassword } from './password-hash.ts';
 import type { UserRecord } from './records.ts';
+import { newUserRecord } from './new-user.ts';
 
 /**
  * Seed data a harness can rely on (documented in README, printed by `clockcheck serve`).
@@ -42,24 +42,13 @@ const SEED_USERS: ReadonlyArray<[first: string, last: string, role: number, acti
 
 function seedUser(ctx: ServerContext, first: string, last: string, role: number, active: boolean, passwordHash: string): UserRecord {
   return ctx.users.insert({
+    ...newUserRecord(SEED_CREATED_AT),
     first_name: first,
     last_name: last,
     email: `${first}.${last}@seed.clockcheck.test`.toLowerCase(),
-    phone: null,
-    company_employee_id: null,
-    employee_code: null,
-    ...USER_DEFAULTS,
     role_id: role,
-    custom_fields: {},
-    timesheet_option: false,
-    schedule_option: false,
-    job_option: false,
-    report_option: false,
-    whoworking_option: false,
     active,
     password_hash: passwordHash,
-    created_at: SEED_CREATED_AT,
-    updated_at: SEED_CREATED_AT,
   });
 }
 

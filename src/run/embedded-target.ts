@@ -1,5 +1,6 @@
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
 import type { RunReport } from '../report/model.ts';
+import type { DialectName } from '../reference/dialect.ts';
 import { certify } from './certify.ts';
 import { defaultProfile, type Profile } from '../target/profile.ts';
 
@@ -31,27 +32,38 @@ export function embeddedProfile(server: ReferenceServer): Profile {
 }
 
 /** Starts a reference server (optionally with faults) for a certification run. */
-export function startEmbeddedTarget(faults: readonly string[] = []): Promise<ReferenceServer> {
-  return startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, faults });
+export function startEmbeddedTarget(faults: readonly string[] = [], dialect: DialectName = 'standard'): Promise<ReferenceServer> {
+  return startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, faults, dialect });
+}
+
+/** What a certification of the embedded server may vary: suites, seed, budget, selection, dialect, waivers. */
+export interface EmbeddedCertification {
+  readonly suitesDir: string;
+  readonly suiteGlob: string;
+  readonly seed: number;
+  readonly budget: number;
+  readonly only?: readonly string[];
+  readonly dialect?: DialectName;
+  readonly waivers?: Profile['waivers'];
 }
 
 /** Certifies the embedded reference server with the given faults switched on. */
 export async function certifyEmbedded(
   faults: readonly string[],
-  options: { readonly suitesDir: string; readonly suiteGlob: string; readonly seed: number; readonly budget: number },
+  options: EmbeddedCertification,
 ): Promise<RunReport> {
-  const server = await startEmbeddedTarget(faults);
+  const server = await startEmbeddedTarget(faults, options.dialect);
   try {
     return await certify({
       origin: server.origin,
       embedded: true,
-      profile: embeddedProfile(server),
+      profile: { ...embeddedProfile(server), waivers: options.waivers ?? [] },
       token: server.token,
       caPem: server.tls.caPem,
       insecure: false,
       suitesDir: options.suitesDir,
       suiteGlob: options.suiteGlob,
-      only: [],
+      only: options.only ?? [],
       readOnly: false,
       seed: options.seed,
       budget: options.budget,

@@ -1,35 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startReferenceServer } from '../../src/reference/server.ts';
-import { certify } from '../../src/run/certify.ts';
-import { embeddedProfile, EMBEDDED_RATE_LIMIT } from '../../src/run/embedded-target.ts';
+import { certifyEmbedded } from '../../src/run/embedded-target.ts';
 import type { RunReport } from '../../src/report/model.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
 
 /** Certifies the reference server in its alternative dialect: other valid choices wherever the spec says "not shown". */
-async function certifyAlternative(faults: string[] = []): Promise<RunReport> {
-  const server = await startReferenceServer({ rateLimit: EMBEDDED_RATE_LIMIT, dialect: 'alternative', faults });
-  try {
-    return await certify({
-      origin: server.origin,
-      embedded: false,
-      profile: embeddedProfile(server),
-      token: server.token,
-      caPem: server.tls.caPem,
-      insecure: false,
-      suitesDir: SUITES,
-      suiteGlob: '**/*.yaml',
-      only: [],
-      readOnly: false,
-      seed: 9,
-      budget: 330,
-      progress: null,
-      replayBase: 'clockcheck run',
-    });
-  } finally {
-    await server.close();
-  }
+function certifyAlternative(faults: string[] = []): Promise<RunReport> {
+  return certifyEmbedded(faults, { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 9, budget: 330, dialect: 'alternative' });
 }
 
 describe('a conforming server that made the other valid choices', () => {

@@ -11,6 +11,26 @@ const TOKEN = 'tok-robustness-7f3a9c2e55';
 const SUITES = join(import.meta.dirname, '../fixtures/suites/misbehaving');
 const profile = parseProfile('rate_limit: { limit: 1000, window: 1s }\ntimeouts: { connect: 1s, headers: 600ms, body: 600ms }\n', 'test-profile.yaml');
 
+/** Certifies `origin` with the misbehaving suite, no generated cases, and the test profile. */
+function certifyTarget(origin: string, caPem?: string) {
+  return certify({
+    origin,
+    embedded: false,
+    profile,
+    token: TOKEN,
+    ...(caPem ? { caPem } : {}),
+    insecure: false,
+    suitesDir: SUITES,
+    suiteGlob: '**/*.yaml',
+    only: [],
+    readOnly: false,
+    seed: 7,
+    budget: 0,
+    progress: null,
+    replayBase: `clockcheck run --target ${origin}`,
+  });
+}
+
 /** A target that answers the preflight like an API but misbehaves on chosen paths. */
 function misbehavingServer(tls: TlsIdentity): Server {
   const sockets = new Set<import('node:stream').Duplex>();
@@ -67,22 +87,7 @@ describe('a certification run against a misbehaving target', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const started = Date.now();
-    report = await certify({
-      origin,
-      embedded: false,
-      profile,
-      token: TOKEN,
-      caPem: tls.caPem,
-      insecure: false,
-      suitesDir: SUITES,
-      suiteGlob: '**/*.yaml',
-      only: [],
-      readOnly: false,
-      seed: 7,
-      budget: 0,
-      progress: null,
-      replayBase: `clockcheck run --target ${origin}`,
-    });
+    report = await certifyTarget(origin, tls.caPem);
     elapsedMs = Date.now() - started;
   }, 30_000);
 
@@ -131,21 +136,7 @@ describe('a certification run against a misbehaving target', () => {
 
 describe('a certification run that cannot be made', () => {
   it('stops with one clear RunError when nothing listens at the target', async () => {
-    const run = certify({
-      origin: 'https://127.0.0.1:9',
-      embedded: false,
-      profile,
-      token: TOKEN,
-      insecure: false,
-      suitesDir: SUITES,
-      suiteGlob: '**/*.yaml',
-      only: [],
-      readOnly: false,
-      seed: 1,
-      budget: 0,
-      progress: null,
-      replayBase: 'clockcheck run',
-    });
+    const run = certifyTarget('https://127.0.0.1:9');
     await expect(run).rejects.toThrow(RunError);
     await expect(run).rejects.toThrow(/nothing listens at https:\/\/127\.0\.0\.1:9/);
   });
@@ -155,21 +146,7 @@ describe('a certification run that cannot be made', () => {
     const server = misbehavingServer(tls);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const run = certify({
-        origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        embedded: false,
-        profile,
-        token: TOKEN,
-        insecure: false,
-        suitesDir: SUITES,
-        suiteGlob: '**/*.yaml',
-        only: [],
-        readOnly: false,
-        seed: 1,
-        budget: 0,
-        progress: null,
-        replayBase: 'clockcheck run',
-      });
+      const run = certifyTarget(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
       await expect(run).rejects.toThrow(/TLS error .*--ca FILE/);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -8,6 +8,7 @@ import { paginate } from '../pagination.ts';
 import { hashPassword } from '../password-hash.ts';
 import type { UserRecord } from '../records.ts';
 import { requireObjectBody, requireRecord } from './require-record.ts';
+import { newUserRecord } from '../new-user.ts';
 
 const SORTABLE = sortable(['id', 'first_name', 'last_name', 'email', 'role_id', 'created_at']);
 
@@ -69,25 +70,7 @@ function defaults(ctx: ServerContext) {
 }
 
 function blankUser(ctx: ServerContext, now: string): Omit<UserRecord, 'id'> {
-  return {
-    first_name: '',
-    last_name: '',
-    email: '',
-    phone: null,
-    company_employee_id: null,
-    employee_code: null,
-    ...defaults(ctx),
-    custom_fields: {},
-    timesheet_option: false,
-    schedule_option: false,
-    job_option: false,
-    report_option: false,
-    whoworking_option: false,
-    active: true,
-    password_hash: '',
-    created_at: now,
-    updated_at: now,
-  };
+  return newUserRecord(now, defaults(ctx));
 }
 
 /** POST /users (§4.2): create with the §2.2 defaults. */
