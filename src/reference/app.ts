@@ -62,6 +62,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
   webhookRoutes(router, ctx);
   const html = ctx.fault('errors-not-json');
   const limitedStatus = ctx.fault('rate-limit-wrong-status') ? 503 : 429;
+  const limitedBody = ctx.fault('rate-limit-silent-body') ? { message: 'Rate limit exceeded.' } : TOO_MANY;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
@@ -74,7 +75,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       ? { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining) }
       : {};
     if (!decision.allowed) {
-      send(res, { status: limitedStatus, body: TOO_MANY, headers: { ...rateHeaders, 'retry-after': String(decision.retryAfterSeconds) } }, false);
+      send(res, { status: limitedStatus, body: limitedBody, headers: { ...rateHeaders, 'retry-after': String(decision.retryAfterSeconds) } }, false);
       return;
     }
     const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html);

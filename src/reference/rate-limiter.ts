@@ -92,6 +92,29 @@ export class FixedWindowLimiter implements RateLimiter {
   }
 }
 
+/**
+ * A fixed window aligned to the clock: calls are counted per `floor(now / window)`, as a counter
+ * keyed by the current minute is. It also admits up to 2 × limit − 1 calls across a reset: the
+ * `rate-limit-clock-window` fault.
+ */
+export class ClockWindowLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { index: number; count: number }>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  attempt(key: string, now: number): RateDecision {
+    const index = Math.floor(now / this.windowMs);
+    let window = this.windows.get(key);
+    if (!window || window.index !== index) this.windows.set(key, (window = { index, count: 0 }));
+    if (window.count >= this.limit) return denied(this.limit, (index + 1) * this.windowMs - now);
+    window.count++;
+    return { allowed: true, limit: this.limit, remaining: this.limit - window.count, retryAfterSeconds: 0 };
+  }
+}
+
 const STORE_ROUND_TRIP_MS = 5;
 
 /**

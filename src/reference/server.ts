@@ -7,6 +7,7 @@ import { generateTlsIdentity, type TlsIdentity } from './certificate.ts';
 import { ServerContext } from './context.ts';
 import { faultByName, type FaultName } from './faults.ts';
 import {
+  ClockWindowLimiter,
   FixedWindowLimiter,
   NoLimiter,
   RacyWindowLimiter,
@@ -25,6 +26,11 @@ export interface ReferenceServerOptions {
   readonly token?: string;
   /** null turns the limit off; default 60 calls per 60 s (§8). */
   readonly rateLimit?: RateLimitSetting | null;
+  /**
+   * Replaces the limiter the setting and faults would pick, e.g. another limiter that also follows §8
+   * (tests of the rate-limit checks use this to prove they accept other valid designs).
+   */
+  readonly limiter?: RateLimiter;
   readonly companyTimezone?: string;
   readonly faults?: readonly string[];
   /** Version labels served besides `public` (§9). Default `['v2']`. */
@@ -45,6 +51,8 @@ export interface ReferenceServer {
   readonly seed: SeedSummary;
   readonly faults: readonly FaultName[];
   readonly companyTimezone: string;
+  /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
+  readonly rateLimit: RateLimitSetting | null;
   readonly context: ServerContext;
   close(): Promise<void>;
 }
@@ -57,6 +65,7 @@ export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext)
   const { limit, windowMs } = setting;
   if (ctx.fault('rate-limit-race')) return new RacyWindowLimiter(limit, windowMs);
   if (ctx.fault('rate-limit-fixed-window')) return new FixedWindowLimiter(limit, windowMs);
+  if (ctx.fault('rate-limit-clock-window')) return new ClockWindowLimiter(limit, windowMs);
   if (ctx.fault('rate-limit-one-extra')) return new SlidingWindowLimiter(limit + 1, windowMs);
   if (ctx.fault('rate-limit-too-strict')) return new SlidingWindowLimiter(Math.max(1, limit - 1), windowMs);
   return new SlidingWindowLimiter(limit, windowMs, !ctx.fault('rate-limit-never-resets'));
@@ -78,10 +87,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const seeded = seed(ctx);
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());
+  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const listener = createRequestListener({
     ctx,
     token,
-    limiter: limiterFor(options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, ctx),
+    limiter: options.limiter ?? limiterFor(rateLimit, ctx),
     versions: options.versions ?? ['v2'],
     onError: options.onError,
   });
@@ -117,6 +127,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     seed: seeded,
     faults,
     companyTimezone,
+    rateLimit,
     context: ctx,
     close: () =>
       new Promise<void>((resolve) => {

@@ -63,6 +63,7 @@ function detailText(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: C
     check.reason ?? '',
     check.waiver ? `Waived by the profile for ${check.waiver.rule}: ${check.waiver.reason}` : '',
     findingsText(check, rules),
+    (check.notes ?? []).join('\n'),
     evidenceText(check, tls),
     `Replay this check:\n${check.replay}`,
   ];

@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.1.0';
+export const REPORT_SCHEMA_VERSION = '1.2.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -40,6 +40,8 @@ export interface CheckResult {
   readonly reason?: string;
   /** The profile's waiver that turned a failure into `waived`. */
   readonly waiver?: { readonly rule: RuleId; readonly reason: string };
+  /** Observations that are not verdicts (e.g. the Retry-After a 429 carried, how long a burst took). */
+  readonly notes?: readonly string[];
   /** The exchanges this check made, redacted. */
   readonly exchanges: readonly Exchange[];
   readonly durationMs: number;

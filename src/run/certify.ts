@@ -17,6 +17,10 @@ import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
 import { plannedPropertyRequests, runProperties, selectsFamily } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
+import { RATE_LIMIT_CHECKS, plannedRateLimitPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
+import { MONITOR_CHECK_ID, RateMonitor } from '../ratelimit/monitor.ts';
+import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
+import type { BurstRecord } from '../ratelimit/boundary.ts';
 
 /** The run could not be made (unreachable target, TLS trouble): exit code 2, one line saying what to fix. */
 export class RunError extends ClockcheckError {
@@ -53,6 +57,12 @@ export interface CertifyOptions {
   readonly path?: string;
   /** The property families (default: all of src/properties/families.ts). */
   readonly families?: readonly PropertyFamily[];
+}
+
+/** Whether `--only` selects a built-in check (the rate-limit checks): by ID, by a rule it names, or by `rate-limit`. */
+export function selectsBuiltin(only: readonly string[], id: string, rules: readonly string[]): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) => o === id || o === id.split('/')[0] || rules.includes(o));
 }
 
 /** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
@@ -112,14 +122,23 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
+  const rateLimitSelected = (id: RateLimitCheckId) =>
+    !options.path && selectsBuiltin(options.only, id, RATE_LIMIT_CHECKS[id].rules);
+  const rateLimitPlan = plannedRateLimitPhase(profile, rateLimitSelected);
   const planned =
     scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 1) +
-    plannedPropertyRequests(families, options.path ? families.length : options.budget);
+    plannedPropertyRequests(families, options.path ? families.length : options.budget) +
+    rateLimitPlan.requests;
 
   const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
-  const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs: (n) => pacer.estimateMs(n) }) : null;
+  // The rate-limit phase runs last and is timed by the window, not paced: its time is added until it starts.
+  let rateLimitPhaseStarted = false;
+  const estimateMs = (remaining: number) =>
+    rateLimitPhaseStarted ? 0 : pacer.estimateMs(Math.max(0, remaining - rateLimitPlan.requests)) + rateLimitPlan.ms;
+  const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs }) : null;
   let made = 0;
-  let unintended429 = 0;
+  const monitor = new RateMonitor();
+  let segment = 'paced';
   const client = new TargetClient({
     origin: options.origin,
     apiPrefix: profile.api_prefix,
@@ -132,11 +151,38 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     pacer,
     onExchange: (exchange) => {
       made++;
-      if (exchange.response?.status === 429) unintended429++;
+      monitor.record(exchange, segment);
       progress?.tick();
       options.onExchange?.(exchange);
     },
   });
+  const tls = { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure };
+  /** One rate-limit burst through autocannon, recorded like the client's own exchanges. */
+  const burst = async (requests: readonly LoadRequest[], amount: number, label: string): Promise<BurstRecord> => {
+    const first = client.reserveExchangeIds(amount);
+    const run = await runAutocannon({
+      origin: client.origin,
+      apiPrefix: profile.api_prefix,
+      token: options.token,
+      tls,
+      requests,
+      connections: profile.rate_limit.connections,
+      amount,
+      record: true,
+      sampleIntervalMs: 10,
+      timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
+      userAgent: `clockcheck/${toolVersion()}`,
+      firstExchangeId: first - 1,
+    });
+    for (const exchange of run.exchanges) {
+      made++;
+      monitor.record(exchange, label);
+      progress?.tick();
+      options.onExchange?.(exchange);
+      await pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
+    }
+    return { exchanges: run.exchanges, unanswered: run.unanswered };
+  };
 
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
@@ -180,6 +226,35 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       readOnly: options.readOnly,
     });
     for (const result of properties) results.push(applyWaivers(result, profile));
+    if ((Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(rateLimitSelected)) {
+      const runPhase = () =>
+        runRateLimitPhase({
+          profile,
+          call: async (request, label) => {
+            segment = label;
+            try {
+              return await client.send(request);
+            } finally {
+              segment = 'paced';
+            }
+          },
+          burst,
+          guardMs: pacer.spanMs - profile.rate_limit.window,
+          replay: (id) => `${options.replayBase} --only ${id}`,
+          selected: rateLimitSelected,
+        });
+      // The bursts start after a window without calls, and the pacer counts them for what follows.
+      const phase = profile.rate_limit.bursts
+        ? await pacer.exclusive(() => {
+            rateLimitPhaseStarted = true;
+            return runPhase();
+          })
+        : await runPhase();
+      for (const result of phase) results.push(applyWaivers(result, profile));
+    }
+    if (!options.path && selectsBuiltin(options.only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP'])) {
+      results.push(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile));
+    }
   } finally {
     progress?.finish();
     await client.close();
@@ -200,7 +275,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    requests: { planned, made, unintended429 },
+    requests: { planned, made, unintended429: monitor.unintended429 },
     checks: results,
     coverage: rules,
     createdResources: created,

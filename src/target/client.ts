@@ -122,6 +122,16 @@ export class TargetClient {
     return this.#redactor;
   }
 
+  /**
+   * Takes `count` exchange sequence numbers for exchanges recorded elsewhere (autocannon bursts), so
+   * numbers stay unique within the run. Returns the first; the block is [first, first + count).
+   */
+  reserveExchangeIds(count: number): number {
+    const first = this.#sequence + 1;
+    this.#sequence += Math.max(0, count);
+    return first;
+  }
+
   /** Whether an absolute URL is on the target's origin (so `send({ url })` accepts it). */
   isSameOrigin(url: string): boolean {
     try {

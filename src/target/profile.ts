@@ -25,8 +25,23 @@ export const profileSchema = z.strictObject({
   /** The environment variable that holds the token (the token itself never goes in a profile). */
   token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('CLOCKCHECK_TOKEN'),
   tls: z.strictObject({ ca: z.string().optional(), insecure: z.boolean().default(false) }).prefault({}),
-  /** §8: 60 calls per minute. The pacer keeps the harness under it. */
-  rate_limit: z.strictObject({ limit: z.number().int().positive().default(60), window: duration('60s') }).prefault({}),
+  /** §8: 60 calls per minute. The pacer keeps the harness under it; the rate-limit checks probe it. */
+  rate_limit: z
+    .strictObject({
+      limit: z.number().int().positive().default(60),
+      window: duration('60s'),
+      /** The call the rate-limit bursts repeat: a read-only list (default GET /users, §4.2). */
+      probe_path: z.string().startsWith('/').default('/users'),
+      /** Calls beyond the limit in the boundary burst (the K of limit + K). */
+      burst_extra: z.number().int().min(1).max(20).default(4),
+      /** Connections a burst is spread over. */
+      connections: z.number().int().min(1).max(64).default(8),
+      /** §7 names 429 "Too Many Attempts"; the body is not shown. Set to the text the 429 body must contain (RATE-LIMIT-BODY); default: not asserted. */
+      body_text: z.string().min(1).optional(),
+      /** false skips the burst checks (the run-wide monitor still runs), e.g. for a target shared with other clients. */
+      bursts: z.boolean().default(true),
+    })
+    .prefault({}),
   company_timezone: z.string().refine(isTimezoneName, 'expected an IANA timezone name').default('America/Chicago'),
   /** Where documented operations live (§1). */
   api_prefix: z.string().startsWith('/').default('/api/public'),

@@ -69,6 +69,14 @@ const PROBES: Record<FaultName, Probe> = {
   'rate-limit-race': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
   'rate-limit-too-strict': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
   'rate-limit-wrong-status': { rateLimit: SMALL_LIMIT, clean: [200, 200, 200, 200, 200, 429, 429, 429], probe: (t) => burst(t, 8) },
+  'rate-limit-silent-body': {
+    rateLimit: SMALL_LIMIT,
+    clean: true,
+    probe: async (t) => {
+      const replies = await Promise.all(Array.from({ length: 7 }, () => t.call('GET', '/users?page_size=1')));
+      return replies.filter((r) => r.status === 429).every((r) => r.text.includes('Too Many Attempts'));
+    },
+  },
   'rate-limit-never-resets': {
     rateLimit: { limit: 5, windowMs: 300 },
     clean: 200,
@@ -76,6 +84,19 @@ const PROBES: Record<FaultName, Probe> = {
       await burst(t, 6);
       await sleep(400);
       return status(t, 'GET', '/users');
+    },
+  },
+  'rate-limit-clock-window': {
+    rateLimit: SMALL_LIMIT,
+    // 5 calls just before the clock's window boundary, 5 just after: the sliding window still holds the first 5.
+    clean: 0,
+    probe: async (t) => {
+      const windowMs = SMALL_LIMIT.windowMs;
+      const toBoundary = windowMs - (Date.now() % windowMs);
+      await sleep(toBoundary < 200 ? toBoundary + windowMs - 150 : toBoundary - 150);
+      await burst(t, 5);
+      await sleep(windowMs - (Date.now() % windowMs) + 20);
+      return accepted(await burst(t, 5));
     },
   },
   'rate-limit-fixed-window': {

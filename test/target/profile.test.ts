@@ -24,7 +24,7 @@ describe('profile defaults', () => {
     expect(defaultProfile()).toEqual({
       token_env: 'CLOCKCHECK_TOKEN',
       tls: { insecure: false },
-      rate_limit: { limit: 60, window: 60_000 },
+      rate_limit: { limit: 60, window: 60_000, probe_path: '/users', burst_extra: 4, connections: 8, bursts: true },
       company_timezone: 'America/Chicago',
       api_prefix: '/api/public',
       fixtures: {},
@@ -43,7 +43,7 @@ describe('profile defaults', () => {
 
   it('completes partial nested objects with their defaults', () => {
     const profile = parseProfile(lines('rate_limit:', '  limit: 30', 'timeouts:', '  body: 2.5s', 'tls:', '  ca: ca.pem', 'status_codes:', '  create: 201'), 'p.yaml');
-    expect(profile.rate_limit).toEqual({ limit: 30, window: 60_000 });
+    expect(profile.rate_limit).toMatchObject({ limit: 30, window: 60_000, probe_path: '/users' });
     expect(profile.timeouts).toEqual({ connect: 10_000, headers: 30_000, body: 2_500 });
     expect(profile.tls).toEqual({ ca: 'ca.pem', insecure: false });
     expect(profile.status_codes).toEqual({ create: 201 });
@@ -145,7 +145,7 @@ describe('loadProfile', () => {
     try {
       const good = join(dir, 'good.yaml');
       await writeFile(good, lines('rate_limit: { limit: 10 }'));
-      expect((await loadProfile(good)).rate_limit).toEqual({ limit: 10, window: 60_000 });
+      expect((await loadProfile(good)).rate_limit).toMatchObject({ limit: 10, window: 60_000 });
       const bad = join(dir, 'bad.yaml');
       await writeFile(bad, lines('ratelimit: { limit: 10 }'));
       await expect(loadProfile(bad)).rejects.toMatchObject({ file: bad, line: 1, fieldPath: 'ratelimit', hint: 'did you mean "rate_limit"?' });

@@ -5,6 +5,9 @@ import { FAULTS } from '../../reference/faults.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
 import { parseCommandArgs } from '../args.ts';
+import { PROPERTY_FAMILIES } from '../../properties/families.ts';
+import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';
+import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -12,7 +15,7 @@ const USAGE = `clockcheck rules [--json] [--family NAME] [--basis spec|profile] 
 
 Prints the rule catalog: every normative statement of the spec with its stable ID and section.
 Columns: ID, section, basis (spec: stated; profile: the spec says "not shown", the target profile decides),
-the number of scenarios that cover the rule (UNCOVERED when none: a visible gap), the reference server's
+the number of checks (scenarios, property families, rate-limit checks) that cover the rule (UNCOVERED when none: a visible gap), the reference server's
 faults that break it, and the statement. --uncovered lists only the gaps.`;
 
 function byFirstSection(a: Rule, b: Rule): number {
@@ -40,7 +43,16 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const scenarios = await loadSuites(values['suites-dir'], values.suite, BUILTIN_CHECK_NAMES);
-  const checksOf = (id: string) => scenarios.filter((s) => s.scenario.rules.includes(id as never)).map((s) => s.id);
+  // Every check that names a rule: scenarios, property families, the rate-limit checks and the run-wide monitor.
+  const checks: { id: string; rules: readonly string[] }[] = [
+    ...scenarios.map((s) => ({ id: s.id, rules: s.scenario.rules })),
+    ...PROPERTY_FAMILIES.map((f) => ({ id: `properties/${f.name}`, rules: f.rules })),
+    ...Object.entries(RATE_LIMIT_CHECKS).map(([id, c]) => ({ id, rules: c.rules })),
+    { id: MONITOR_CHECK_ID, rules: ['RATE-LIMIT-CAP'] },
+    // Checks that assert a profile rule only when the profile sets its key.
+    ...Object.entries(PROFILE_RULES_OF_CHECK).map(([id, c]) => ({ id: `${id} (with ${c!.key})`, rules: [c!.rule] })),
+  ];
+  const checksOf = (id: string) => checks.filter((c) => c.rules.includes(id)).map((c) => c.id);
   const faultsOf = (id: string) => FAULTS.filter((f) => f.rule === id).map((f) => f.name);
   const rules = [...RULES]
     .filter((r) => !values.family || r.family === values.family)
@@ -60,6 +72,6 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   }
   const spec = rules.filter((r) => r.basis === 'spec').length;
   const gaps = rules.filter((r) => checksOf(r.id).length === 0).length;
-  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${gaps} uncovered.`);
+  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${checks.length} checks (${scenarios.length} scenarios, ${PROPERTY_FAMILIES.length} property families, ${checks.length - scenarios.length - PROPERTY_FAMILIES.length} rate-limit checks), ${gaps} uncovered.`);
   return 0;
 }

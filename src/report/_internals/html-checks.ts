@@ -65,6 +65,7 @@ function checkDetails(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls:
 ${check.reason !== undefined ? html`<p class="reason status-${check.status}">${check.reason}</p>` : ''}
 ${check.waiver ? html`<p class="reason status-waived">Waived by the profile for ${ruleLink(check.waiver.rule)}: ${check.waiver.reason}</p>` : ''}
 ${check.findings.length > 0 ? html`<h4>Findings</h4>${check.findings.map((f) => findingBlock(check, f, rules))}` : ''}
+${notesList(check)}
 ${check.exchanges.length > 0 ? html`<h4>Exchanges (${check.exchanges.length})</h4>${check.exchanges.map((e) => exchangeBlock(check.id, e, open.has(e.id), tls))}` : ''}
 <h4>Replay this check</h4>
 <pre class="command" data-testid="replay">${check.replay}</pre>
@@ -72,10 +73,16 @@ ${check.exchanges.length > 0 ? html`<h4>Exchanges (${check.exchanges.length})</h
 </details>`;
 }
 
+/** Observations a check made besides its verdict (rate-limit headers, burst timings). */
+function notesList(check: CheckResult): SafeHtml | '' {
+  if (!check.notes || check.notes.length === 0) return '';
+  return html`<ul class="notes muted" data-testid="notes">${check.notes.map((n) => html`<li>${n}</li>`)}</ul>`;
+}
+
 function checkLine(check: CheckResult): SafeHtml {
   return html`<div class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}">${checkRow(check)}${
     check.reason !== undefined ? html`<div class="check-body muted">${check.reason}</div>` : ''
-  }</div>`;
+  }${check.notes && check.notes.length > 0 ? html`<div class="check-body">${notesList(check)}</div>` : ''}</div>`;
 }
 
 /**

@@ -1,0 +1,78 @@
+import type { Profile } from '../target/profile.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { CheckRecorder } from './check-recorder.ts';
+import { formatSpan, outcomeOf } from './window-count.ts';
+
+/** A burst as the rate-limit checks see it: its calls, the ones with no answer, and how long it took. */
+export interface BurstRecord {
+  readonly exchanges: readonly Exchange[];
+  /** Calls sent that got no response at all. */
+  readonly unanswered: number;
+}
+
+export function burstSpan(burst: BurstRecord): { readonly from: number; readonly to: number; readonly ms: number } {
+  const from = Math.min(...burst.exchanges.map((e) => e.sentAtMs));
+  const to = Math.max(...burst.exchanges.map((e) => e.sentAtMs + e.durationMs));
+  return { from, to, ms: to - from };
+}
+
+function histogram(exchanges: readonly Exchange[]): string {
+  const counts = new Map<string, number>();
+  for (const e of exchanges) {
+    const key = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
+}
+
+const RATE_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'ratelimit-policy'];
+
+function headerNotes(label: string, exchange: Exchange | undefined): string[] {
+  if (!exchange?.response) return [];
+  const shown = RATE_HEADERS.filter((h) => exchange.response!.headers[h] !== undefined).map((h) => `${h}: ${exchange.response!.headers[h]}`);
+  return shown.length > 0 ? [`${label} (exchange ${exchange.id}): ${shown.join('; ')}`] : [];
+}
+
+/**
+ * §8 and §7 at the boundary: after a window with no calls, a concurrent burst of limit + K calls.
+ * Exactly `limit` are served (more: RATE-LIMIT-CAP; fewer: RATE-LIMIT-QUOTA) and the rest get 429
+ * (anything else: RATE-LIMIT-STATUS); with the profile's `rate_limit.body_text`, each 429 body says
+ * it (RATE-LIMIT-BODY). The burst must fit well inside one window, or no verdict is drawn.
+ */
+export function judgeBoundary(burst: BurstRecord, profile: Profile, recorder: CheckRecorder): ReturnType<CheckRecorder['result']> {
+  const { limit, window: windowMs, body_text: bodyText } = profile.rate_limit;
+  const calls = burst.exchanges;
+  recorder.keep(calls);
+  if (calls.length === 0) return recorder.errored(`none of the ${burst.unanswered} calls of the burst got a response`);
+  const span = burstSpan(burst);
+  const sent = calls.length + burst.unanswered;
+  recorder.note(`${sent} calls sent at once after ${formatSpan(windowMs)} without calls; answered within ${formatSpan(span.ms)}: ${histogram(calls)}`);
+  const served = calls.filter((e) => outcomeOf(e) === 'served');
+  const limited = calls.filter((e) => outcomeOf(e) === 'limited');
+  const other = calls.filter((e) => outcomeOf(e) === 'other');
+  for (const note of [...headerNotes('last call served', served.at(-1)), ...headerNotes('first 429', limited[0])]) recorder.note(note);
+  if (span.ms >= windowMs) {
+    return recorder.errored(`the burst took ${formatSpan(span.ms)}, not less than the ${formatSpan(windowMs)} window, so it does not show one window's count`);
+  }
+  if (served.length === 0 && limited.length === 0) {
+    return recorder.errored(`no call of the burst was served or limited (${histogram(calls)}): the probe ${profile.rate_limit.probe_path} does not answer 2xx`);
+  }
+  if (served.length > limit) {
+    recorder.fail('RATE-LIMIT-CAP', `at most ${limit} of ${sent} calls served within one ${formatSpan(windowMs)} window`, `${served.length} served within ${formatSpan(span.ms)}`, [...new Set([served[limit]!, served.at(-1)!])]);
+  }
+  if (served.length < limit && served.length + burst.unanswered < limit && limited.length + other.length > 0) {
+    const refused = [...limited, ...other].sort((a, b) => a.sentAtMs - b.sentAtMs);
+    recorder.fail('RATE-LIMIT-QUOTA', `${limit} of ${sent} calls served after ${formatSpan(windowMs)} without calls`, `only ${served.length} served (${histogram(calls)})`, [refused[0]!]);
+  }
+  if (other.length > 0 && served.length >= Math.min(limit, sent)) {
+    recorder.fail('RATE-LIMIT-STATUS', `429 for each call beyond the limit of ${limit}`, `${histogram(other)} among them`, other.slice(0, 3));
+  } else if (other.length > 0) {
+    recorder.fail('RATE-LIMIT-STATUS', `each call served (2xx) or refused with 429`, `${histogram(other)}`, other.slice(0, 3));
+  }
+  if (bodyText !== undefined) {
+    const silent = limited.filter((e) => !(e.response?.body ?? '').toLowerCase().includes(bodyText.toLowerCase()));
+    if (silent.length > 0) recorder.fail('RATE-LIMIT-BODY', `a 429 body that says "${bodyText}" (profile)`, `${silent.length} of ${limited.length} do not, e.g. ${JSON.stringify((silent[0]!.response?.body ?? '').slice(0, 80))}`, [silent[0]!]);
+  }
+  if (!recorder.failed && burst.unanswered > 0) return recorder.errored(`${burst.unanswered} of ${sent} calls got no response`);
+  return recorder.result();
+}

@@ -1,0 +1,46 @@
+import type { CheckResult } from '../report/model.ts';
+import type { Profile } from '../target/profile.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { pageSizeProblems } from '../checks/page-size-verdict.ts';
+import type { CheckRecorder } from './check-recorder.ts';
+
+/** §4.6 / §8: the page sizes sent at once: the maximum, just above it, far above it, zero and negative. */
+export const PAGE_SIZES_UNDER_LOAD: readonly number[] = [100, 101, 1000, 0, -1];
+
+/** The same answer, as far as a page_size verdict goes: the status and, when shown, per_page. */
+function answerKey(exchange: Exchange): string {
+  const status = exchange.response?.status ?? exchange.error?.code ?? 'none';
+  const perPage = (exchange.response?.json as { meta_data?: { pagination?: { per_page?: unknown } } } | undefined)?.meta_data?.pagination?.per_page;
+  return perPage === undefined ? String(status) : `${status} per_page ${JSON.stringify(perPage)}`;
+}
+
+/**
+ * PAG-PAGE-SIZE-MAX under load: each size is asked for several times at once. Every answer is judged
+ * as the single-request check judges it (never more than 100 items; a valid error or a clamp), and
+ * the copies of one size must agree: the same status and per_page, not a clamp for some and a
+ * full page for others. A 429 is not judged (the monitor reports it).
+ */
+export function judgePageSizesUnderLoad(answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, recorder: CheckRecorder): CheckResult {
+  let judged = 0;
+  for (const [size, exchanges] of answers) {
+    recorder.keep(exchanges);
+    const answered = exchanges.filter((e) => e.response?.status !== 429);
+    judged += answered.length;
+    for (const exchange of answered) {
+      for (const problem of pageSizeProblems(size, exchange, profile.page_size_over_max)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
+    }
+    const kinds = new Map<string, Exchange[]>();
+    for (const exchange of answered) kinds.set(answerKey(exchange), [...(kinds.get(answerKey(exchange)) ?? []), exchange]);
+    if (kinds.size > 1) {
+      recorder.fail(
+        'PAG-PAGE-SIZE-MAX',
+        `the same answer to each of ${answered.length} concurrent requests for page_size=${size}`,
+        [...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', '),
+        [...kinds.values()].map((list) => list[0]!),
+      );
+    }
+    recorder.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
+  }
+  if (judged === 0) return recorder.errored('every request was refused with 429, so no page_size answer could be judged');
+  return recorder.result();
+}

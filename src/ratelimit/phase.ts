@@ -1,0 +1,186 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CheckResult } from '../report/model.ts';
+import type { RuleId } from '../spec/rules.ts';
+import type { TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../target/profile.ts';
+import type { LoadRequest } from '../load/autocannon-run.ts';
+import { CheckRecorder } from './check-recorder.ts';
+import { judgeBoundary, burstSpan, type BurstRecord } from './boundary.ts';
+import { judgeSliding, type Straddle } from './sliding.ts';
+import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
+import { outcomeOf, timed, type TimedCall } from './window-count.ts';
+
+/** The rules a rate-limit check names only when the profile asks for them. */
+export const PROFILE_RULES_OF_CHECK: Readonly<Partial<Record<string, { readonly rule: RuleId; readonly key: string }>>> = {
+  'rate-limit/boundary': { rule: 'RATE-LIMIT-BODY', key: 'rate_limit.body_text' },
+};
+
+/** The rate-limit checks, by ID, with the rules each one names. */
+export const RATE_LIMIT_CHECKS = {
+  'rate-limit/boundary': { title: 'A burst of limit + K calls after a quiet window: exactly limit served, the rest 429', rules: ['RATE-LIMIT-CAP', 'RATE-LIMIT-QUOTA', 'RATE-LIMIT-STATUS'] },
+  'rate-limit/reset': { title: 'Once the window since the served calls has passed, calls are served again', rules: ['RATE-LIMIT-RESET'] },
+  'rate-limit/sliding': { title: 'No window-length interval serves more than limit calls, across a fixed-window reset at the first call or at the clock', rules: ['RATE-LIMIT-SLIDING'] },
+  'rate-limit/page-size-under-load': { title: 'page_size 100, 101, 1000, 0 and -1 asked at once: never more than 100 items, the same answer for each copy', rules: ['PAG-PAGE-SIZE-MAX'] },
+} as const satisfies Record<string, { title: string; rules: readonly RuleId[] }>;
+
+export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
+
+/** Concurrent copies of each page size in the page-size check. */
+const PAGE_SIZE_COPIES = 4;
+
+/** What the phase needs from the run. */
+export interface RateLimitPhaseDeps {
+  readonly profile: Profile;
+  /** One call through the harness's client, recorded under `segment` (not paced inside the phase). */
+  readonly call: (request: TargetRequest, segment: string) => Promise<Exchange>;
+  /** `amount` calls at once over the profile's connections (autocannon), recorded under `segment`. */
+  readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string) => Promise<BurstRecord>;
+  /** The pacer's margin on top of the window, ms: a "quiet window" is window + guard without calls. */
+  readonly guardMs: number;
+  readonly replay: (checkId: string) => string;
+  /** Which checks to run (by ID or rule, as --only selects). */
+  readonly selected: (checkId: RateLimitCheckId) => boolean;
+}
+
+const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
+
+function recorder(id: RateLimitCheckId, deps: RateLimitPhaseDeps): CheckRecorder {
+  const { title, rules } = RATE_LIMIT_CHECKS[id];
+  const named: RuleId[] = [...rules];
+  if (id === 'rate-limit/boundary' && deps.profile.rate_limit.body_text !== undefined) named.push('RATE-LIMIT-BODY');
+  return new CheckRecorder(id, title, named, deps.replay(id));
+}
+
+async function sleepUntil(at: number): Promise<void> {
+  const wait = at - Date.now();
+  if (wait > 0) await delay(wait);
+}
+
+function endOf(exchanges: readonly Exchange[]): number {
+  return Math.max(...exchanges.map((e) => e.sentAtMs + e.durationMs));
+}
+
+/** The requests and time the phase plans for, for the progress ETA. */
+export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimitCheckId) => boolean): { readonly requests: number; readonly ms: number } {
+  const { limit, burst_extra: extra, window: windowMs, bursts } = profile.rate_limit;
+  if (!bursts) return { requests: 0, ms: 0 };
+  const windowChecks = selected('rate-limit/boundary') || selected('rate-limit/reset') || selected('rate-limit/sliding');
+  const straddle = selected('rate-limit/sliding');
+  const pageSizes = selected('rate-limit/page-size-under-load');
+  const requests = (windowChecks ? limit + extra + 41 : 0) + (straddle ? 2 * limit - 1 : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES : 0);
+  const ms = (windowChecks ? 2 * windowMs : 0) + (straddle ? windowMs : 0) + (pageSizes ? windowMs : 0);
+  return { requests, ms };
+}
+
+/**
+ * The rate-limit phase (§8, §7), run after a window without calls (the caller's `pacer.exclusive`):
+ *
+ * 1. boundary: limit + K calls at once.
+ * 2. reset: single calls every window/40 until one is served again (the first call of a new
+ *    window); if none is within a window and a guard, a window with no calls and then one call.
+ * 3. sliding: a window after that call, limit − 1 calls just before it and limit just after.
+ * 4. page size under load: after another quiet window, each page size asked several times at once.
+ *
+ * Every burst is at most limit + K calls. Returns the selected checks' results.
+ */
+export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<CheckResult[]> {
+  const { profile } = deps;
+  const { limit, window: windowMs, burst_extra: extra, probe_path: probePath } = profile.rate_limit;
+  const results: CheckResult[] = [];
+  const wanted = PHASE_CHECKS.filter((id) => deps.selected(id));
+  if (wanted.length === 0) return results;
+  if (!profile.rate_limit.bursts) {
+    return wanted.map((id) => recorder(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
+  }
+  const probe: LoadRequest = { method: 'GET', path: probePath };
+  const served: TimedCall[] = [];
+  const keepServed = (exchanges: readonly Exchange[], segment: string) => {
+    for (const e of exchanges) if (outcomeOf(e) === 'served') served.push(timed(e, segment));
+  };
+  let lastEnd = Date.now();
+
+  if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
+    // 1. boundary
+    const boundary = await deps.burst([probe], limit + extra, 'boundary');
+    keepServed(boundary.exchanges, 'boundary');
+    const boundaryResult = judgeBoundary(boundary, profile, recorder('rate-limit/boundary', deps));
+    if (deps.selected('rate-limit/boundary')) results.push(boundaryResult);
+    const usable = boundary.exchanges.length > 0 && boundaryResult.status !== 'errored';
+    lastEnd = boundary.exchanges.length > 0 ? endOf(boundary.exchanges) : Date.now();
+
+    // 2. reset
+    const reset = recorder('rate-limit/reset', deps);
+    let opener: Exchange | undefined;
+    if (usable) {
+      const step = Math.max(5, windowMs / 40);
+      const deadline = lastEnd + windowMs + deps.guardMs + step;
+      const polls: Exchange[] = [];
+      for (let next = lastEnd; !opener && Date.now() < deadline; ) {
+        await sleepUntil(next);
+        const poll = await deps.call(probe, 'poll');
+        polls.push(poll);
+        if (outcomeOf(poll) === 'served') opener = poll;
+        next = poll.sentAtMs + step;
+      }
+      keepServed(polls, 'poll');
+      lastEnd = polls.length > 0 ? endOf(polls) : lastEnd;
+      const refused = polls.filter((p) => outcomeOf(p) !== 'served');
+      reset.keep([...refused.slice(0, 1), ...refused.slice(-1)]);
+      if (opener) {
+        reset.keep([opener]);
+        reset.note(`served again ${((opener.sentAtMs - burstSpan(boundary).from) / 1000).toFixed(2)} s after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
+      } else {
+        // Some servers count refused calls too: give them a whole window without calls.
+        await sleepUntil(lastEnd + windowMs + deps.guardMs);
+        const after = await deps.call(probe, 'reset');
+        lastEnd = endOf([after]);
+        reset.keep([after]);
+        if (outcomeOf(after) === 'served') {
+          opener = after;
+          keepServed([after], 'reset');
+          reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${((windowMs + deps.guardMs) / 1000).toFixed(2)} s without calls`);
+        } else if (after.response) {
+          reset.fail('RATE-LIMIT-RESET', `a call served once ${((windowMs + deps.guardMs) / 1000).toFixed(2)} s passed without any call`, `status ${after.response.status}, ${polls.length} polls over the window before all refused`, [after]);
+        }
+      }
+    }
+    if (deps.selected('rate-limit/reset')) {
+      results.push(!usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opener ? reset.result() : reset.errored('the call after a quiet window got no response'));
+    }
+
+    // 3. sliding
+    if (deps.selected('rate-limit/sliding')) {
+      const sliding = recorder('rate-limit/sliding', deps);
+      if (!usable) {
+        results.push(sliding.skipped('the boundary burst reached no verdict'));
+      } else if (!opener) {
+        results.push(judgeSliding(served, null, limit, windowMs, sliding));
+      } else {
+        const spanMs = burstSpan(boundary).ms;
+        const beforeAt = opener.sentAtMs + windowMs - (2 * spanMs + windowMs / 20);
+        const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
+        const [before, after] = await Promise.all([
+          sleepUntil(beforeAt).then(() => deps.burst([probe], limit - 1, 'straddle-before')),
+          sleepUntil(afterAt).then(() => deps.burst([probe], limit, 'straddle-after')),
+        ]);
+        keepServed(before.exchanges, 'straddle-before');
+        keepServed(after.exchanges, 'straddle-after');
+        lastEnd = endOf([...before.exchanges, ...after.exchanges, opener]);
+        const straddle: Straddle = { opener, before, after };
+        results.push(judgeSliding(served, straddle, limit, windowMs, sliding));
+      }
+    }
+  }
+
+  // 4. page size under load
+  if (deps.selected('rate-limit/page-size-under-load')) {
+    await sleepUntil(lastEnd + windowMs + deps.guardMs);
+    const separator = probePath.includes('?') ? '&' : '?';
+    const bursts = await Promise.all(
+      PAGE_SIZES_UNDER_LOAD.map(async (size) => [size, (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size')).exchanges] as const),
+    );
+    results.push(judgePageSizesUnderLoad(new Map(bursts), profile, recorder('rate-limit/page-size-under-load', deps)));
+  }
+  return results;
+}

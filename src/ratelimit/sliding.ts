@@ -1,0 +1,76 @@
+import type { CheckResult } from '../report/model.ts';
+import type { RuleId } from '../spec/rules.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { CheckRecorder } from './check-recorder.ts';
+import { burstSpan, type BurstRecord } from './boundary.ts';
+import { busiestSpan, formatSpan, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
+
+/** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
+export function describeBusiest(busiest: BusiestSpan): string {
+  const bySegment = new Map<string, number>();
+  for (const call of busiest.calls) bySegment.set(call.segment, (bySegment.get(call.segment) ?? 0) + 1);
+  const parts = [...bySegment].map(([segment, n]) => `${segment}: ${n}`).join(', ');
+  return `${busiest.calls.length} calls served within ${formatSpan(busiest.spanMs)} (${parts})`;
+}
+
+/** A few exchanges that show a busiest span: its first two and last two calls. */
+export function evidenceOf(busiest: BusiestSpan): Exchange[] {
+  const calls = [...busiest.calls].sort((a, b) => a.from - b.from);
+  const picked = calls.length <= 4 ? calls : [...calls.slice(0, 2), ...calls.slice(-2)];
+  return picked.map((c) => c.exchange);
+}
+
+/** When more than `limit` served calls certainly fell into one window: the finding, under `rule`. */
+export function failIfOverLimit(recorder: CheckRecorder, rule: RuleId, busiest: BusiestSpan, limit: number, windowMs: number): boolean {
+  if (busiest.calls.length <= limit) return false;
+  recorder.fail(rule, `at most ${limit} calls served in any ${formatSpan(windowMs)} interval (§8: within ANY one-minute window)`, describeBusiest(busiest), evidenceOf(busiest));
+  return true;
+}
+
+/** The straddle: one call that opens a window at `opener`, then bursts just before and just after a window later. */
+export interface Straddle {
+  readonly opener: Exchange;
+  readonly before: BurstRecord;
+  readonly after: BurstRecord;
+}
+
+/**
+ * RATE-LIMIT-SLIDING (§8, "within ANY one-minute window"). A fixed window, whether it starts at a
+ * key's first call (Laravel's throttle) or at the clock's minute, admits up to 2 × limit − 1 calls
+ * in a window-length interval around its reset. The schedule straddles both kinds of reset: the
+ * served poll after the boundary burst is the first call of a fresh window (for a clock-aligned
+ * window, the first call after its reset), so a window later `before` (limit − 1 calls, ending
+ * before the reset) and `after` (limit calls, starting after it) fall on both sides of it. A sliding
+ * window serves `before` and one call of `after`; a fixed one serves both. The verdict counts the
+ * served calls of the whole phase that certainly fell into one window.
+ */
+export function judgeSliding(
+  served: readonly TimedCall[],
+  straddle: Straddle | null,
+  limit: number,
+  windowMs: number,
+  recorder: CheckRecorder,
+): CheckResult {
+  const busiest = busiestSpan(served, windowMs);
+  if (failIfOverLimit(recorder, 'RATE-LIMIT-SLIDING', busiest, limit, windowMs)) return recorder.result();
+  if (!straddle) return recorder.errored('no call was served again after the boundary burst, so no window could be straddled');
+  recorder.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
+  if (straddle.before.exchanges.length === 0 || straddle.after.exchanges.length === 0) {
+    return recorder.errored('a straddle burst got no responses');
+  }
+  const opened = timed(straddle.opener, 'opener');
+  const before = burstSpan(straddle.before);
+  const after = burstSpan(straddle.after);
+  const reset = `${formatSpan(windowMs)} after the opening call`;
+  recorder.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatSpan(before.from - opened.from)} to ${formatSpan(before.to - opened.from)} after the opening call`);
+  recorder.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatSpan(after.from - opened.to)} to ${formatSpan(after.to - opened.to)} after the opening call's response`);
+  // Conclusive only if `before` ended before any reset a window after the opener and `after` began
+  // after it, and both fit in one window: then a fixed window would have shown more than `limit`.
+  if (before.to >= opened.from + windowMs || after.from <= opened.to + windowMs) {
+    return recorder.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatSpan(windowMs)} window)`);
+  }
+  if (after.to - before.from >= windowMs) {
+    return recorder.errored(`the straddle took ${formatSpan(after.to - before.from)}, not less than the ${formatSpan(windowMs)} window`);
+  }
+  return recorder.result();
+}

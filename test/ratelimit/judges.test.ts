@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { CheckRecorder } from '../../src/ratelimit/check-recorder.ts';
+import { judgeBoundary } from '../../src/ratelimit/boundary.ts';
+import { judgeSliding } from '../../src/ratelimit/sliding.ts';
+import { judgePageSizesUnderLoad } from '../../src/ratelimit/page-size-under-load.ts';
+import { RateMonitor } from '../../src/ratelimit/monitor.ts';
+import { timed } from '../../src/ratelimit/window-count.ts';
+import { defaultProfile, type Profile } from '../../src/target/profile.ts';
+import { call, calls } from './synthetic.ts';
+
+const WINDOW = 60_000;
+const profile = (changes: Partial<Profile['rate_limit']> = {}): Profile => {
+  const base = defaultProfile();
+  return { ...base, rate_limit: { ...base.rate_limit, ...changes } };
+};
+const recorder = (id = 'rate-limit/boundary') => new CheckRecorder(id, 'title', ['RATE-LIMIT-CAP'], 'clockcheck run --only x');
+const rulesOf = (result: { findings: readonly { ruleId: string }[] }) => result.findings.map((f) => f.ruleId);
+
+describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
+  const burst = (served: number, limitedStatus: number | null, limited: number) => ({
+    exchanges: [...calls(0, served, 200), ...calls(served, limited, limitedStatus)],
+    unanswered: 0,
+  });
+
+  it('passes exactly 60 served and the rest 429, and notes the rate-limit headers', () => {
+    const exchanges = [...calls(0, 60, 200), call(60, 429, { headers: { 'retry-after': '58' } }), ...calls(61, 3, 429)];
+    const result = judgeBoundary({ exchanges, unanswered: 0 }, profile(), recorder());
+    expect(result.status).toBe('passed');
+    expect(result.notes?.join('\n')).toContain('retry-after: 58');
+    expect(result.notes?.join('\n')).toMatch(/64 calls sent at once.*200 ×60, 429 ×4/);
+  });
+
+  it('fails RATE-LIMIT-CAP for 61 served, saying how many in how long', () => {
+    const result = judgeBoundary(burst(61, 429, 3), profile(), recorder());
+    expect(rulesOf(result)).toEqual(['RATE-LIMIT-CAP']);
+    expect(result.findings[0]!.actual).toMatch(/^61 served within \d+ ms$/);
+  });
+
+  it('fails RATE-LIMIT-QUOTA for 59 served', () => {
+    expect(rulesOf(judgeBoundary(burst(59, 429, 5), profile(), recorder()))).toEqual(['RATE-LIMIT-QUOTA']);
+  });
+
+  it('fails RATE-LIMIT-STATUS when the calls beyond the limit get 503', () => {
+    const result = judgeBoundary(burst(60, 503, 4), profile(), recorder());
+    expect(rulesOf(result)).toEqual(['RATE-LIMIT-STATUS']);
+    expect(result.findings[0]!.actual).toContain('503 ×4');
+  });
+
+  it('asserts the 429 body only when the profile names its text (RATE-LIMIT-BODY)', () => {
+    const plain = { exchanges: [...calls(0, 60, 200), ...Array.from({ length: 4 }, (_, i) => call(60 + i, 429, { body: '{"error":"slow down"}' }))], unanswered: 0 };
+    expect(judgeBoundary(plain, profile(), recorder()).status).toBe('passed');
+    expect(rulesOf(judgeBoundary(plain, profile({ body_text: 'Too Many Attempts' }), recorder()))).toEqual(['RATE-LIMIT-BODY']);
+    expect(judgeBoundary(burst(60, 429, 4), profile({ body_text: 'too many attempts' }), recorder()).status).toBe('passed');
+  });
+
+  it('draws no verdict from a burst that took a whole window, or that nothing answered', () => {
+    const slow = { exchanges: [...calls(0, 60, 200, 1000), ...calls(60_000, 4, 429)], unanswered: 0 };
+    expect(judgeBoundary(slow, profile(), recorder()).status).toBe('errored');
+    expect(judgeBoundary({ exchanges: [], unanswered: 64 }, profile(), recorder()).status).toBe('errored');
+    expect(judgeBoundary({ exchanges: calls(0, 64, 401), unanswered: 0 }, profile(), recorder()).reason).toContain('does not answer 2xx');
+  });
+
+  it('does not call 58 served a QUOTA failure when 2 calls got no answer (they may have been served)', () => {
+    const result = judgeBoundary({ exchanges: [...calls(0, 58, 200), ...calls(58, 4, 429)], unanswered: 2 }, profile(), recorder());
+    expect(result.status).toBe('errored');
+    expect(result.reason).toContain('2 of 64 calls got no response');
+  });
+});
+
+describe('judgeSliding (the straddle of a window reset)', () => {
+  const opener = call(100_000, 200);
+  const served = (list: ReturnType<typeof calls>, segment: string) => list.filter((e) => e.response?.status === 200).map((e) => timed(e, segment));
+
+  it('passes a sliding window: before the reset 59 served, after it 1', () => {
+    const before = calls(100_000 + 54_000, 59, 200);
+    const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
+    const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
+    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    expect(result.status).toBe('passed');
+  });
+
+  it('fails a fixed window with the count, the time and where the calls came from', () => {
+    const before = calls(100_000 + 54_000, 59, 200);
+    const after = calls(100_000 + 61_500, 60, 200);
+    const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
+    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
+    expect(result.findings[0]!.actual).toBe('119 calls served within 7.56 s (straddle-before: 59, straddle-after: 60)');
+    expect(result.findings[0]!.exchangeIds).toHaveLength(4);
+  });
+
+  it('draws no verdict when the bursts missed the reset', () => {
+    const before = calls(100_000 + 59_990, 59, 200); // ends after the reset a window after the opener
+    const after = [call(100_000 + 61_500, 200)];
+    const result = judgeSliding([], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    expect(result.status).toBe('errored');
+    expect(result.reason).toContain('missed');
+  });
+});
+
+describe('judgePageSizesUnderLoad', () => {
+  const page = (items: number, perPage: number) => ({ data: Array.from({ length: items }, (_, i) => ({ id: i })), meta_data: { pagination: { per_page: perPage } } });
+  const answers = (size: number, list: ReturnType<typeof call>[]) => [size, list] as const;
+
+  it('passes clamps and rejections that agree across copies', () => {
+    const result = judgePageSizesUnderLoad(
+      new Map([answers(101, Array.from({ length: 4 }, (_, i) => call(i, 200, { json: page(12, 100) }))), answers(0, calls(10, 4, 422))]),
+      defaultProfile(),
+      recorder('rate-limit/page-size-under-load'),
+    );
+    expect(result.status).toBe('passed');
+  });
+
+  it('fails copies that disagree, and pages over 100', () => {
+    const mixed = [call(0, 200, { json: page(12, 100) }), call(1, 200, { json: page(12, 100) }), call(2, 422), call(3, 200, { json: page(12, 1000) })];
+    const result = judgePageSizesUnderLoad(new Map([answers(1000, mixed)]), defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((f) => f.actual)).toContain('per_page 1000');
+    expect(result.findings.some((f) => f.expected.includes('same answer') && f.actual.includes('422 ×1'))).toBe(true);
+  });
+
+  it('blames a 5xx for page_size=0 on ERR-NO-SERVER-ERROR, and cannot judge all-429', () => {
+    expect(rulesOf(judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
+    expect(judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), recorder()).status).toBe('errored');
+  });
+});
+
+describe('RateMonitor (the whole run)', () => {
+  it('passes a paced run and reports the busiest interval', () => {
+    const monitor = new RateMonitor();
+    for (const e of calls(0, 200, 200, 1200)) monitor.record(e, 'paced');
+    const result = monitor.check(60, WINDOW, 'replay');
+    expect(result.status).toBe('passed');
+    expect(result.notes?.[0]).toMatch(/200 calls watched; the busiest interval: 50 calls served/);
+  });
+
+  it('blames one burst on RATE-LIMIT-CAP and an excess across parts of the run on RATE-LIMIT-SLIDING', () => {
+    const single = new RateMonitor();
+    for (const e of calls(0, 61, 200)) single.record(e, 'boundary');
+    expect(rulesOf(single.check(60, WINDOW, 'r'))).toEqual(['RATE-LIMIT-CAP']);
+    const across = new RateMonitor();
+    for (const e of calls(0, 59, 200)) across.record(e, 'straddle-before');
+    for (const e of calls(5000, 60, 200)) across.record(e, 'straddle-after');
+    expect(rulesOf(across.check(60, WINDOW, 'r'))).toEqual(['RATE-LIMIT-SLIDING']);
+  });
+
+  it('counts 429s outside the rate-limit checks as unintended, and a premature one breaks RATE-LIMIT-QUOTA', () => {
+    const monitor = new RateMonitor();
+    for (const e of calls(0, 10, 200, 100)) monitor.record(e, 'paced');
+    monitor.record(call(2000, 429), 'paced');
+    monitor.record(call(90_000, 429), 'boundary');
+    expect(monitor.unintended429).toBe(1);
+    const result = monitor.check(60, WINDOW, 'r');
+    expect(rulesOf(result)).toEqual(['RATE-LIMIT-QUOTA']);
+    expect(result.findings[0]!.actual).toContain('at most 10 of the harness');
+  });
+
+  it('notes, without failing, a 429 after the harness itself made 60 calls in the window', () => {
+    const monitor = new RateMonitor();
+    for (const e of calls(0, 60, 200, 10)) monitor.record(e, 'paced');
+    monitor.record(call(700, 429), 'paced');
+    const result = monitor.check(60, WINDOW, 'r');
+    expect(result.status).toBe('passed');
+    expect(result.notes?.join(' ')).toContain('the pacing did not keep the run under the limit');
+  });
+});

@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServerOptions } from '../../src/reference/server.ts';
+import type { RateDecision, RateLimiter } from '../../src/reference/rate-limiter.ts';
+import { embeddedProfile } from '../../src/run/embedded-target.ts';
+import { certify } from '../../src/run/certify.ts';
+import type { RunReport } from '../../src/report/model.ts';
+
+const SUITES = join(import.meta.dirname, '../../suites');
+/** 20 calls per second: the phase takes about four windows, and a burst of 24 fits easily in one. */
+const LIMIT = { limit: 20, windowMs: 1000 };
+
+async function certifyRateLimit(options: ReferenceServerOptions): Promise<RunReport> {
+  const server = await startReferenceServer({ rateLimit: LIMIT, ...options });
+  try {
+    return await certify({
+      origin: server.origin,
+      embedded: true,
+      profile: embeddedProfile(server),
+      token: server.token,
+      caPem: server.tls.caPem,
+      insecure: false,
+      suitesDir: SUITES,
+      suiteGlob: '**/*.yaml',
+      only: ['rate-limit'],
+      readOnly: true,
+      seed: 1,
+      budget: 0,
+      progress: null,
+      replayBase: 'clockcheck run',
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+const verdicts = (report: RunReport) => Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
+const failedRules = (report: RunReport) => [...new Set(report.checks.flatMap((c) => c.findings.map((f) => f.ruleId)))].sort();
+
+/**
+ * Another limiter that follows §8: a sliding window that counts every attempt, refused ones too
+ * (one reading of "60 calls within any one-minute window"). Polls then keep it closed; the checks
+ * must still pass it.
+ */
+class AttemptCountingLimiter implements RateLimiter {
+  private attempts: number[] = [];
+  attempt(_key: string, now: number): RateDecision {
+    this.attempts = this.attempts.filter((t) => t > now - LIMIT.windowMs);
+    const allowed = this.attempts.length < LIMIT.limit;
+    this.attempts.push(now);
+    return allowed
+      ? { allowed, limit: LIMIT.limit, remaining: LIMIT.limit - this.attempts.length, retryAfterSeconds: 0 }
+      : { allowed, limit: LIMIT.limit, remaining: 0, retryAfterSeconds: 1 };
+  }
+}
+
+describe('the rate-limit phase against real servers', () => {
+  it('passes the reference server: all five checks, every call accounted for, no unintended 429', async () => {
+    const report = await certifyRateLimit({});
+    expect(verdicts(report)).toEqual({
+      'rate-limit/boundary': 'passed',
+      'rate-limit/reset': 'passed',
+      'rate-limit/sliding': 'passed',
+      'rate-limit/page-size-under-load': 'passed',
+      'rate-limit/monitor': 'passed',
+    });
+    expect(report.requests.unintended429).toBe(0);
+    const watched = Number(report.checks.find((c) => c.id === 'rate-limit/monitor')!.notes![0]!.match(/^(\d+) calls watched/)![1]);
+    expect(watched).toBe(report.requests.made);
+    expect(report.requests.made).toBeLessThanOrEqual(report.requests.planned);
+    // Burst exchanges are numbered within the run: one ID, one exchange (a call may be evidence in two checks).
+    const byId = new Map<number, string>();
+    for (const e of report.checks.flatMap((c) => c.exchanges)) {
+      const key = `${e.sentAtMs} ${e.request.url}`;
+      expect(byId.get(e.id) ?? key).toBe(key);
+      byId.set(e.id, key);
+    }
+    expect(JSON.stringify(report)).not.toMatch(/"authorization":"(?!\[REDACTED\])/);
+  }, 30_000);
+
+  it('passes a limiter that counts refused attempts too (another valid reading of §8)', async () => {
+    const report = await certifyRateLimit({ limiter: new AttemptCountingLimiter() });
+    expect(failedRules(report)).toEqual([]);
+    expect(verdicts(report)['rate-limit/reset']).toBe('passed');
+  }, 30_000);
+
+  it.each([
+    ['rate-limit-fixed-window', ['RATE-LIMIT-SLIDING']],
+    ['rate-limit-clock-window', ['RATE-LIMIT-SLIDING']],
+    ['rate-limit-never-resets', ['RATE-LIMIT-QUOTA', 'RATE-LIMIT-RESET']],
+    ['rate-limit-race', ['RATE-LIMIT-CAP']],
+  ])('catches %s', async (fault, rules) => {
+    const report = await certifyRateLimit({ faults: [fault] });
+    // Collateral findings are fine (a racy limiter also overshoots across the straddle; a clock-aligned
+    // window may reset in the middle of the boundary burst); the fault's own rules must be among them.
+    expect(failedRules(report)).toEqual(expect.arrayContaining(rules));
+  }, 30_000);
+});
