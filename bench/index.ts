@@ -8,6 +8,7 @@ import { referenceThroughput, type ThroughputFigures } from './reference-through
 import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
 import { embeddedCertification, type CertificationFigures } from './embedded-certification.ts';
 import { generatorThroughput, type GeneratorFigures } from './generators.ts';
+import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
@@ -15,7 +16,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -26,9 +27,11 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   runner: () => runnerVersusUndici({ durationSeconds: duration, path: '/breaks' }),
   certification: async () => [await embeddedCertification()],
   generators: async () => generatorThroughput({ secondsPerFamily: 2 }),
+  load: () => loadVersusAutocannon({ durationSeconds: duration, connections: 10 }),
 };
 
 function describe(f: Figures): string {
+  if ('ratio' in f) return `${f.label.padEnd(52)} ${f.ratio.toFixed(3).padStart(7)}`;
   if ('payloadsPerSecond' in f) {
     return `${f.label.padEnd(52)} ${f.payloadsPerSecond.toFixed(0).padStart(7)} payloads/s  (${f.payloads} in ${f.seconds.toFixed(1)} s, ${(f.validShare * 100).toFixed(0)}% valid)`;
   }

@@ -1,5 +1,6 @@
 import { ClockcheckError } from '../errors.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
+import { loadCommand } from './commands/load.ts';
 import { rulesCommand } from './commands/rules.ts';
 import { runCommand } from './commands/run.ts';
 import { selftestCommand } from './commands/selftest.ts';
@@ -11,6 +12,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   run: runCommand,
   serve: serveCommand,
   selftest: selftestCommand,
+  load: loadCommand,
 };
 
 const HELP = `clockcheck: conformance harness for the time-tracking public REST API
@@ -21,6 +23,7 @@ Commands:
   serve       run the embedded HTTPS reference server (optionally with an injected fault)
   selftest    certify the reference server clean and once per fault; print the detection matrix
   fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
+  load        send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports
 
 Run \`clockcheck <command> --help\` for a command's options.`;
 

@@ -25,6 +25,13 @@ export interface AutocannonRunOptions {
   /** Stop after this many responses in all (a burst). Give `amount` or `durationSeconds`. */
   readonly amount?: number;
   readonly durationSeconds?: number;
+  /**
+   * Stops the run after this many seconds whatever else it waits for: a hard cap, e.g. for an
+   * `amount` run against a target that stopped answering (autocannon sets no timer for `amount`).
+   */
+  readonly maxDurationSeconds?: number;
+  /** Called with each response's status and latency (ms), in either recording mode. */
+  readonly onResponse?: (status: number, latencyMs: number) => void;
   /** Requests per second over all connections (autocannon's `overallRate`); default unlimited. */
   readonly overallRate?: number;
   /** Keep every call as a redacted Exchange (bursts); `false` keeps only counts (long load runs). */
@@ -50,6 +57,8 @@ export interface AutocannonRun {
   readonly exchanges: readonly Exchange[];
   /** Calls sent that got no response (connection errors, timeouts, the run ending first). */
   readonly unanswered: number;
+  /** Whether `maxDurationSeconds` ended the run. */
+  readonly cappedByDuration: boolean;
   /** Epoch ms when the first request was written and the last response completed. */
   readonly firstSentAtMs: number | null;
   readonly lastReceivedAtMs: number | null;
@@ -187,10 +196,15 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       pending.push({ requestIndex: made++ % options.requests.length, sentAtMs, startedPerf: performance.now(), body: [], bodyBytes: 0 });
     });
     if (!options.record) {
+      let status = 0;
+      client.on('headers', (head) => {
+        status = head.statusCode;
+      });
       client.on('response', () => {
-        pending.shift();
+        const call = pending.shift();
         answered++;
         lastReceivedAtMs = Date.now();
+        if (call) options.onResponse?.(status, performance.now() - call.startedPerf);
       });
       return;
     }
@@ -212,6 +226,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       answered++;
       lastReceivedAtMs = Date.now();
       if (!call) return;
+      options.onResponse?.(call.status ?? 0, performance.now() - call.startedPerf);
       const text = Buffer.concat(call.body).toString('utf8');
       const truncated = call.bodyBytes > maxBody;
       const json = truncated ? undefined : parseJson(text);
@@ -241,6 +256,14 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
     client.on('timeout', drop);
   };
 
+  let cappedByDuration = false;
+  const cap =
+    options.maxDurationSeconds === undefined
+      ? undefined
+      : setTimeout(() => {
+          cappedByDuration = true;
+          instance?.stop();
+        }, options.maxDurationSeconds * 1000);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance = autocannon(
       {
@@ -257,10 +280,10 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       },
       (error: Error | null, res: autocannon.Result) => (error ? reject(error) : resolve(res)),
     );
-  });
+  }).finally(() => clearTimeout(cap));
   if (tlsFailure) {
     throw new ClockcheckError('CLOCKCHECK_TLS', `TLS error talking to ${options.origin}: ${redactor.text((tlsFailure as Error).message)}; nothing was sent`);
   }
   exchanges.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
-  return { result, exchanges, unanswered: Math.max(0, sent - answered), firstSentAtMs, lastReceivedAtMs };
+  return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs };
 }

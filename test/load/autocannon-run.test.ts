@@ -46,6 +46,55 @@ describe('runAutocannon', () => {
     expect(run.exchanges[0]!.request.headers.authorization).toBe('[REDACTED]');
   });
 
+  it('stops at maxDurationSeconds when the target never answers, and reports each latency by status', async () => {
+    const silent = await generateTlsIdentity(['localhost']);
+    const held = new Set<tls.TLSSocket>();
+    const mute = tls.createServer({ key: silent.keyPem, cert: silent.certPem }, (socket) => {
+      held.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const port = (mute.address() as { port: number }).port;
+    try {
+      const started = Date.now();
+      const run = await runAutocannon({
+        origin: `https://localhost:${port}`,
+        apiPrefix: '/api/public',
+        token: 'secret-token-value',
+        tls: { caPem: silent.caPem, insecure: false },
+        requests: [{ method: 'GET', path: '/users' }],
+        connections: 2,
+        amount: 10,
+        maxDurationSeconds: 1,
+        sampleIntervalMs: 50,
+        record: false,
+        userAgent: 'clockcheck/test',
+      });
+      expect(run.cappedByDuration).toBe(true);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(run.unanswered).toBe(2);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
+    const seen: [number, number][] = [];
+    await runAutocannon({
+      origin: server.origin,
+      apiPrefix: '/api/public',
+      token: server.token,
+      tls: { caPem: server.tls.caPem, insecure: false },
+      requests: [{ method: 'GET', path: '/users?page_size=1' }],
+      connections: 2,
+      amount: 6,
+      sampleIntervalMs: 20,
+      record: false,
+      userAgent: 'clockcheck/test',
+      onResponse: (status, latencyMs) => seen.push([status, latencyMs]),
+    });
+    expect(seen).toHaveLength(6);
+    expect(seen.every(([status, ms]) => (status === 200 || status === 429) && ms > 0)).toBe(true);
+  });
+
   it('refuses a server whose certificate does not verify, and the token never reaches it', async () => {
     const other = await generateTlsIdentity(["localhost"]);
     const received: Buffer[] = [];

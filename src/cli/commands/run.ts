@@ -9,6 +9,7 @@ import { certify } from '../../run/certify.ts';
 import { embeddedProfile, startEmbeddedTarget } from '../../run/embedded-target.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
+import { resolveTargetAccess } from '../target-access.ts';
 
 /**
  * Default generated cases for the property checks. Against a target at 60 calls a minute the
@@ -73,17 +74,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       token = server.token;
       caPem = server.tls.caPem;
     } else {
-      const url = new URL(targetUrl as string);
-      if (url.protocol === 'http:' && !values['allow-http']) {
-        throw new UsageError(`refusing ${targetUrl}: the spec serves the API over HTTPS only (§1); use https:// (or --allow-http to test a plain-HTTP development server)`);
-      }
-      if (url.pathname !== '/' && url.pathname !== '') throw new UsageError(`--target is the base URL (scheme, host, port); ${profile.api_prefix} is added: drop "${url.pathname}"`);
-      origin = url.origin;
-      const fromEnv = process.env[profile.token_env];
-      if (!fromEnv) throw new UsageError(`set ${profile.token_env} to the target's access token (it is never taken from the command line)`);
-      token = fromEnv;
-      const caFile = values.ca ?? profile.tls.ca;
-      caPem = caFile ? await readFile(caFile, 'utf8') : undefined;
+      const access = await resolveTargetAccess(targetUrl as string, profile, { ca: values.ca, insecure: values.insecure, allowHttp: values['allow-http'] });
+      origin = access.origin;
+      token = access.token;
+      caPem = access.caPem;
     }
     if (values['rate-limit']) {
       let setting;

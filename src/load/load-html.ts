@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { formatDuration } from '../duration.ts';
+import { html, trustedHtml, type SafeHtml } from '../report/_internals/html.ts';
+import { barChart, type Bar } from './_internals/bar-chart.ts';
+import { LOAD_CSS } from './_internals/load-css.ts';
+import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
+
+/** Nothing may load from anywhere, and only clockcheck's own stylesheet applies; the page has no script. */
+const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LOAD_CSS, 'utf8').digest('base64')}'`;
+
+function ms(value: number): string {
+  return `${Number.isInteger(value) ? value : value.toFixed(2)} ms`;
+}
+
+function statusTone(status: number): string {
+  if (status === 429) return 't-429';
+  return `t-${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx`;
+}
+
+function fact(term: string, value: SafeHtml | string): SafeHtml {
+  return html`<dt>${term}</dt><dd>${value}</dd>`;
+}
+
+function runShape(report: LoadReport): string {
+  const o = report.options;
+  return [
+    `${o.connections} connection${o.connections === 1 ? '' : 's'}`,
+    o.amount !== null ? `${o.amount} requests` : `${o.durationSeconds} s`,
+    o.rate !== null ? `paced at ${o.rate} requests/s` : 'unpaced',
+  ].join(' · ');
+}
+
+function summarySection(report: LoadReport): SafeHtml {
+  const verdict = report.verdict.status === 'passed' ? 'PASSED' : 'FAILED';
+  const { counts, target, endpoint } = report;
+  const limit = report.options.rateLimit;
+  return html`<header class="summary" data-testid="summary">
+<div class="summary-head"><span class="verdict verdict-${verdict}" data-testid="verdict">${verdict}</span>
+<h1>clockcheck load report</h1><span class="mono">${endpoint.method} ${target.origin}${target.apiPrefix}${endpoint.path}</span>${target.embedded ? html`<span class="muted">(embedded reference server)</span>` : ''}</div>
+<ul class="counts">
+<li><b>${report.requests.completed}</b> responses</li>
+<li><b>${report.throughput.requestsPerSecond.toFixed(0)}</b> req/s</li>
+<li class="c-latency"><b>${ms(report.latencyMs.p50)}</b> p50</li>
+<li class="c-latency"><b>${ms(report.latencyMs.p99)}</b> p99</li>
+<li class="c-2xx" data-testid="count-2xx"><b>${counts.status2xx}</b> 2xx</li>
+<li class="c-429" data-testid="count-429"><b>${counts.status429}</b> 429</li>
+<li class="c-5xx" data-testid="count-5xx"><b>${counts.status5xx}</b> 5xx</li>
+<li class="c-error" data-testid="count-errors"><b>${counts.errors}</b> errors (${counts.timeouts} timeouts)</li>
+</ul>
+<dl class="facts">
+${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}`)}
+${fact('Load', runShape(report))}
+${fact('Requests', `${report.requests.sent} sent · ${report.requests.completed} answered · ${report.requests.unanswered} unanswered`)}
+${fact('Rate limit judged', limit ? `${limit.limit} calls in any ${limit.windowMs % 1000 === 0 ? `${limit.windowMs / 1000} s` : `${limit.windowMs} ms`} window` : 'none given')}
+${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
+</dl>
+</header>`;
+}
+
+function verdictSection(report: LoadReport): SafeHtml {
+  const rows = report.verdict.checks.map(
+    (c) => html`<li data-check-id="${c.id}"><span class="badge status-${c.status}">${c.status}</span><span class="check-title">${c.title}</span>${c.rule ? html`<span class="rule-chip">${c.rule}</span>` : ''}<span class="muted">${c.detail}</span></li>`,
+  );
+  return html`<section id="verdict"><h2>Verdict</h2><ul class="checks" data-testid="checks">${rows}</ul></section>`;
+}
+
+function latencySection(report: LoadReport): SafeHtml {
+  const l = report.latencyMs;
+  const bars: Bar[] = [
+    ...LATENCY_PERCENTILES.map((p) => ({ key: p.key, label: p.label, value: l[p.key], text: ms(l[p.key]), tone: p.key === 'p50' || p.key === 'p75' ? 't-latency' : 't-tail' })),
+    { key: 'max', label: 'max', value: l.max, text: ms(l.max), tone: 't-tail' },
+  ];
+  return html`<section id="latency"><h2>Latency percentiles</h2>
+${barChart({ testId: 'latency-chart', dataName: 'percentile', title: `Response latency by percentile, p50 ${ms(l.p50)} to max ${ms(l.max)}`, bars })}
+<p class="note">Of every response, 2xx and 429 alike, in whole milliseconds (0: under 1 ms). min ${ms(l.min)} · mean ${ms(l.mean)} · stddev ${ms(l.stddev)}</p>
+${byStatusTable(report)}
+</section>`;
+}
+
+/** Latency per kind of answer: do 429s stay fast next to the served calls? */
+function byStatusTable(report: LoadReport): SafeHtml | '' {
+  if (report.latencyByStatus.length === 0) return '';
+  const rows = report.latencyByStatus.map((s) => html`<tr><td class="mono">${s.kind}</td><td class="num">${s.count}</td><td class="num">${s.p50.toFixed(2)}</td><td class="num">${s.p99.toFixed(2)}</td><td class="num">${s.max.toFixed(2)}</td></tr>`);
+  return html`<table data-testid="latency-by-status"><thead><tr><th>Answer</th><th>Responses</th><th>p50 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function statusSection(report: LoadReport): SafeHtml {
+  const bars: Bar[] = report.statuses.map((s) => ({ key: String(s.status), label: String(s.status), value: s.count, text: String(s.count), tone: statusTone(s.status) }));
+  if (report.counts.errors > 0) bars.push({ key: 'error', label: 'errors', value: report.counts.errors, text: `${report.counts.errors} (${report.counts.timeouts} timeouts)`, tone: 't-error' });
+  const rows = report.statuses.map((s) => html`<tr><td class="mono">${s.status}</td><td class="num">${s.count}</td></tr>`);
+  return html`<section id="statuses"><h2>Status histogram</h2>
+${bars.length > 0 ? barChart({ testId: 'status-chart', dataName: 'status', title: `Responses per status code: ${bars.map((b) => `${b.label} ${b.text}`).join(', ')}`, bars }) : html`<p class="muted">No response came back.</p>`}
+<table data-testid="status-table"><thead><tr><th>Status</th><th>Responses</th></tr></thead><tbody>${rows}</tbody></table>
+</section>`;
+}
+
+function throughputSection(report: LoadReport): SafeHtml {
+  const t = report.throughput;
+  return html`<section id="throughput"><h2>Throughput</h2>
+<dl class="facts">
+${fact('Average', `${t.requestsPerSecond.toFixed(0)} requests/s over ${formatDuration(report.durationMs)}`)}
+${fact('Per sample', `${t.samples.count} sample${t.samples.count === 1 ? '' : 's'} of ${formatDuration(t.samples.intervalMs)}: mean ${t.samples.mean.toFixed(0)} · stddev ${t.samples.stddev.toFixed(0)} · min ${t.samples.min.toFixed(0)} · max ${t.samples.max.toFixed(0)} requests/s`)}
+${fact('Bytes', `${(t.bytesPerSecond / 1024).toFixed(1)} KiB/s`)}
+</dl>
+</section>`;
+}
+
+/**
+ * load.html: one self-contained page (inline stylesheet, inline SVG, no script, nothing loaded)
+ * with the verdict, a latency percentile chart and a status histogram. All text is escaped.
+ */
+export function renderLoadHtml(report: LoadReport): string {
+  const verdict = report.verdict.status === 'passed' ? 'PASSED' : 'FAILED';
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${verdict} · clockcheck load · ${report.endpoint.method} ${report.endpoint.path} · ${report.target.origin}</title>
+<style>${trustedHtml(LOAD_CSS)}</style>
+</head>
+<body>
+<main>
+${summarySection(report)}
+${verdictSection(report)}
+${latencySection(report)}
+${statusSection(report)}
+${throughputSection(report)}
+</main>
+</body>
+</html>
+`.markup;
+}

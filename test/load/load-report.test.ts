@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { resolveLoadOptions } from '../../src/load/load-options.ts';
+import { buildLoadReport } from '../../src/load/load-report.ts';
+import { renderLoadHtml } from '../../src/load/load-html.ts';
+import { loadSummary } from '../../src/load/load-summary.ts';
+import { fakeRun, reportContext } from './support.ts';
+
+describe('buildLoadReport', () => {
+  it('turns autocannon\'s status code stats into a histogram, lowest code first, and counts the classes', () => {
+    const report = buildLoadReport(fakeRun({ statuses: { 429: 150, 200: 50 } }), reportContext());
+    expect(report.statuses).toEqual([{ status: 200, count: 50 }, { status: 429, count: 150 }]);
+    expect(report.counts).toEqual({ status2xx: 50, non2xx: 150, status4xx: 150, status5xx: 0, status429: 150, errors: 0, timeouts: 0 });
+    expect(report.verdict.status).toBe('passed');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('reports latency from the first percentile up, min never above p50 (sub-millisecond calls count as 0)', () => {
+    const { latencyMs } = buildLoadReport(fakeRun({ statuses: { 200: 10 } }), reportContext());
+    expect(latencyMs).toEqual({ min: 0, mean: 2.5, stddev: 1, p50: 2, p75: 3, p90: 4, p97_5: 6, p99: 9, p99_9: 15, max: 20 });
+  });
+
+  it('measures the run from the first request to the last response, and throughput over that span', () => {
+    const report = buildLoadReport(fakeRun({ statuses: { 200: 300 }, durationMs: 1500 }), reportContext({ rateLimit: null }));
+    expect(report.durationMs).toBe(1500);
+    expect(report.throughput.requestsPerSecond).toBe(200);
+    expect(report.finishedAt).toBe(new Date(Date.parse(report.startedAt) + 1500).toISOString());
+  });
+
+  it('fails with exit code 1 on 5xx or errors', () => {
+    expect(buildLoadReport(fakeRun({ statuses: { 200: 50, 503: 150 } }), reportContext()).exitCode).toBe(1);
+    expect(buildLoadReport(fakeRun({ statuses: { 200: 10 }, errors: 2, timeouts: 1 }), reportContext()).exitCode).toBe(1);
+  });
+
+  it('records the options the run was made with', () => {
+    const options = resolveLoadOptions({ duration: '30s', connections: '8', rate: '40', endpoint: 'GET:/users?page_size=100' });
+    const report = buildLoadReport(fakeRun({ statuses: { 200: 1 } }), reportContext({ options, rateLimit: null }));
+    expect(report.endpoint).toEqual({ method: 'GET', path: '/users?page_size=100' });
+    expect(report.options).toEqual({ connections: 8, durationSeconds: 30, amount: null, rate: 40, rateLimit: null });
+  });
+});
+
+describe('load.html and the terminal summary', () => {
+  const hostile = resolveLoadOptions({ amount: '10', endpoint: 'GET:/breaks?q="><script>alert(1)</script><svg/onload=alert(2)>' });
+  const report = buildLoadReport(fakeRun({ statuses: { 200: 50, 429: 150, 503: 3 }, errors: 2, timeouts: 1 }), reportContext({ options: hostile }));
+
+  it('escapes text from the command line: no markup gets through', () => {
+    const page = renderLoadHtml(report);
+    expect(page).not.toContain('<script>');
+    expect(page).not.toContain('<svg/onload');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('is self-contained: no external reference, a CSP that loads nothing', () => {
+    const page = renderLoadHtml(report);
+    expect(page).not.toMatch(/\b(src|href)=/);
+    // The attribute is escaped (' as &#39;); the browser test sees it applied.
+    expect(page).toMatch(/Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[A-Za-z0-9+/=]+&#39;"/);
+  });
+
+  it('draws one bar per percentile and max, and one per status code plus errors', () => {
+    const page = renderLoadHtml(report);
+    expect(page.match(/data-percentile="/g)).toHaveLength(7);
+    expect([...page.matchAll(/data-status="([^"]+)"/g)].map((m) => m[1])).toEqual(['200', '429', '503', 'error']);
+  });
+
+  it('prints the histogram, the failed checks and FAILED last', () => {
+    const text = loadSummary(report, { color: false });
+    expect(text).toContain('Statuses  200 ×50   429 ×150   503 ×3');
+    expect(text).toMatch(/✗ No 5xx response\s+3 responses were 5xx \(503 ×3\)/);
+    expect(text).toMatch(/✗ No transport error or timeout\s+2 calls failed/);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('FAILED');
+  });
+});
