@@ -63,6 +63,18 @@ describe('load.html and the terminal summary', () => {
     expect([...page.matchAll(/data-status="([^"]+)"/g)].map((m) => m[1])).toEqual(['200', '429', '503', 'error']);
   });
 
+  it('shows latency per kind of answer, so a slow 429 stands out next to the served calls', () => {
+    const byStatus = [
+      { kind: '2xx' as const, count: 50, p50: 2.5, p99: 9.75, max: 12 },
+      { kind: '429' as const, count: 150, p50: 0.5, p99: 1.25, max: 3 },
+    ];
+    const split = buildLoadReport(fakeRun({ statuses: { 200: 50, 429: 150 } }), reportContext({ latencyByStatus: byStatus }));
+    expect(split.latencyByStatus).toEqual(byStatus);
+    expect(renderLoadHtml(split)).toMatch(/data-testid="latency-by-status".*<td class="mono">429<\/td><td class="num">150<\/td><td class="num">0\.50<\/td><td class="num">1\.25<\/td>/s);
+    expect(loadSummary(split, { color: false })).toContain('By answer 2xx p50 2.5 p99 9.75   429 p50 0.5 p99 1.25  (ms)');
+    expect(renderLoadHtml(report)).not.toContain('latency-by-status');
+  });
+
   it('prints the histogram, the failed checks and FAILED last', () => {
     const text = loadSummary(report, { color: false });
     expect(text).toContain('Statuses  200 ×50   429 ×150   503 ×3');
