@@ -24,7 +24,10 @@ const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [-
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
 --target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
 profile's token_env), never from the command line. Without --target, the embedded reference server is
-started and certified (its rate window scaled to 60 calls per 200 ms).
+started and certified (its rate window scaled to 60 calls per second).
+The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
+calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
+runs just them, and the profile's rate_limit.bursts: false skips them.
 --budget is the number of generated cases the property checks send in all (default ${DEFAULT_BUDGET.external}
 against a target, which keeps a 60-per-minute run near ten minutes; ${DEFAULT_BUDGET.embedded} against the embedded server).
 --path replays one generated case: clockcheck run --only properties/FAMILY --seed S --path P (from a report).
