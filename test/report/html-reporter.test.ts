@@ -55,6 +55,10 @@ describe('report.html', () => {
     expect(checkMarkup('timesheets/offset-matches-zone')).toContain('Body truncated by the recorder');
   });
 
+  it("shows a check's notes (observations, not verdicts), escaped, even when it passed", () => {
+    expect(checkMarkup('users/list-filter-active')).toContain('data-testid="notes"><li>first 429 (exchange 9): retry-after: 58 &lt;b&gt;</li>');
+  });
+
   it('pretty-prints JSON bodies', () => {
     expect(checkMarkup('breaks/list-by-ids')).toContain('{\n  &quot;ids&quot;: [\n    1,\n    2\n  ]\n}');
   });

@@ -136,6 +136,7 @@ function sampleChecks(): CheckResult[] {
       source: { kind: 'builtin', name: 'list-filter-active' },
       status: 'passed',
       findings: [],
+      notes: ['first 429 (exchange 9): retry-after: 58 <b>'],
       exchanges: [listActive],
       durationMs: 19,
       replay: replay('users/list-filter-active'),
