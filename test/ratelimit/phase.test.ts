@@ -5,18 +5,19 @@ import type { RateDecision, RateLimiter } from '../../src/reference/rate-limiter
 import { embeddedProfile } from '../../src/run/embedded-target.ts';
 import { certify } from '../../src/run/certify.ts';
 import type { RunReport } from '../../src/report/model.ts';
+import type { Profile } from '../../src/target/profile.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
 /** 20 calls per second: the phase takes about four windows, and a burst of 24 fits easily in one. */
 const LIMIT = { limit: 20, windowMs: 1000 };
 
-async function certifyRateLimit(options: ReferenceServerOptions): Promise<RunReport> {
+async function certifyRateLimit(options: ReferenceServerOptions, waivers: Profile['waivers'] = []): Promise<RunReport> {
   const server = await startReferenceServer({ rateLimit: LIMIT, ...options });
   try {
     return await certify({
       origin: server.origin,
       embedded: true,
-      profile: embeddedProfile(server),
+      profile: { ...embeddedProfile(server), waivers },
       token: server.token,
       caPem: server.tls.caPem,
       insecure: false,
@@ -94,5 +95,16 @@ describe('the rate-limit phase against real servers', () => {
     // Collateral findings are fine (a racy limiter also overshoots across the straddle; a clock-aligned
     // window may reset in the middle of the boundary burst); the fault's own rules must be among them.
     expect(failedRules(report)).toEqual(expect.arrayContaining(rules));
+  }, 30_000);
+
+  it('reports a known fixed window as waived, with the reason, when the profile waives RATE-LIMIT-SLIDING', async () => {
+    const reason = 'Laravel throttle, fixed window, OPS-123';
+    const report = await certifyRateLimit({ faults: ['rate-limit-fixed-window'] }, [{ rule: 'RATE-LIMIT-SLIDING', reason }]);
+    const sliding = report.checks.find((c) => c.id === 'rate-limit/sliding')!;
+    expect(sliding.status).toBe('waived');
+    expect(sliding.waiver).toEqual({ rule: 'RATE-LIMIT-SLIDING', reason });
+    expect(sliding.findings[0]!.actual).toMatch(/^\d+ calls served within/);
+    expect(report.exitCode).toBe(0);
+    expect(report.coverage.find((r) => r.rule.id === 'RATE-LIMIT-SLIDING')!.outcome).toBe('waived');
   }, 30_000);
 });
