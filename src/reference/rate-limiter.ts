@@ -115,7 +115,12 @@ export class ClockWindowLimiter implements RateLimiter {
   }
 }
 
-const STORE_ROUND_TRIP_MS = 5;
+/**
+ * The racy limiter's simulated store round trip: 20 ms, a loaded remote store. Long enough that the
+ * calls of a burst are in flight together at the limit even when client and server share one
+ * process on two cores, as in the selftest; at 5 ms a burst's calls were too serialized to overshoot.
+ */
+const STORE_ROUND_TRIP_MS = 20;
 
 /**
  * A sliding window whose check and record are split by an await, as a limiter backed by a remote
