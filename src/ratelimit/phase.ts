@@ -102,9 +102,10 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
 
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
     // 1. boundary
+    const boundaryRecorder = recorder('rate-limit/boundary', deps);
     const boundary = await deps.burst([probe], limit + extra, 'boundary');
     keepServed(boundary.exchanges, 'boundary');
-    const boundaryResult = judgeBoundary(boundary, profile, recorder('rate-limit/boundary', deps));
+    const boundaryResult = judgeBoundary(boundary, profile, boundaryRecorder);
     if (deps.selected('rate-limit/boundary')) results.push(boundaryResult);
     const usable = boundary.exchanges.length > 0 && boundaryResult.status !== 'errored';
     lastEnd = boundary.exchanges.length > 0 ? endOf(boundary.exchanges) : Date.now();
@@ -176,11 +177,12 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
   // 4. page size under load
   if (deps.selected('rate-limit/page-size-under-load')) {
     await sleepUntil(lastEnd + windowMs + deps.guardMs);
+    const pageSizes = recorder('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
     const bursts = await Promise.all(
       PAGE_SIZES_UNDER_LOAD.map(async (size) => [size, (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size')).exchanges] as const),
     );
-    results.push(judgePageSizesUnderLoad(new Map(bursts), profile, recorder('rate-limit/page-size-under-load', deps)));
+    results.push(judgePageSizesUnderLoad(new Map(bursts), profile, pageSizes));
   }
   return results;
 }

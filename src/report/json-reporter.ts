@@ -57,6 +57,7 @@ function check(c: CheckResult): CheckResult {
     findings: c.findings.map(finding),
     reason: c.reason,
     waiver: c.waiver && { rule: c.waiver.rule, reason: c.waiver.reason },
+    notes: c.notes && [...c.notes],
     exchanges: c.exchanges.map(exchange),
     durationMs: c.durationMs,
     replay: c.replay,

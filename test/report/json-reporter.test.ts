@@ -29,6 +29,12 @@ describe('report.json', () => {
     expect(errorsOf(json)).toBe('');
   });
 
+  it("keeps a check's notes", () => {
+    const json = JSON.parse(renderJsonReport(sampleReport())) as RunReport;
+    expect(json.checks.find((c) => c.id === 'users/list-filter-active')?.notes).toEqual(['first 429 (exchange 9): retry-after: 58 <b>']);
+    expect(json.checks.find((c) => c.id === 'schedules/create-minimal')).not.toHaveProperty('notes');
+  });
+
   it('is rejected by the schema when a field is missing, misspelt or of the wrong type', () => {
     const json = JSON.parse(renderJsonReport(sampleReport())) as Record<string, unknown>;
     const { summary: _summary, ...withoutSummary } = json;
