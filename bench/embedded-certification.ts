@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { certifyEmbedded } from '../src/run/embedded-target.ts';
+import { DEFAULT_BUDGET } from '../src/cli/commands/run.ts';
 
 export interface CertificationFigures {
   readonly label: string;
@@ -14,7 +15,7 @@ export interface CertificationFigures {
 /** Wall time of a full certification of the embedded reference server (what `npm start` runs), without report writing. */
 export async function embeddedCertification(): Promise<CertificationFigures> {
   const started = performance.now();
-  const report = await certifyEmbedded([], { suitesDir: join(import.meta.dirname, '../suites'), suiteGlob: '**/*.yaml', seed: 1, budget: 1100 });
+  const report = await certifyEmbedded([], { suitesDir: join(import.meta.dirname, '../suites'), suiteGlob: '**/*.yaml', seed: 1, budget: DEFAULT_BUDGET.embedded });
   return {
     label: 'full embedded certification',
     wallMs: performance.now() - started,
