@@ -29,6 +29,9 @@ export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
 /** Concurrent copies of each page size in the page-size check. */
 const PAGE_SIZE_COPIES = 4;
 
+/** The reset check polls this many times a window: fine enough to find a clock-aligned reset well inside the straddle's margin (window / 20). */
+const POLLS_PER_WINDOW = 40;
+
 /** What the phase needs from the run. */
 export interface RateLimitPhaseDeps {
   readonly profile: Profile;
@@ -68,7 +71,7 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
   const windowChecks = selected('rate-limit/boundary') || selected('rate-limit/reset') || selected('rate-limit/sliding');
   const straddle = selected('rate-limit/sliding');
   const pageSizes = selected('rate-limit/page-size-under-load');
-  const requests = (windowChecks ? limit + extra + 41 : 0) + (straddle ? 2 * limit - 1 : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES : 0);
+  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? 2 * limit - 1 : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES : 0);
   const ms = (windowChecks ? 2 * windowMs : 0) + (straddle ? windowMs : 0) + (pageSizes ? windowMs : 0);
   return { requests, ms };
 }
@@ -114,7 +117,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     const reset = recorder('rate-limit/reset', deps);
     let opener: Exchange | undefined;
     if (usable) {
-      const step = Math.max(5, windowMs / 40);
+      const step = Math.max(5, windowMs / POLLS_PER_WINDOW);
       const deadline = lastEnd + windowMs + deps.guardMs + step;
       const polls: Exchange[] = [];
       for (let next = lastEnd; !opener && Date.now() < deadline; ) {

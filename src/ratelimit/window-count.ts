@@ -17,7 +17,7 @@ export type Outcome = 'served' | 'limited' | 'other';
 /** served: any 2xx; limited: 429 (§7); other: anything else, including no response. */
 export function outcomeOf(exchange: Exchange): Outcome {
   const status = exchange.response?.status;
-  if (status === undefined || exchange.error) return status !== undefined && status >= 200 && status < 300 ? 'served' : 'other';
+  if (status === undefined) return 'other';
   if (status === 429) return 'limited';
   return status >= 200 && status < 300 ? 'served' : 'other';
 }
