@@ -51,6 +51,14 @@ describe('clockcheck rules', () => {
     }
   });
 
+  it('counts scenarios, property families and the rate-limit checks as coverage; only the two profile rules with no key stay gaps', () => {
+    const line = (id: string) => result.stdout.split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
+    expect(line('RATE-LIMIT-SLIDING')).not.toContain('UNCOVERED');
+    expect(line('RATE-LIMIT-BODY')).not.toContain('UNCOVERED');
+    expect(result.stdout.split('\n').filter((l) => l.includes('UNCOVERED')).map((l) => l.split(/\s+/)[0])).toEqual(['USR-EMAIL-FORMAT', 'USR-EDIT-REQUIRED']);
+    expect(result.stdout).toMatch(/covered by \d+ scenarios, 11 property families and 5 rate-limit checks; 2 uncovered\.$/m);
+  });
+
   it('prints every rule of the catalog exactly once', () => {
     const ids = result.stdout.split('\n').filter((line) => /^[A-Z][A-Z0-9-]+\s+§/.test(line)).map((line) => line.split(/\s+/)[0]);
     expect(new Set(ids).size).toBe(ids.length);
