@@ -77,6 +77,19 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
 }
 
 /**
+ * The ETA of a run whose last phase is this one: the paced requests as the pacer estimates them,
+ * plus the phase's planned time (it is timed by the window, not paced) until the phase starts; then
+ * 0, and the progress falls back on the pace it sees.
+ */
+export function estimateWithPhase(
+  pacedMs: (requests: number) => number,
+  plan: { readonly requests: number; readonly ms: number },
+  phaseStarted: () => boolean,
+): (remaining: number) => number {
+  return (remaining) => (phaseStarted() ? 0 : pacedMs(Math.max(0, remaining - plan.requests)) + plan.ms);
+}
+
+/**
  * The rate-limit phase (§8, §7), run after a window without calls (the caller's `pacer.exclusive`):
  *
  * 1. boundary: limit + K calls at once.

@@ -17,7 +17,7 @@ import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
 import { plannedPropertyRequests, runProperties, selectsFamily } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
-import { RATE_LIMIT_CHECKS, plannedRateLimitPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
+import { RATE_LIMIT_CHECKS, estimateWithPhase, plannedRateLimitPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import { MONITOR_CHECK_ID, RateMonitor } from '../ratelimit/monitor.ts';
 import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
 import type { BurstRecord } from '../ratelimit/boundary.ts';
@@ -133,8 +133,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
   // The rate-limit phase runs last and is timed by the window, not paced: its time is added until it starts.
   let rateLimitPhaseStarted = false;
-  const estimateMs = (remaining: number) =>
-    rateLimitPhaseStarted ? 0 : pacer.estimateMs(Math.max(0, remaining - rateLimitPlan.requests)) + rateLimitPlan.ms;
+  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), rateLimitPlan, () => rateLimitPhaseStarted);
   const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs }) : null;
   let made = 0;
   const monitor = new RateMonitor();

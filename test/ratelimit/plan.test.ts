@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { estimateWithPhase, plannedRateLimitPhase, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
+import { defaultProfile } from '../../src/target/profile.ts';
+
+const all = () => true;
+
+describe('plannedRateLimitPhase', () => {
+  it('plans every burst, the polls of a window and the page sizes, and about four windows of time', () => {
+    const profile = defaultProfile();
+    // boundary 64 + polls 41 + straddle 59 + 60 + page sizes 5 × 4
+    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 41 + 119 + 20, ms: 4 * 60_000 });
+  });
+
+  it('plans only what is selected, and nothing when the profile turns the bursts off', () => {
+    const profile = defaultProfile();
+    const only = (id: RateLimitCheckId) => id === 'rate-limit/page-size-under-load';
+    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 });
+    expect(plannedRateLimitPhase({ ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, all)).toEqual({ requests: 0, ms: 0 });
+  });
+});
+
+describe('estimateWithPhase', () => {
+  it("adds the phase's time to the paced estimate of the other requests until the phase starts", () => {
+    let started = false;
+    const eta = estimateWithPhase((n) => n * 1000, { requests: 100, ms: 240_000 }, () => started);
+    expect(eta(150)).toBe(50_000 + 240_000);
+    expect(eta(80)).toBe(240_000);
+    started = true;
+    expect(eta(80)).toBe(0);
+  });
+});
