@@ -90,6 +90,7 @@ describe('the rate-limit phase against real servers', () => {
     ['rate-limit-clock-window', ['RATE-LIMIT-SLIDING']],
     ['rate-limit-never-resets', ['RATE-LIMIT-QUOTA', 'RATE-LIMIT-RESET']],
     ['rate-limit-race', ['RATE-LIMIT-CAP']],
+    ['page-size-uncapped', ['PAG-PAGE-SIZE-MAX']],
   ])('catches %s', async (fault, rules) => {
     const report = await certifyRateLimit({ faults: [fault] });
     // Collateral findings are fine (a racy limiter also overshoots across the straddle; a clock-aligned
