@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatDuration } from '../duration.ts';
 import { html, trustedHtml, type SafeHtml } from '../report/_internals/html.ts';
+import { timelineChart } from './_internals/timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
 import { LOAD_CSS } from './_internals/load-css.ts';
 import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
@@ -102,6 +103,7 @@ ${fact('Average', `${t.requestsPerSecond.toFixed(0)} requests/s over ${formatDur
 ${fact('Per sample', `${t.samples.count} sample${t.samples.count === 1 ? '' : 's'} of ${formatDuration(t.samples.intervalMs)}: mean ${t.samples.mean.toFixed(0)} · stddev ${t.samples.stddev.toFixed(0)} · min ${t.samples.min.toFixed(0)} · max ${t.samples.max.toFixed(0)} requests/s`)}
 ${fact('Bytes', `${(t.bytesPerSecond / 1024).toFixed(1)} KiB/s`)}
 </dl>
+${t.perSecond.length > 0 ? html`<h3>Responses per second</h3>${timelineChart(t.perSecond)}<p class="note">Each column is one second of the run: served (2xx) at the bottom, then 429, then any other status.</p>` : ''}
 </section>`;
 }
 

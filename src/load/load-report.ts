@@ -3,6 +3,7 @@ import type { AutocannonRun } from './autocannon-run.ts';
 import type { LoadOptions } from './load-options.ts';
 import { loadVerdict, type LoadVerdict, type RateLimitWindow } from './load-verdict.ts';
 import type { StatusLatency } from './latency-by-status.ts';
+import type { SecondCounts } from './per-second.ts';
 
 /** Bumped on any incompatible change of LoadReport (load.json). */
 export const LOAD_REPORT_SCHEMA_VERSION = '1.0.0';
@@ -66,6 +67,8 @@ export interface LoadReport {
      */
     readonly samples: { readonly count: number; readonly intervalMs: number; readonly mean: number; readonly stddev: number; readonly min: number; readonly max: number };
     readonly bytesPerSecond: number;
+    /** Responses completed in each second of the run (served, 429, other); empty when not collected. */
+    readonly perSecond: readonly SecondCounts[];
   };
   readonly latencyMs: LatencyFigures;
   /** Latency (ms, 0.01 precision) per kind of answer: whether 429s stay fast next to served calls. */
@@ -100,6 +103,7 @@ export interface LoadReportContext {
   readonly rateLimit: RateLimitWindow | null;
   /** From the run's own per-response timing; empty when not collected. */
   readonly latencyByStatus?: readonly StatusLatency[];
+  readonly perSecond?: readonly SecondCounts[];
 }
 
 /** autocannon's `statusCodeStats` (string keys, `{ count }`) as a map of status → count. */
@@ -164,6 +168,7 @@ export function buildLoadReport(run: AutocannonRun, context: LoadReportContext):
       requestsPerSecond: durationMs > 0 ? round(completed / (durationMs / 1000)) : 0,
       samples: sampleRates(result),
       bytesPerSecond: durationMs > 0 ? round(result.throughput.total / (durationMs / 1000)) : 0,
+      perSecond: context.perSecond ?? [],
     },
     latencyMs: latency(result.latency),
     latencyByStatus: context.latencyByStatus ?? [],

@@ -5,6 +5,7 @@ import { buildLoadReport, type LoadReport } from './load-report.ts';
 import type { LoadOptions } from './load-options.ts';
 import type { RateLimitWindow } from './load-verdict.ts';
 import { LatencyByStatus } from './latency-by-status.ts';
+import { PerSecondCounts } from './per-second.ts';
 import { MAX_DURATION_SECONDS } from './load-options.ts';
 
 /** Everything one load run needs: where, with which credentials and trust, what to send, and what to judge. */
@@ -42,6 +43,9 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
   const { options } = run;
   const runId = run.runId ?? loadRunId(new Date());
   const latencies = new LatencyByStatus();
+  const perSecond = new PerSecondCounts();
+  const started = Date.now();
+  perSecond.start(started);
   let result;
   try {
     result = await runAutocannon({
@@ -54,7 +58,10 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
       ...(options.stop.kind === 'duration' ? { durationSeconds: options.stop.seconds } : { amount: options.stop.requests }),
       ...(options.rate === null ? {} : { overallRate: options.rate }),
       record: false,
-      onResponse: (status, latencyMs) => latencies.record(status, latencyMs),
+      onResponse: (status, latencyMs) => {
+        latencies.record(status, latencyMs);
+        perSecond.record(status, Date.now());
+      },
       // The hard cap on time holds for amount runs too (autocannon sets no timer for them).
       maxDurationSeconds: options.stop.kind === 'duration' ? options.stop.seconds + 30 : MAX_DURATION_SECONDS,
       userAgent: `clockcheck/${run.toolVersion} (load)`,
@@ -77,5 +84,6 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
     options: { ...options, endpoint },
     rateLimit: run.rateLimit,
     latencyByStatus: latencies.summary(),
+    perSecond: perSecond.series(),
   });
 }
