@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, HttpMethod } from '../target/exchange.ts';
 import { Redactor } from '../target/redaction.ts';
+import { transportFailure } from '../target/_internals/transport-error.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
 export interface LoadRequest {
@@ -88,15 +89,6 @@ interface PendingCall {
   bodyBytes: number;
 }
 
-const TLS_VERIFY_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
 /**
  * autocannon 9 connects with `rejectUnauthorized: false` whatever `tlsOptions` say, and writes the
  * request (with the token) before the handshake completes. This replaces a client's connect with the
@@ -116,8 +108,8 @@ function verifyingConnect(client: AutocannonClient, insecure: boolean, onTlsFail
     this.conn = conn;
     // The listeners autocannon's own connect adds (lib/httpClient.js `_connect`), in the same order.
     const self = this as unknown as { emit(event: string, ...args: unknown[]): void; parser: { execute(b: Buffer): void }; pipelinedRequests: { addByteCount(n: number): void }; opts: { pipelining: number }; _doRequest(): void };
-    conn.on('error', (error: Error & { code?: string }) => {
-      if (error.code && TLS_VERIFY_CODES.has(error.code)) {
+    conn.on('error', (error: Error) => {
+      if (transportFailure(error).code === 'TLS_ERROR') {
         onTlsFailure(error);
         return;
       }

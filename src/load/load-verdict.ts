@@ -1,3 +1,4 @@
+import { formatDuration } from '../duration.ts';
 import type { RuleId } from '../spec/rules.ts';
 
 /** A rate limit as the target is said to apply it: `limit` calls in any window of `windowMs`. */
@@ -72,10 +73,6 @@ function byStatus(statuses: ReadonlyMap<number, number>, test: (status: number) 
   return [...statuses].filter(([s]) => test(s)).sort(([a], [b]) => a - b).map(([s, n]) => `${s} ×${n}`).join(', ');
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
-
 function windowText(limit: RateLimitWindow): string {
   return `${limit.limit}/${limit.windowMs % 1000 === 0 ? `${limit.windowMs / 1000}s` : `${limit.windowMs}ms`}`;
 }
@@ -87,7 +84,7 @@ function limitCheck(observation: LoadObservation, served: number): { check: Load
   if (durationMs === null) return { check: { ...base, status: 'skipped', detail: 'no response came back, so the run has no length to judge' }, accounting: null };
   const maxServed = maxServedCalls(rateLimit.limit, rateLimit.windowMs, durationMs);
   const accounting: LimitAccounting = { ...rateLimit, durationMs, served, maxServed, beyondLimit: Math.max(0, served - maxServed) };
-  const seen = `${served} calls served (2xx) in ${seconds(durationMs)}; at ${windowText(rateLimit)} at most ${maxServed} can be`;
+  const seen = `${served} calls served (2xx) in ${formatDuration(durationMs)}; at ${windowText(rateLimit)} at most ${maxServed} can be`;
   return accounting.beyondLimit > 0
     ? { check: { ...base, status: 'failed', detail: `${seen}: ${accounting.beyondLimit} accepted beyond the limit` }, accounting }
     : { check: { ...base, status: 'passed', detail: seen }, accounting };

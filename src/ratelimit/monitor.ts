@@ -1,8 +1,9 @@
+import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { CheckRecorder } from './check-recorder.ts';
-import { describeBusiest, evidenceOf } from './sliding.ts';
-import { busiestSpan, callsThatCouldCount, formatSpan, handled, timed, type TimedCall } from './window-count.ts';
+import { describeBusiest, failIfOverLimit } from './sliding.ts';
+import { busiestSpan, callsThatCouldCount, handled, timed, type TimedCall } from './window-count.ts';
 
 /** Segments where a 429 is what the rate-limit checks are after; a 429 anywhere else is unintended. */
 export const PROVOKING_SEGMENTS: ReadonlySet<string> = new Set(['boundary', 'poll', 'reset', 'straddle-before', 'straddle-after']);
@@ -25,9 +26,14 @@ export class RateMonitor {
     this.#calls.push(timed(exchange, segment));
   }
 
-  /** 429s outside the rate-limit checks. */
+  /** How many 429s came outside the rate-limit checks. */
   get unintended429(): number {
-    return this.#calls.filter((c) => c.exchange.response?.status === 429 && !PROVOKING_SEGMENTS.has(c.segment)).length;
+    return this.#unintended().length;
+  }
+
+  /** The 429s outside the rate-limit checks. */
+  #unintended(): TimedCall[] {
+    return this.#calls.filter((c) => c.exchange.response?.status === 429 && !PROVOKING_SEGMENTS.has(c.segment));
   }
 
   get size(): number {
@@ -35,22 +41,20 @@ export class RateMonitor {
   }
 
   check(limit: number, windowMs: number, replay: string): CheckResult {
-    const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${formatSpan(windowMs)} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
+    const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${formatDuration(windowMs)} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
     if (this.#calls.length === 0) return recorder.skipped('no calls were made');
     const busiest = busiestSpan(this.#calls.filter((c) => handled(c.exchange)), windowMs);
     recorder.note(`${this.#calls.length} calls watched; the busiest interval: ${describeBusiest(busiest)}`);
-    if (busiest.calls.length > limit) {
-      const rule = new Set(busiest.calls.map((c) => c.segment)).size > 1 ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP';
-      recorder.fail(rule, `at most ${limit} calls handled in any ${formatSpan(windowMs)} interval (§8)`, describeBusiest(busiest), evidenceOf(busiest));
-    }
-    const unintended = this.#calls.filter((c) => c.exchange.response?.status === 429 && !PROVOKING_SEGMENTS.has(c.segment));
+    const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;
+    failIfOverLimit(recorder, acrossParts ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP', busiest, limit, windowMs);
+    const unintended = this.#unintended();
     const premature = unintended.map((refused) => ({ refused, counted: callsThatCouldCount(refused, this.#calls, windowMs) })).filter((u) => u.counted < limit);
     if (premature.length > 0) {
       const most = Math.max(...premature.map((u) => u.counted));
       const where = [...new Set(premature.map((u) => u.refused.segment))].join(', ');
       recorder.fail(
         'RATE-LIMIT-QUOTA',
-        `no 429 while fewer than ${limit} calls were made in the ${formatSpan(windowMs)} before`,
+        `no 429 while fewer than ${limit} calls were made in the ${formatDuration(windowMs)} before`,
         `${premature.length} × 429 (${where}) when at most ${most} of the harness's calls could count; if another client uses the same token, that explains it`,
         [...new Set([premature[0]!.refused.exchange, premature.at(-1)!.refused.exchange])],
       );

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { TargetRequest } from '../target/client.ts';
@@ -11,9 +12,9 @@ import { judgeSliding, type Straddle } from './sliding.ts';
 import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
 import { outcomeOf, timed, type TimedCall } from './window-count.ts';
 
-/** The rules a rate-limit check names only when the profile asks for them. */
-export const PROFILE_RULES_OF_CHECK: Readonly<Partial<Record<string, { readonly rule: RuleId; readonly key: string }>>> = {
-  'rate-limit/boundary': { rule: 'RATE-LIMIT-BODY', key: 'rate_limit.body_text' },
+/** The rules a rate-limit check names only when the profile asks for them: the rule, the profile key, and whether it is set. */
+export const PROFILE_RULES_OF_CHECK: Readonly<Partial<Record<string, { readonly rule: RuleId; readonly key: string; readonly asserted: (profile: Profile) => boolean }>>> = {
+  'rate-limit/boundary': { rule: 'RATE-LIMIT-BODY', key: 'rate_limit.body_text', asserted: (profile) => profile.rate_limit.body_text !== undefined },
 };
 
 /** The rate-limit checks, by ID, with the rules each one names. */
@@ -50,8 +51,8 @@ const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
 
 function recorder(id: RateLimitCheckId, deps: RateLimitPhaseDeps): CheckRecorder {
   const { title, rules } = RATE_LIMIT_CHECKS[id];
-  const named: RuleId[] = [...rules];
-  if (id === 'rate-limit/boundary' && deps.profile.rate_limit.body_text !== undefined) named.push('RATE-LIMIT-BODY');
+  const conditional = PROFILE_RULES_OF_CHECK[id];
+  const named: RuleId[] = conditional?.asserted(deps.profile) ? [...rules, conditional.rule] : [...rules];
   return new CheckRecorder(id, title, named, deps.replay(id));
 }
 
@@ -146,7 +147,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
       reset.keep([...refused.slice(0, 1), ...refused.slice(-1)]);
       if (opener) {
         reset.keep([opener]);
-        reset.note(`served again ${((opener.sentAtMs - burstSpan(boundary).from) / 1000).toFixed(2)} s after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
+        reset.note(`served again ${formatDuration(opener.sentAtMs - burstSpan(boundary).from)} after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
       } else {
         // Some servers count refused calls too: give them a whole window without calls.
         await sleepUntil(lastEnd + windowMs + deps.guardMs);
@@ -156,9 +157,9 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
         if (outcomeOf(after) === 'served') {
           opener = after;
           keepServed([after], 'reset');
-          reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${((windowMs + deps.guardMs) / 1000).toFixed(2)} s without calls`);
+          reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${formatDuration(windowMs + deps.guardMs)} without calls`);
         } else if (after.response) {
-          reset.fail('RATE-LIMIT-RESET', `a call served once ${((windowMs + deps.guardMs) / 1000).toFixed(2)} s passed without any call`, `status ${after.response.status}, ${polls.length} polls over the window before all refused`, [after]);
+          reset.fail('RATE-LIMIT-RESET', `a call served once ${formatDuration(windowMs + deps.guardMs)} passed without any call`, `status ${after.response.status}, ${polls.length} polls over the window before all refused`, [after]);
         }
       }
     }

@@ -1,20 +1,21 @@
+import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { CheckRecorder } from './check-recorder.ts';
 import { burstSpan, type BurstRecord } from './boundary.ts';
-import { busiestSpan, formatSpan, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
+import { busiestSpan, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 
 /** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
 export function describeBusiest(busiest: BusiestSpan): string {
   const bySegment = new Map<string, number>();
   for (const call of busiest.calls) bySegment.set(call.segment, (bySegment.get(call.segment) ?? 0) + 1);
   const parts = [...bySegment].map(([segment, n]) => `${segment}: ${n}`).join(', ');
-  return `${busiest.calls.length} calls served within ${formatSpan(busiest.spanMs)} (${parts})`;
+  return `${busiest.calls.length} calls served within ${formatDuration(busiest.spanMs)} (${parts})`;
 }
 
 /** A few exchanges that show a busiest span: its first two and last two calls. */
-export function evidenceOf(busiest: BusiestSpan): Exchange[] {
+function evidenceOf(busiest: BusiestSpan): Exchange[] {
   const calls = [...busiest.calls].sort((a, b) => a.from - b.from);
   const picked = calls.length <= 4 ? calls : [...calls.slice(0, 2), ...calls.slice(-2)];
   return picked.map((c) => c.exchange);
@@ -23,7 +24,7 @@ export function evidenceOf(busiest: BusiestSpan): Exchange[] {
 /** When more than `limit` served calls certainly fell into one window: the finding, under `rule`. */
 export function failIfOverLimit(recorder: CheckRecorder, rule: RuleId, busiest: BusiestSpan, limit: number, windowMs: number): boolean {
   if (busiest.calls.length <= limit) return false;
-  recorder.fail(rule, `at most ${limit} calls served in any ${formatSpan(windowMs)} interval (§8: within ANY one-minute window)`, describeBusiest(busiest), evidenceOf(busiest));
+  recorder.fail(rule, `at most ${limit} calls served in any ${formatDuration(windowMs)} interval (§8: within ANY one-minute window)`, describeBusiest(busiest), evidenceOf(busiest));
   return true;
 }
 
@@ -61,16 +62,16 @@ export function judgeSliding(
   const opened = timed(straddle.opener, 'opener');
   const before = burstSpan(straddle.before);
   const after = burstSpan(straddle.after);
-  const reset = `${formatSpan(windowMs)} after the opening call`;
-  recorder.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatSpan(before.from - opened.from)} to ${formatSpan(before.to - opened.from)} after the opening call`);
-  recorder.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatSpan(after.from - opened.to)} to ${formatSpan(after.to - opened.to)} after the opening call's response`);
+  const reset = `${formatDuration(windowMs)} after the opening call`;
+  recorder.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
+  recorder.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response`);
   // Conclusive only if `before` ended before any reset a window after the opener and `after` began
   // after it, and both fit in one window: then a fixed window would have shown more than `limit`.
   if (before.to >= opened.from + windowMs || after.from <= opened.to + windowMs) {
-    return recorder.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatSpan(windowMs)} window)`);
+    return recorder.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
   }
   if (after.to - before.from >= windowMs) {
-    return recorder.errored(`the straddle took ${formatSpan(after.to - before.from)}, not less than the ${formatSpan(windowMs)} window`);
+    return recorder.errored(`the straddle took ${formatDuration(after.to - before.from)}, not less than the ${formatDuration(windowMs)} window`);
   }
   return recorder.result();
 }

@@ -85,8 +85,3 @@ export function busiestSpan(calls: readonly TimedCall[], windowMs: number): Busi
 export function callsThatCouldCount(refused: TimedCall, calls: readonly TimedCall[], windowMs: number): number {
   return calls.filter((c) => c !== refused && c.from < refused.to && c.to > refused.from - windowMs).length;
 }
-
-/** `1.23 s` or `850 ms`, for messages. */
-export function formatSpan(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10_000 ? 1 : 2)} s` : `${Math.round(ms)} ms`;
-}

@@ -71,9 +71,15 @@ export class SlidingWindowLimiter implements RateLimiter {
   }
 }
 
+/** Where a fixed window starts: at a key's first call after the last window ended, or at the clock's multiple of the window. */
+export type FixedWindowStart = 'first-call' | 'clock';
+
 /**
- * A fixed window that starts at a key's first call and resets a window later, as Laravel's throttle
- * does. It admits up to 2 × limit − 1 calls in some window-length interval: the `rate-limit-fixed-window` fault.
+ * A fixed window: calls are counted per window and the count resets when the window ends. With
+ * `first-call` the window starts at a key's first call, as Laravel's throttle does (the
+ * `rate-limit-fixed-window` fault); with `clock` it is `floor(now / window)`, as a counter keyed by
+ * the current minute is (the `rate-limit-clock-window` fault). Either admits up to 2 × limit − 1
+ * calls in some window-length interval around a reset.
  */
 export class FixedWindowLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -81,35 +87,16 @@ export class FixedWindowLimiter implements RateLimiter {
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
+    private readonly startAt: FixedWindowStart = 'first-call',
   ) {}
 
   attempt(key: string, now: number): RateDecision {
     let window = this.windows.get(key);
-    if (!window || now - window.start >= this.windowMs) this.windows.set(key, (window = { start: now, count: 0 }));
+    if (!window || now - window.start >= this.windowMs) {
+      const start = this.startAt === 'clock' ? Math.floor(now / this.windowMs) * this.windowMs : now;
+      this.windows.set(key, (window = { start, count: 0 }));
+    }
     if (window.count >= this.limit) return denied(this.limit, window.start + this.windowMs - now);
-    window.count++;
-    return { allowed: true, limit: this.limit, remaining: this.limit - window.count, retryAfterSeconds: 0 };
-  }
-}
-
-/**
- * A fixed window aligned to the clock: calls are counted per `floor(now / window)`, as a counter
- * keyed by the current minute is. It also admits up to 2 × limit − 1 calls across a reset: the
- * `rate-limit-clock-window` fault.
- */
-export class ClockWindowLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { index: number; count: number }>();
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
-
-  attempt(key: string, now: number): RateDecision {
-    const index = Math.floor(now / this.windowMs);
-    let window = this.windows.get(key);
-    if (!window || window.index !== index) this.windows.set(key, (window = { index, count: 0 }));
-    if (window.count >= this.limit) return denied(this.limit, (index + 1) * this.windowMs - now);
     window.count++;
     return { allowed: true, limit: this.limit, remaining: this.limit - window.count, retryAfterSeconds: 0 };
   }

@@ -7,7 +7,6 @@ import { generateTlsIdentity, type TlsIdentity } from './certificate.ts';
 import { ServerContext } from './context.ts';
 import { faultByName, type FaultName } from './faults.ts';
 import {
-  ClockWindowLimiter,
   FixedWindowLimiter,
   NoLimiter,
   RacyWindowLimiter,
@@ -65,7 +64,7 @@ export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext)
   const { limit, windowMs } = setting;
   if (ctx.fault('rate-limit-race')) return new RacyWindowLimiter(limit, windowMs);
   if (ctx.fault('rate-limit-fixed-window')) return new FixedWindowLimiter(limit, windowMs);
-  if (ctx.fault('rate-limit-clock-window')) return new ClockWindowLimiter(limit, windowMs);
+  if (ctx.fault('rate-limit-clock-window')) return new FixedWindowLimiter(limit, windowMs, 'clock');
   if (ctx.fault('rate-limit-one-extra')) return new SlidingWindowLimiter(limit + 1, windowMs);
   if (ctx.fault('rate-limit-too-strict')) return new SlidingWindowLimiter(Math.max(1, limit - 1), windowMs);
   return new SlidingWindowLimiter(limit, windowMs, !ctx.fault('rate-limit-never-resets'));

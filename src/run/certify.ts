@@ -136,13 +136,14 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), rateLimitPlan, () => rateLimitPhaseStarted);
   const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs }) : null;
   let made = 0;
+  const tls = { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure };
   const monitor = new RateMonitor();
   let segment = 'paced';
   const client = new TargetClient({
     origin: options.origin,
     apiPrefix: profile.api_prefix,
     token: options.token,
-    tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
+    tls,
     allowPlainHttp: options.allowPlainHttp ?? false,
     timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
     maxResponseBytes: 1024 * 1024,
@@ -155,7 +156,6 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       options.onExchange?.(exchange);
     },
   });
-  const tls = { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure };
   /** One rate-limit burst through autocannon, recorded like the client's own exchanges. */
   const burst = async (requests: readonly LoadRequest[], amount: number, label: string): Promise<BurstRecord> => {
     const first = client.reserveExchangeIds(amount);

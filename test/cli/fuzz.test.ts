@@ -1,33 +1,15 @@
-import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FamilyRequest, GeneratorContext } from '../../src/properties/family.ts';
 import { formatOffsetDateTime } from '../../src/spec/formats/index.ts';
 import { REQUESTS, violatedRules } from '../properties/support.ts';
+import { runClockcheck, runProcess, type CliResult as Run } from '../support/cli.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** A command in the repository root with the test's environment plus `env`. */
+const run = (command: string, args: readonly string[], env: Record<string, string> = {}) => runProcess(command, args, { ...process.env, ...env });
 
-function run(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
-const fuzz = (...args: string[]) => run(process.execPath, ['bin/clockcheck.mjs', 'fuzz', ...args]);
+const fuzz = (...args: string[]) => runClockcheck(['fuzz', ...args], process.env);
 
 interface Item {
   readonly label: string;

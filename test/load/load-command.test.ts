@@ -84,7 +84,7 @@ describe('clockcheck load against the embedded reference server', () => {
     const dir = await mkdtemp(join(tmpdir(), 'clockcheck-load-'));
     const r = await runCli(['--amount', '100', '--connections', '4', '--server-rate-limit', '50/60s', '--rate-limit', '10/60s', '--report-dir', dir, '--quiet']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ No call accepted beyond the limit\s+50 calls served \(2xx\) in [\d.]+ s; at 10\/60s at most 10 can be: 40 accepted beyond the limit/);
+    expect(r.stdout).toMatch(/✗ No call accepted beyond the limit\s+50 calls served \(2xx\) in [\d.]+ m?s; at 10\/60s at most 10 can be: 40 accepted beyond the limit/);
   });
 
   it('exits 1 when the limiter answers 503 (--fault rate-limit-wrong-status)', async () => {

@@ -85,7 +85,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
     const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
-    expect(result.findings[0]!.actual).toBe('119 calls served within 7.56 s (straddle-before: 59, straddle-after: 60)');
+    expect(result.findings[0]!.actual).toBe('119 calls served within 7.6 s (straddle-before: 59, straddle-after: 60)');
     expect(result.findings[0]!.exchangeIds).toHaveLength(4);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busiestSpan, callsThatCouldCount, formatSpan, handled, outcomeOf, timed } from '../../src/ratelimit/window-count.ts';
+import { busiestSpan, callsThatCouldCount, handled, outcomeOf, timed } from '../../src/ratelimit/window-count.ts';
 import { call, calls } from './synthetic.ts';
 
 describe('outcomeOf and handled', () => {
@@ -46,11 +46,5 @@ describe('callsThatCouldCount', () => {
     const refused = timed(call(900, 429), 'paced');
     const later = timed(call(2000, 200), 'paced');
     expect(callsThatCouldCount(refused, [old, ...before, refused, later], 1000)).toBe(5);
-  });
-});
-
-describe('formatSpan', () => {
-  it('uses ms below a second and seconds above', () => {
-    expect([formatSpan(850.4), formatSpan(1234), formatSpan(61_200)]).toEqual(['850 ms', '1.23 s', '61.2 s']);
   });
 });

@@ -1,34 +1,19 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/faults.ts';
 import { isRuleId, RULES } from '../../src/spec/rules.ts';
+import { ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = 'bin/clockcheck.mjs';
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = CliResult;
 
-/** Runs `node bin/clockcheck.mjs ...args` to completion in the repository root. */
-function run(...args: string[]): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, CLOCKCHECK_TOKEN: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** Runs `clockcheck ...args` to completion in the repository root, with no token in the environment. */
+const run = (...args: string[]) => runClockcheck(args, { ...process.env, CLOCKCHECK_TOKEN: '' });
 
 describe('clockcheck rules', () => {
   let result: Run;

@@ -257,6 +257,13 @@ describe('FixedWindowLimiter (injected clock)', () => {
     expect(limiter.attempt('k', 0).allowed).toBe(true);
     expect(limiter.attempt('k', 2500)).toEqual({ allowed: false, limit: 1, remaining: 0, retryAfterSeconds: 8 });
   });
+
+  it("aligned to the clock, resets at the window's multiples, not a window after the first call", () => {
+    const limiter = new FixedWindowLimiter(2, 1000, 'clock');
+    const admitted = [900, 950, 999, 1000, 1001, 1002].filter((now) => limiter.attempt('k', now).allowed);
+    expect(admitted).toEqual([900, 950, 1000, 1001]);
+    expect(limiter.attempt('k', 1500)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+  });
 });
 
 describe('RacyWindowLimiter and NoLimiter', () => {

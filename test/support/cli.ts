@@ -11,16 +11,22 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `clockcheck ...args` in a child process with exactly `env` as its environment. */
-export function runClockcheck(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/clockcheck.mjs'), ...args], { cwd: ROOT, env });
+/** Runs `command ...args` in the repository root with exactly `env` as its environment, to completion. */
+export function runProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `clockcheck ...args` (node bin/clockcheck.mjs) with exactly `env` as its environment. */
+export function runClockcheck(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runProcess(process.execPath, [join(ROOT, 'bin/clockcheck.mjs'), ...args], env);
 }
 
 /** Every file under `dir`, recursively. */
