@@ -19,3 +19,20 @@ export class UsageError extends ClockcheckError {
     super('CLOCKCHECK_USAGE', message);
   }
 }
+
+/** The run could not be made (unreachable target, TLS trouble, a refused token): exit code 2, one line saying what to fix. */
+export class RunError extends ClockcheckError {
+  constructor(message: string) {
+    super('CLOCKCHECK_RUN', message);
+  }
+}
+
+/**
+ * The run cannot go on (the token was revoked mid-run): the check in progress and every check
+ * after it are reported `errored` with this reason, and the reports are still written.
+ */
+export class RunStopped extends ClockcheckError {
+  constructor(readonly reason: string) {
+    super('CLOCKCHECK_RUN_STOPPED', reason);
+  }
+}

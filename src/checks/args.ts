@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isRuleId, type RuleId } from '../spec/rules.ts';
-import { locateItems } from '../scenarios/json-path.ts';
+import { locateItems } from '../records/locate.ts';
+import { recordReading } from '../records/record-reading.ts';
+import type { Profile } from '../target/profile.ts';
 
 /** Parses a check's args with its zod schema; a bad arg is a suite bug, reported with the check's name. */
 export function parseArgs<S extends z.ZodType>(check: string, schema: S, args: unknown): z.output<S> {
@@ -22,9 +24,9 @@ export function queryOf(query: Readonly<Record<string, string | number | boolean
   return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
 }
 
-/** Items of a list response (`items`, else the only array-valued key), or null when the body has none. */
-export function itemsOf(json: unknown): unknown[] | null {
-  return locateItems(json) ?? null;
+/** Items of a list response (the profile's `list_items`, else `items`, else the only array-valued key), or null when the body has none. */
+export function itemsOf(json: unknown, profile: Pick<Profile, 'record_fields' | 'list_items' | 'id_pointer'>): unknown[] | null {
+  return locateItems(json, recordReading(profile)) ?? null;
 }
 
 /** An item's `id` as a comparable key, or null. */

@@ -35,7 +35,7 @@ export const listMembership: BuiltinCheck = async (ctx, raw) => {
       ctx.fail(rule, `a 2xx list for ${args.path}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
       return;
     }
-    const items = itemsOf(response.json);
+    const items = itemsOf(response.json, ctx.profile);
     if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
     for (const item of items) {
       const id = idOf(item);

@@ -10,6 +10,6 @@ export const pageSizeLimit: BuiltinCheck = async (ctx, raw) => {
   const args = parseArgs('page-size-limit', Args, raw);
   for (const size of args.sizes) {
     const exchange = await ctx.send({ method: 'GET', path: args.path, query: { page_size: size } });
-    for (const problem of pageSizeProblems(size, exchange, ctx.profile.page_size_over_max)) ctx.fail(problem.rule, problem.expected, problem.actual);
+    for (const problem of pageSizeProblems(size, exchange, ctx.profile)) ctx.fail(problem.rule, problem.expected, problem.actual);
   }
 };

@@ -17,7 +17,8 @@ export interface PageSizeProblem {
  * spec leaves open (0, negative, not a number) may be rejected or served, but never with a 5xx
  * (ERR-NO-SERVER-ERROR) nor with more than 100 items. A 429 is the caller's problem: not judged here.
  */
-export function pageSizeProblems(size: number | string, exchange: Exchange, policy: Profile['page_size_over_max']): PageSizeProblem[] {
+export function pageSizeProblems(size: number | string, exchange: Exchange, profile: Profile): PageSizeProblem[] {
+  const policy = profile.page_size_over_max;
   const overMax = typeof size === 'number' && size > 100;
   const response = exchange.response;
   if (!response) return [{ rule: 'PAG-PAGE-SIZE-MAX', expected: `page_size=${size} clamped or rejected`, actual: `no response: ${exchange.error?.code}` }];
@@ -30,7 +31,7 @@ export function pageSizeProblems(size: number | string, exchange: Exchange, poli
   }
   const problems: PageSizeProblem[] = [];
   if (policy === 'reject' && overMax) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `page_size=${size} rejected (profile)`, actual: `status ${response.status}` });
-  const items = itemsOf(response.json);
+  const items = itemsOf(response.json, profile);
   const perPage = (response.json as { meta_data?: { pagination?: { per_page?: unknown } } })?.meta_data?.pagination?.per_page;
   if (items && items.length > 100) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `at most 100 items for page_size=${size}`, actual: `${items.length} items` });
   if (typeof perPage === 'number' && perPage > 100) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `per_page at most 100 for page_size=${size}`, actual: `per_page ${perPage}` });

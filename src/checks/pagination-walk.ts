@@ -27,7 +27,7 @@ async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['se
     ctx.fail('PAG-WALK', `a 2xx answer for ${what}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
     return null;
   }
-  const items = itemsOf(response.json);
+  const items = itemsOf(response.json, ctx.profile);
   const parsed = paginationBlock.safeParse((response.json as { meta_data?: { pagination?: unknown } } | undefined)?.meta_data?.pagination);
   if (!items || !parsed.success) {
     const issue = parsed.success ? null : parsed.error.issues[0];
@@ -96,6 +96,40 @@ function checkLinks(ctx: CheckContext, page: Page): void {
 }
 
 /**
+ * PAG-LINKS, when the profile declares the link form (`page_links`): `keep-query` links repeat the
+ * request's other query parameters (`page_size=7&page=2`), `page-only` links carry `page` alone.
+ * §2.5 allows both; a profile that declares one holds the target to it.
+ */
+function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<string, string | number>>): void {
+  const form = ctx.profile.page_links;
+  if (form === 'either') return;
+  const { block } = page;
+  const links: Array<[string, string | null]> = [
+    ['first_page_url', block.first_page_url],
+    ['last_page_url', block.last_page_url],
+    ['next_page_url', block.next_page_url],
+    ['prev_page_url', block.prev_page_url],
+  ];
+  for (const [name, url] of links) {
+    if (url === null) continue;
+    let params: URLSearchParams;
+    try {
+      params = new URL(url).searchParams;
+    } catch {
+      continue; // not an absolute URL: the walk reports that when it follows the link
+    }
+    const others = [...params.keys()].filter((k) => k !== 'page');
+    const missing = Object.entries(query).filter(([k, v]) => params.get(k) !== String(v)).map(([k, v]) => `${k}=${v}`);
+    if (form === 'keep-query' && missing.length > 0) {
+      return ctx.fail('PAG-LINKS', `${name} repeating the request's ${missing.join('&')} (profile: page_links keep-query)`, `${name} ${url}`, [page.exchange]);
+    }
+    if (form === 'page-only' && others.length > 0) {
+      return ctx.fail('PAG-LINKS', `${name} with page alone (profile: page_links page-only)`, `${name} ${url}`, [page.exchange]);
+    }
+  }
+}
+
+/**
  * Walks a collection from its first page (§2.5, §4.6): every block is complete and consistent, the
  * links name and lead to the right pages, the first page is page 1 with the default page_size of
  * 10 when none is sent, and the walk yields `total` items, each exactly once.
@@ -121,6 +155,7 @@ export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
   for (;;) {
     checkBlock(ctx, page);
     checkLinks(ctx, page);
+    checkLinkForm(ctx, page, query);
     walked++;
     page.items.forEach((item, index) => {
       const key = idOf(item) ?? JSON.stringify(item);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { RuleId } from '../spec/rules.ts';
 import type { BuiltinCheck } from './context.ts';
 import { itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
+import { camelCase, readField } from '../records/field-name.ts';
+import { meaningOrder } from '../records/same-meaning.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -14,13 +16,14 @@ const Args = z.strictObject({
 type Order = 'before' | 'after' | 'tie' | 'ambiguous';
 
 /**
- * Compares two values the way any reasonable collation would: numbers numerically; strings by
- * code point, case-insensitively and by locale. Only when all three agree is the order certain;
- * when they disagree the pair is `ambiguous` and never counted against the target.
+ * Compares two record values the way any reasonable collation would: numbers (and numeric strings,
+ * as src/records/same-meaning.ts reads them) numerically; strings by code point, case-insensitively
+ * and by locale. Only when all three agree is the order certain; when they disagree the pair is
+ * `ambiguous` and never counted against the target.
  */
 export function tolerantOrder(a: unknown, b: unknown): Order {
-  if (typeof a === 'number' && typeof b === 'number') return a < b ? 'before' : a > b ? 'after' : 'tie';
-  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 'tie' : a ? 'after' : 'before';
+  const byMeaning = meaningOrder(a, b);
+  if (byMeaning !== null) return byMeaning < 0 ? 'before' : byMeaning > 0 ? 'after' : 'tie';
   if (typeof a !== 'string' || typeof b !== 'string') return 'ambiguous';
   if (a === b) return 'tie';
   const sign = (n: number) => Math.sign(n);
@@ -33,7 +36,7 @@ export function tolerantOrder(a: unknown, b: unknown): Order {
 
 /** The sort name the target uses for a record field: the profile's, else camelCase as §4.2 shows (`firstName`). */
 export function sortName(field: string, names: Readonly<Record<string, string>>): string {
-  return names[field] ?? field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return names[field] ?? camelCase(field);
 }
 
 /** SORT-ASCENDING / SORT-DESCENDING / SORT-MULTI (§4.6): the items come in the order `sort` asks for. */
@@ -52,23 +55,24 @@ export const sorted: BuiltinCheck = async (ctx, raw) => {
     ctx.fail(rule, `a 2xx list sorted by ${sort}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
     return;
   }
-  const items = itemsOf(response.json);
+  const items = itemsOf(response.json, ctx.profile);
   if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
   if (items.length < 2) return ctx.skip(`fewer than 2 items to compare (sort=${sort})`);
-  const records = items as Array<Record<string, unknown>>;
+  const fields = ctx.profile.record_fields;
+  const value = (record: unknown, field: string) => readField(record, field, fields).value;
   for (const key of args.keys) {
-    if (!records.every((r) => r !== null && typeof r === 'object' && key.field in r)) {
+    if (!items.every((r) => readField(r, key.field, fields).found)) {
       return ctx.skip(`the items do not carry ${key.field} (the spec does not show the records); the order cannot be judged`);
     }
   }
-  for (let i = 1; i < records.length; i++) {
-    const [x, y] = [records[i - 1]!, records[i]!];
+  for (let i = 1; i < items.length; i++) {
+    const [x, y] = [items[i - 1], items[i]];
     for (const key of args.keys) {
-      let order = tolerantOrder(x[key.field], y[key.field]);
+      let order = tolerantOrder(value(x, key.field), value(y, key.field));
       if (key.descending) order = order === 'before' ? 'after' : order === 'after' ? 'before' : order;
       if (order === 'tie') continue;
       if (order === 'after') {
-        const show = (r: Record<string, unknown>) => args.keys.map((k) => `${k.field}=${JSON.stringify(r[k.field])}`).join(' ');
+        const show = (r: unknown) => args.keys.map((k) => `${k.field}=${JSON.stringify(value(r, k.field))}`).join(' ');
         ctx.fail(rule, `items in the order sort=${sort}`, `item ${i} (${show(x)}) before item ${i + 1} (${show(y)})`);
         return;
       }

@@ -1,5 +1,6 @@
 import { ClockcheckError } from '../errors.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
+import { initCommand } from './commands/init.ts';
 import { loadCommand } from './commands/load.ts';
 import { rulesCommand } from './commands/rules.ts';
 import { runCommand } from './commands/run.ts';
@@ -7,6 +8,7 @@ import { selftestCommand } from './commands/selftest.ts';
 import { serveCommand } from './commands/serve.ts';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  init: initCommand,
   rules: rulesCommand,
   fuzz: fuzzCommand,
   run: runCommand,
@@ -18,6 +20,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
 const HELP = `clockcheck: conformance harness for the time-tracking public REST API
 
 Commands:
+  init        write a target profile from the target's own answers (read-only; --probe-writes for three writes)
   run         certify a target (default: the embedded reference server) and write reports
   rules       print the rule catalog (IDs, spec sections, basis, faults that break each rule)
   serve       run the embedded HTTPS reference server (optionally with an injected fault)

@@ -17,8 +17,10 @@ export interface AutocannonRunOptions {
   /** `https://host[:port]` (or `http://` for development servers). */
   readonly origin: string;
   readonly apiPrefix: string;
-  /** Sent raw as `Authorization` (§5.2); redacted from every recorded exchange. */
+  /** The access token, redacted from every recorded exchange; sent raw as `Authorization` (§5.2) unless `authorization` is given. */
   readonly token: string;
+  /** The `Authorization` value to send (e.g. `Bearer <token>` when the run's preflight found only that accepted); default the raw token. */
+  readonly authorization?: string;
   /** The same trust as the harness's own client: `caPem` replaces the system store; `insecure` skips verification. */
   readonly tls: { readonly caPem?: string; readonly insecure: boolean };
   readonly requests: readonly LoadRequest[];
@@ -161,7 +163,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
   const redactor = new Redactor(options.token);
   const prefix = options.apiPrefix.replace(/\/+$/, '');
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
-  const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.token };
+  const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.authorization ?? options.token };
   const urls = options.requests.map((r) => options.origin + prefix + (r.path.startsWith('/') ? r.path : `/${r.path}`));
   const exchanges: Exchange[] = [];
   let sequence = options.firstExchangeId ?? 0;

@@ -12,8 +12,9 @@ import { createSetupResource, SetupFailed } from './setup-resource.ts';
 export const SHRINK_BUDGET = 15;
 
 export interface PropertyPhaseOptions {
-  readonly families: readonly PropertyFamily[];
-  /** Generated cases to send in all (shared evenly by the families). */
+  /** Generated cases every family sends (the run's budget shared evenly: `casesPerFamily`). */
+  readonly cases: number;
+  /** The run's budget, for the reason a family gets none. */
   readonly budget: number;
   readonly runSeed: number;
   /** Replays one case (with --only selecting one family). */
@@ -27,73 +28,57 @@ export interface PropertyPhaseOptions {
   readonly readOnly: boolean;
 }
 
+/** The generated cases each of `families` families sends out of `budget`. */
+export function casesPerFamily(budget: number, families: number): number {
+  return Math.floor(budget / Math.max(1, families));
+}
+
 /** Whether `--only` selects a family: by its check ID, `properties`, or one of its rules. */
 export function selectsFamily(only: readonly string[], family: PropertyFamily): boolean {
   if (only.length === 0) return true;
   return only.some((o) => o === `properties/${family.name}` || o === 'properties' || (isRuleId(o) && family.rules.includes(o)));
 }
 
-/** Requests the property phase will make: the budget, a setup per family that needs one, and shrinking headroom. */
-export function plannedPropertyRequests(families: readonly PropertyFamily[], budget: number): number {
-  if (families.length === 0 || budget <= 0) return 0;
-  return budget + families.filter((f) => f.needs).length;
-}
-
-/** Runs every selected family with its share of the budget; setup failures make that family errored. */
-export async function runProperties(options: PropertyPhaseOptions): Promise<CheckResult[]> {
-  const { families, profile } = options;
-  const perFamily = Math.floor(options.budget / Math.max(1, families.length));
-  const results: CheckResult[] = [];
-  for (const family of families) {
-    const seed = familySeed(options.runSeed, family.name);
-    const base = { id: `properties/${family.name}`, title: family.title, rules: family.rules, source: { kind: 'property' as const, generator: family.name, seed, path: options.path ?? '' }, findings: [], durationMs: 0, replay: `${options.replayBase} --only properties/${family.name} --seed ${options.runSeed}` };
-    if (options.readOnly) {
-      results.push({ ...base, status: 'skipped', reason: 'generated cases create data on the target (--read-only)', exchanges: [] });
-      continue;
-    }
-    if (perFamily < 1 && !options.path) {
-      results.push({ ...base, status: 'skipped', reason: `the --budget of ${options.budget} generated cases leaves none for this family`, exchanges: [] });
-      continue;
-    }
-    const activeUserIds = profile.fixtures.active_user_ids ?? [];
-    if (activeUserIds.length === 0) {
-      results.push({ ...base, status: 'skipped', reason: 'the profile has no fixtures.active_user_ids', exchanges: [] });
-      continue;
-    }
-    if (family.needs === 'timesheet' && profile.fixtures.break_rule_id === undefined) {
-      results.push({ ...base, status: 'skipped', reason: 'the profile has no fixtures.break_rule_id', exchanges: [] });
-      continue;
-    }
-    let resource;
-    try {
-      resource = family.needs ? await createSetupResource(family.needs, options.send, profile, options.dates, options.uniqueEmail()) : undefined;
-    } catch (error) {
-      if (!(error instanceof SetupFailed)) throw error;
-      results.push({ ...base, status: 'errored', reason: error.message, exchanges: [error.exchange] });
-      continue;
-    }
-    const context: GeneratorContext = {
-      companyTimezone: profile.company_timezone,
-      activeUserIds,
-      ...(profile.fixtures.job_id !== undefined ? { jobId: profile.fixtures.job_id } : {}),
-      ...(profile.fixtures.task_id !== undefined ? { taskId: profile.fixtures.task_id } : {}),
-      ...(profile.fixtures.break_rule_id !== undefined ? { breakRuleId: profile.fixtures.break_rule_id } : {}),
-      ...(resource?.timesheet ? { timesheet: resource.timesheet } : {}),
-      uniqueTag: options.uniqueTag,
-    };
-    const result = await runPropertyFamily({
-      family,
-      context,
-      numRuns: Math.max(1, perFamily),
-      shrinkBudget: SHRINK_BUDGET,
-      seed,
-      ...(options.path ? { path: options.path } : {}),
-      ...(resource ? { resourceId: resource.id } : {}),
-      send: options.send,
-      profile,
-      replay: (_seed, path) => `${base.replay}${path ? ` --path ${path}` : ''}`,
-    });
-    results.push(result);
+/** Runs one family with its share of the budget; a setup failure makes it errored. */
+export async function runFamily(family: PropertyFamily, options: PropertyPhaseOptions): Promise<CheckResult> {
+  const { profile } = options;
+  const seed = familySeed(options.runSeed, family.name);
+  const base = { id: `properties/${family.name}`, title: family.title, rules: family.rules, source: { kind: 'property' as const, generator: family.name, seed, path: options.path ?? '' }, findings: [], durationMs: 0, replay: `${options.replayBase} --only properties/${family.name} --seed ${options.runSeed}` };
+  if (options.readOnly) return { ...base, status: 'skipped', reason: 'generated cases create data on the target (--read-only)', exchanges: [] };
+  if (options.cases < 1 && !options.path) {
+    return { ...base, status: 'skipped', reason: `the --budget of ${options.budget} generated cases leaves none for this family`, exchanges: [] };
   }
-  return results;
+  const activeUserIds = profile.fixtures.active_user_ids ?? [];
+  if (activeUserIds.length === 0) return { ...base, status: 'skipped', reason: 'the profile has no fixtures.active_user_ids', exchanges: [] };
+  if (family.needs === 'timesheet' && profile.fixtures.break_rule_id === undefined) {
+    return { ...base, status: 'skipped', reason: 'the profile has no fixtures.break_rule_id', exchanges: [] };
+  }
+  let resource;
+  try {
+    resource = family.needs ? await createSetupResource(family.needs, options.send, profile, options.dates, options.uniqueEmail()) : undefined;
+  } catch (error) {
+    if (!(error instanceof SetupFailed)) throw error;
+    return { ...base, status: 'errored', reason: error.message, exchanges: [error.exchange] };
+  }
+  const context: GeneratorContext = {
+    companyTimezone: profile.company_timezone,
+    activeUserIds,
+    ...(profile.fixtures.job_id !== undefined ? { jobId: profile.fixtures.job_id } : {}),
+    ...(profile.fixtures.task_id !== undefined ? { taskId: profile.fixtures.task_id } : {}),
+    ...(profile.fixtures.break_rule_id !== undefined ? { breakRuleId: profile.fixtures.break_rule_id } : {}),
+    ...(resource?.timesheet ? { timesheet: resource.timesheet } : {}),
+    uniqueTag: options.uniqueTag,
+  };
+  return runPropertyFamily({
+    family,
+    context,
+    numRuns: Math.max(1, options.cases),
+    shrinkBudget: SHRINK_BUDGET,
+    seed,
+    ...(options.path ? { path: options.path } : {}),
+    ...(resource ? { resourceId: resource.id } : {}),
+    send: options.send,
+    profile,
+    replay: (_seed, path) => `${base.replay}${path ? ` --path ${path}` : ''}`,
+  });
 }

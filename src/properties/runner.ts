@@ -5,6 +5,7 @@ import type { TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import { matchStatus } from '../scenarios/expectations.ts';
+import { RunStopped } from '../errors.ts';
 import type { GeneratedCase, GeneratorContext, PropertyFamily } from './family.ts';
 
 /** How one family is run: how many cases, how many extra requests shrinking may spend, and replay. */
@@ -60,16 +61,24 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
   let sent = 0;
   let valid = 0;
   let firstFailure: Verdict | null = null;
+  let stopped: RunStopped | null = null;
   const maxRequests = options.numRuns + options.shrinkBudget;
   const key = (c: GeneratedCase) => `${c.label}\u0000${JSON.stringify(c.payload)}`;
 
   const property = fc.asyncProperty(family.cases(options.context), async (generated) => {
     const known = verdicts.get(key(generated));
     if (known) return known.finding === null;
-    if (sent >= maxRequests) return true; // the request budget is spent: stop shrinking here
+    if (sent >= maxRequests || stopped) return true; // the request budget is spent (or the run stopped): no more sends
     sent++;
     if (!generated.breaks) valid++;
-    const exchange = await options.send({ method: family.request.method, path, json: generated.payload });
+    let exchange: Exchange;
+    try {
+      exchange = await options.send({ method: family.request.method, path, json: generated.payload });
+    } catch (error) {
+      if (!(error instanceof RunStopped)) throw error;
+      stopped = error;
+      return true;
+    }
     const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange };
     verdicts.set(key(generated), verdict);
     if (verdict.finding && !firstFailure) firstFailure = verdict;
@@ -88,6 +97,20 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
     durationMs: 0,
   };
   const summary = `${sent} generated cases sent (${valid} valid, ${sent - valid} invalid), seed ${options.seed}`;
+  if (stopped) {
+    // The run stopped (e.g. the token was revoked) while this family ran: no verdict on its cases.
+    const shown = [...verdicts.values()].map((v) => v.exchange);
+    return {
+      ...base,
+      source: { kind: 'property', generator: family.name, seed: options.seed, path: '' },
+      status: 'errored',
+      findings: [],
+      reason: `${(stopped as RunStopped).reason} (${summary})`,
+      exchanges: shown.slice(-3),
+      durationMs: Date.now() - started,
+      replay: options.replay(options.seed, ''),
+    };
+  }
   if (!details.failed) {
     return {
       ...base,

@@ -27,7 +27,7 @@ export function judgePageSizesUnderLoad(answers: ReadonlyMap<number, readonly Ex
     const answered = exchanges.filter((e) => e.response?.status !== 429);
     judged += answered.length;
     for (const exchange of answered) {
-      for (const problem of pageSizeProblems(size, exchange, profile.page_size_over_max)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
+      for (const problem of pageSizeProblems(size, exchange, profile)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
     }
     const kinds = new Map<string, Exchange[]>();
     for (const exchange of answered) kinds.set(answerKey(exchange), [...(kinds.get(answerKey(exchange)) ?? []), exchange]);

@@ -24,6 +24,7 @@ export class TokenCheck {
   /** True when the Authorization header value authenticates the request. */
   authenticates(header: string | undefined): boolean {
     if (header === undefined || header === '') return this.ctx.fault('auth-missing-accepted');
+    if (this.ctx.tokenRevoked) return false;
     if (this.ctx.fault('auth-any-token')) return true;
     if (this.ctx.fault('auth-bearer-only')) return header.startsWith('Bearer ') && this.matches(header.slice(7));
     return this.matches(header);

@@ -15,6 +15,8 @@ export class ServerContext {
   readonly tasks = new InMemoryRepository<NamedRecord>();
   readonly breakRules = new InMemoryRepository<NamedRecord>();
   webhook: WebhookSubscription | null = null;
+  /** §5.4: the token was revoked (the revoke-key button); from then on it is refused like any wrong token. */
+  tokenRevoked = false;
 
   constructor(
     readonly companyTimezone: string,

@@ -1,13 +1,16 @@
 import { errorBody, type ApiError, type ApiResponse } from './http/api-response.ts';
+import { laravelRecord } from './laravel-records.ts';
 
 /** Resources whose records the spec does not show (§2.1, §2.2, §2.3, §2.6). */
 export type RecordKind = 'user' | 'schedule' | 'timesheet' | 'webhook';
 
 /**
  * How the reference server answers where the spec says "not shown": status codes, envelopes,
- * record shapes, error bodies, page_size above 100, link query strings, sort name spellings.
+ * record shapes, error bodies, page_size above 100, link query strings, sort name spellings, and the
+ * two readings the spec leaves open (USR-EMAIL-FORMAT, USR-EDIT-REQUIRED).
  * `standard` is the reference's own choice; `alternative` makes the other valid choice everywhere,
- * so the harness can prove it does not fail a conforming server that chose differently.
+ * so the harness can prove it does not fail a conforming server that chose differently; `laravel`
+ * answers as the real service behind the spec does, in representations a strict reader rejects.
  */
 export interface Dialect {
   readonly name: DialectName;
@@ -27,16 +30,26 @@ export interface Dialect {
   readonly pageSizeOverMax: 'clamp' | 'reject';
   /** Whether pagination links repeat the request's other query parameters. */
   readonly linksKeepQuery: boolean;
-  /** Whether sort accepts snake_case names besides the camelCase that §4.2 shows. */
-  readonly snakeSortNames: boolean;
+  /**
+   * The sort name spellings accepted: `camel` as §4.2 shows them (firstName), `snake` as the records
+   * are stored (first_name), or `both`. One-word names (id, email) are the same in either.
+   */
+  readonly sortNames: 'camel' | 'snake' | 'both';
+  /** USR-EMAIL-FORMAT (§2.2, not shown): whether POST and PUT /users reject an `email` that is not an address. */
+  readonly emailFormat: 'validated' | 'not-validated';
+  /**
+   * USR-EDIT-REQUIRED (§4.2, which statement governs is not shown): `all-four` rejects a PUT /users/{id}
+   * without first_name, last_name, email or password; `none` takes any subset (a partial update).
+   */
+  readonly editRequires: 'all-four' | 'none';
 }
 
-export type DialectName = 'standard' | 'alternative';
+export type DialectName = 'standard' | 'alternative' | 'laravel';
 
 const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const camelKeys = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
 
-/** 201 `{items, message}` on create, 422 with field errors, clamping, links with the full query. */
+/** 201 `{items, message}` on create, 422 with field errors, clamping, links with the full query, e-mails validated, partial edits. */
 export const STANDARD_DIALECT: Dialect = {
   name: 'standard',
   created: (_kind, record, message) => ({ status: 201, body: { items: record, message } }),
@@ -47,7 +60,9 @@ export const STANDARD_DIALECT: Dialect = {
   error: (error) => ({ status: error.status, body: errorBody(error) }),
   pageSizeOverMax: 'clamp',
   linksKeepQuery: true,
-  snakeSortNames: true,
+  sortNames: 'both',
+  emailFormat: 'validated',
+  editRequires: 'none',
 };
 
 const ALTERNATIVE_STATUS: Readonly<Record<number, number>> = { 422: 400, 401: 403 };
@@ -55,7 +70,8 @@ const ALTERNATIVE_STATUS: Readonly<Record<number, number>> = { 422: 400, 401: 40
 /**
  * 200 `{data}` on create with camelCase records, 400 `{error: {...}}` for validation, 403 for a bad
  * token, `items` of a created break as a one-element array, page_size above 100 rejected, links
- * with `?page=N` only, camelCase sort names only.
+ * with `?page=N` only, camelCase sort names only, any e-mail string accepted, all four fields
+ * required on edit.
  */
 export const ALTERNATIVE_DIALECT: Dialect = {
   name: 'alternative',
@@ -70,7 +86,39 @@ export const ALTERNATIVE_DIALECT: Dialect = {
   }),
   pageSizeOverMax: 'reject',
   linksKeepQuery: false,
-  snakeSortNames: false,
+  sortNames: 'camel',
+  emailFormat: 'not-validated',
+  editRequires: 'all-four',
 };
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { standard: STANDARD_DIALECT, alternative: ALTERNATIVE_DIALECT };
+/**
+ * As the Laravel service behind the spec answers: 200 `{items, message}` on create and update with
+ * records as its database reads them back (1/0 flags, "15.00" pay rates, timesheets with wall-clock
+ * `clock_in_time`/`clock_out_time` and a "H:MM" duration; see laravel-records.ts), a created break
+ * with 200, the standard's error bodies, page_size above 100 clamped, links with `?page=N` only,
+ * snake_case sort names only, e-mails validated, partial edits.
+ */
+export const LARAVEL_DIALECT: Dialect = {
+  name: 'laravel',
+  created: (kind, record, message) => ({ status: 200, body: { items: laravelRecord(kind, record), message } }),
+  updated: (kind, record, message) => ({ status: 200, body: { items: laravelRecord(kind, record), message } }),
+  record: laravelRecord,
+  breakCreated: (item, message) => ({ ...STANDARD_DIALECT.breakCreated(item, message), status: 200 }),
+  list: (_kind, page) => page,
+  error: STANDARD_DIALECT.error,
+  pageSizeOverMax: 'clamp',
+  linksKeepQuery: false,
+  sortNames: 'snake',
+  emailFormat: 'validated',
+  editRequires: 'none',
+};
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { standard: STANDARD_DIALECT, alternative: ALTERNATIVE_DIALECT, laravel: LARAVEL_DIALECT };
+
+/** The dialect names, in the order a usage text lists them. */
+export const DIALECT_NAMES = Object.keys(DIALECTS) as readonly DialectName[];
+
+/** True when `name` names a dialect (for resolving `--dialect` at the CLI boundary). */
+export function isDialectName(name: string): name is DialectName {
+  return Object.hasOwn(DIALECTS, name);
+}

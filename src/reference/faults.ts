@@ -76,6 +76,8 @@ export const FAULTS = [
   fault('billing-rate-type-unchecked', 'USR-BILLING-RATE-TYPE-VALUES', 'scenario', 'Any integer billing_rate_type is accepted.'),
   fault('email-not-required', 'USR-CREATE-REQUIRED', 'scenario', 'A user without email is accepted.'),
   fault('user-put-replaces', 'PUT-PARTIAL', 'scenario', 'PUT /users/{id} replaces the record: omitted fields fall back to their defaults or null.'),
+  fault('email-format-unchecked', 'USR-EMAIL-FORMAT', 'scenario', 'A malformed e-mail is accepted on create and on edit although the dialect validates e-mails.'),
+  fault('edit-requires-all-four', 'USR-EDIT-REQUIRED', 'scenario', "PUT /users/{id} without first_name, last_name, email or password is rejected (422) although the dialect's reading is `none`."),
 
   // timesheets and offset/timezone (§2.3, §4.3)
   fault('timesheet-naive-datetime', 'TS-DATETIME-FORMAT', 'scenario', 'Timesheet start/end without an offset are accepted.'),

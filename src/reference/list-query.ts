@@ -1,6 +1,7 @@
 import { parseDateRange, type DateRange } from '../spec/formats/index.ts';
 import { ApiError, validationError, type ServerViolation } from './http/api-response.ts';
 import type { ServerContext } from './context.ts';
+import type { Dialect } from './dialect.ts';
 
 /** Spec §4.6, §8: page_size default and maximum. */
 export const DEFAULT_PAGE_SIZE = 10;
@@ -20,7 +21,7 @@ export interface ListQuery {
   readonly dateRange: DateRange | null;
 }
 
-/** Sortable names of one endpoint: every accepted spelling (camelCase as in §4.2, and snake_case) to a record field. */
+/** Sortable names of one endpoint: both spellings (camelCase as in §4.2, and snake_case) to a record field; the dialect's `sortNames` says which it accepts. */
 export type SortableFields = Readonly<Record<string, string>>;
 
 /**
@@ -36,6 +37,16 @@ export function sortable(fields: readonly string[], storedAs: Readonly<Record<st
     map[field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = target;
   }
   return map;
+}
+
+/**
+ * Whether the dialect accepts a sort name's spelling: a camelCase name has a capital, a snake_case
+ * name an underscore, and a one-word name (id, email) is spelled the same in both.
+ */
+function spellingAccepted(name: string, accepted: Dialect['sortNames']): boolean {
+  if (accepted === 'camel') return !name.includes('_');
+  if (accepted === 'snake') return !/[A-Z]/.test(name);
+  return true;
 }
 
 function positiveInteger(query: URLSearchParams, name: string, violations: ServerViolation[]): number | null {
@@ -68,10 +79,11 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
     for (const name of sortText.split(',')) {
       const descending = name.startsWith('-');
       const bare = descending ? name.slice(1) : name;
-      const spelled = ctx.dialect.snakeSortNames || !bare.includes('_');
+      const spelled = spellingAccepted(bare, ctx.dialect.sortNames);
       const field = spelled && Object.hasOwn(fields, bare) ? fields[bare] : undefined;
       if (!field) {
-        violations.push({ rule: null, field: 'sort', message: `cannot sort by "${bare}"; sortable: ${Object.keys(fields).join(', ')}` });
+        const offered = Object.keys(fields).filter((spelling) => spellingAccepted(spelling, ctx.dialect.sortNames));
+        violations.push({ rule: null, field: 'sort', message: `cannot sort by "${bare}"; sortable: ${offered.join(', ')}` });
         continue;
       }
       sort.push({ field, descending: descending && !ctx.fault('sort-descending-ignored') });

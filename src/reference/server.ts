@@ -53,6 +53,8 @@ export interface ReferenceServer {
   /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
   readonly rateLimit: RateLimitSetting | null;
   readonly context: ServerContext;
+  /** §5.4: revokes the token (as the revoke-key button does); every later request with it is refused. */
+  revokeToken(): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     companyTimezone,
     rateLimit,
     context: ctx,
+    revokeToken: () => {
+      ctx.tokenRevoked = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -31,6 +31,8 @@ function inModelOrder(r: RunReport): RunReport {
     finishedAt: r.finishedAt,
     durationMs: r.durationMs,
     requests: { planned: r.requests.planned, made: r.requests.made, unintended429: r.requests.unintended429 },
+    tokenForm: r.tokenForm,
+    notes: [...r.notes],
     checks: r.checks.map(check),
     coverage: r.coverage.map(coverage),
     createdResources: r.createdResources.map(createdResource),

@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.2.0';
+export const REPORT_SCHEMA_VERSION = '1.3.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -102,6 +102,13 @@ export interface RunReport {
     /** 429s outside the rate-limit checks: the pacer should keep this 0. */
     readonly unintended429: number;
   };
+  /**
+   * How the checks sent the token: `raw` as §5.2 says, or `bearer` when the preflight found the raw
+   * form refused and `Bearer <token>` served (AUTH-HEADER-RAW then fails; see `notes`).
+   */
+  readonly tokenForm: 'raw' | 'bearer';
+  /** Run-wide observations for the summary: a token form other than §5.2's, a run that stopped early and why. */
+  readonly notes: readonly string[];
   readonly checks: readonly CheckResult[];
   readonly coverage: readonly RuleCoverage[];
   readonly createdResources: readonly CreatedResource[];

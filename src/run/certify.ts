@@ -1,33 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { ClockcheckError } from '../errors.ts';
-import { BUILTIN_CHECKS, estimateCheckRequests } from '../checks/registry.ts';
-import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
-import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
-import { plannedRequests, runScenario, type ScenarioDeps } from '../scenarios/run-scenario.ts';
+import { BUILTIN_CHECKS } from '../checks/registry.ts';
+import { RunStopped } from '../errors.ts';
+import type { LoadedScenario } from '../scenarios/loader.ts';
+import { runScenario, type ScenarioDeps } from '../scenarios/run-scenario.ts';
 import { runDates } from '../scenarios/template.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
-import { TargetClient } from '../target/client.ts';
+import { TargetClient, type TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { Pacer } from '../target/pacer.ts';
 import { Progress, type ProgressStream } from '../target/progress.ts';
 import { profileForReport, type Profile } from '../target/profile.ts';
-import { isRuleId } from '../spec/rules.ts';
 import { specIdentity, toolVersion } from './spec-document.ts';
 import type { PropertyFamily } from '../properties/family.ts';
-import { PROPERTY_FAMILIES } from '../properties/families.ts';
-import { plannedPropertyRequests, runProperties, selectsFamily } from '../properties/run-properties.ts';
+import { runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
-import { RATE_LIMIT_CHECKS, estimateWithPhase, plannedRateLimitPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
-import { MONITOR_CHECK_ID, RateMonitor } from '../ratelimit/monitor.ts';
+import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
+import { RateMonitor } from '../ratelimit/monitor.ts';
 import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
 import type { BurstRecord } from '../ratelimit/boundary.ts';
+import { planRun, type RunPlan } from './plan.ts';
+import { preflight, refusesToken } from './preflight.ts';
+import { TokenWatch } from './token-watch.ts';
 
-/** The run could not be made (unreachable target, TLS trouble): exit code 2, one line saying what to fix. */
-export class RunError extends ClockcheckError {
-  constructor(message: string) {
-    super('CLOCKCHECK_RUN', message);
-  }
-}
+export { RunError } from '../errors.ts';
+export { selects, selectsBuiltin } from './plan.ts';
 
 export interface CertifyOptions {
   /** `https://host[:port]`: the spec's `{base_url}`. */
@@ -59,34 +55,6 @@ export interface CertifyOptions {
   readonly families?: readonly PropertyFamily[];
 }
 
-/** Whether `--only` selects a built-in check (the rate-limit checks): by ID, by a rule it names, or by `rate-limit`. */
-export function selectsBuiltin(only: readonly string[], id: string, rules: readonly string[]): boolean {
-  if (only.length === 0) return true;
-  return only.some((o) => o === id || o === id.split('/')[0] || rules.includes(o));
-}
-
-/** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
-export function selects(only: readonly string[], loaded: LoadedScenario): boolean {
-  if (only.length === 0) return true;
-  return only.some((o) => o === loaded.id || o === loaded.suite || (isRuleId(o) && loaded.scenario.rules.includes(o)));
-}
-
-function preflightProblem(exchange: Exchange, origin: string, profile: Profile): string | null {
-  const error = exchange.error;
-  if (!error || exchange.response) return null;
-  switch (error.code) {
-    case 'TLS_ERROR':
-      return `TLS error talking to ${origin}: ${error.message}. Trust its CA with --ca FILE (profile: tls.ca), or pass --insecure.`;
-    case 'CONNECTION_REFUSED':
-      return `nothing listens at ${origin} (connection refused): is the target up, and is the port right?`;
-    case 'CONNECT_TIMEOUT':
-    case 'HEADERS_TIMEOUT':
-      return `${origin} did not answer within ${profile.timeouts.headers / 1000}s (${error.code}): is the address right?`;
-    default:
-      return `cannot reach ${origin}: ${error.code} ${error.message}`;
-  }
-}
-
 /** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
 function uniqueValues(): { tag: string; next: () => { email: string; name: string; token: string } } {
   const nonce = randomBytes(4).readUInt32BE(0).toString(36);
@@ -113,28 +81,89 @@ function uniqueValues(): { tag: string; next: () => { email: string; name: strin
   };
 }
 
-/** Runs the certification: loads the suites, runs the selected scenarios paced, and builds the report. */
+/** One step of the execution: checks run together, and what they report when the run stopped before them. */
+interface CheckUnit {
+  run(): Promise<readonly CheckResult[]>;
+  stopped(reason: string): readonly CheckResult[];
+}
+
+/** A check that was not run because the run stopped. */
+function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'>, reason: string): CheckResult {
+  return { ...check, status: 'errored', reason, findings: [], exchanges: [], durationMs: 0 };
+}
+
+/** What the execution of a plan needs from the run: the paced, watched send, and the run's context. */
+interface Execution {
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  readonly scenarioDeps: ScenarioDeps;
+  readonly properties: PropertyPhaseOptions;
+  readonly rateLimitPhase: () => Promise<CheckResult[]>;
+}
+
+/** The plan's checks in run order: the scenarios, the property families, then the rate-limit phase. */
+function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
+  const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
+    run: async () => [await runScenario(loaded, execution.scenarioDeps)],
+    stopped: (reason) => [
+      notRun({ id: loaded.id, title: loaded.scenario.title, rules: loaded.scenario.rules, source: { kind: 'scenario', file: loaded.file, line: loaded.line }, replay: execution.scenarioDeps.replay(loaded.id) }, reason),
+    ],
+  });
+  const familyUnit = (family: PropertyFamily): CheckUnit => ({
+    run: async () => [await runFamily(family, execution.properties)],
+    stopped: (reason) => [
+      notRun(
+        { id: `properties/${family.name}`, title: family.title, rules: family.rules, source: { kind: 'property', generator: family.name, seed: options.seed, path: '' }, replay: `${options.replayBase} --only properties/${family.name} --seed ${options.seed}` },
+        reason,
+      ),
+    ],
+  });
+  const rateLimitUnit: CheckUnit = {
+    run: execution.rateLimitPhase,
+    stopped: (reason) =>
+      (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[])
+        .filter(plan.rateLimit.selected)
+        .map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${options.replayBase} --only ${id}` }, reason)),
+  };
+  return [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...(plan.rateLimit.any ? [rateLimitUnit] : [])];
+}
+
+/**
+ * Runs the units in order. Once the run stops (a unit throws RunStopped, or the watch says so
+ * after a unit), the unit in progress and every later one are reported `errored` with the reason.
+ */
+async function executeUnits(units: readonly CheckUnit[], watch: TokenWatch, profile: Profile): Promise<{ results: CheckResult[]; stopped: string | null }> {
+  const results: CheckResult[] = [];
+  let stopped: string | null = null;
+  for (const unit of units) {
+    if (stopped !== null) {
+      results.push(...unit.stopped(stopped));
+      continue;
+    }
+    try {
+      results.push(...(await unit.run()).map((r) => applyWaivers(r, profile)));
+    } catch (error) {
+      if (!(error instanceof RunStopped)) throw error;
+      results.push(...unit.stopped(error.reason));
+    }
+    stopped = watch.stopped;
+  }
+  return { results, stopped };
+}
+
+/**
+ * Certifies a target: plans the run (nothing sent), runs the preflight (reachable? is the token
+ * accepted, and in which form?), executes the plan's checks paced, and judges them into a report.
+ */
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   const startedAt = new Date();
   const { profile } = options;
-  const scenarios = options.path ? [] : (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(options.only, s));
-  const families = (options.families ?? PROPERTY_FAMILIES).filter((f) => selectsFamily(options.only, f));
-  if (options.path && families.length !== 1) {
-    throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
-  }
-  const rateLimitSelected = (id: RateLimitCheckId) =>
-    !options.path && selectsBuiltin(options.only, id, RATE_LIMIT_CHECKS[id].rules);
-  const rateLimitPlan = plannedRateLimitPhase(profile, rateLimitSelected);
-  const planned =
-    scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 1) +
-    plannedPropertyRequests(families, options.path ? families.length : options.budget) +
-    rateLimitPlan.requests;
+  const plan = await planRun(options);
 
   const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
   // The rate-limit phase runs last and is timed by the window, not paced: its time is added until it starts.
   let rateLimitPhaseStarted = false;
-  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), rateLimitPlan, () => rateLimitPhaseStarted);
-  const progress = options.progress ? new Progress({ stream: options.progress, total: planned, label: 'certifying', estimateMs }) : null;
+  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => rateLimitPhaseStarted);
+  const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
   let made = 0;
   const tls = { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure };
   const monitor = new RateMonitor();
@@ -163,6 +192,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       origin: client.origin,
       apiPrefix: profile.api_prefix,
       token: options.token,
+      authorization: client.authorization(),
       tls,
       requests,
       connections: profile.rate_limit.connections,
@@ -185,16 +215,21 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
 
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
+  const notes: string[] = [];
   const unique = uniqueValues();
   let fingerprint: string | null = null;
+  let scheme: 'raw' | 'bearer' = 'raw';
   try {
-    const preflight = await client.send({ method: 'GET', path: '/users', auth: 'none' });
-    const problem = preflightProblem(preflight, options.origin, profile);
-    if (problem) throw new RunError(problem);
+    const pre = await preflight(client, options.origin, profile, `${options.replayBase} --only auth`);
+    scheme = pre.scheme;
+    if (pre.note) notes.push(pre.note);
+    if (plan.tokenFormCheck || pre.check.status === 'failed') results.push(applyWaivers(pre.check, profile));
     fingerprint = await client.tlsFingerprint();
 
-    const deps: ScenarioDeps = {
-      send: (request) => client.send(request),
+    const watch = new TokenWatch((request) => client.send(request), (status) => refusesToken(status, profile));
+    const send = (request: TargetRequest) => watch.send(request);
+    const scenarioDeps: ScenarioDeps = {
+      send,
       acquire: () => pacer.acquire(),
       profile,
       origin: options.origin,
@@ -210,74 +245,91 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
       onCreated: (resource) => created.push(resource),
     };
-    for (const scenario of scenarios) results.push(applyWaivers(await runScenario(scenario, deps), profile));
-    const properties = await runProperties({
-      families,
+    const properties: PropertyPhaseOptions = {
+      cases: plan.casesPerFamily,
       budget: options.budget,
       runSeed: options.seed,
       ...(options.path ? { path: options.path } : {}),
-      send: deps.send,
+      send,
       profile,
       dates: runDates(options.seed),
       uniqueTag: unique.tag,
       uniqueEmail: () => unique.next().email,
       replayBase: options.replayBase,
       readOnly: options.readOnly,
-    });
-    for (const result of properties) results.push(applyWaivers(result, profile));
-    if ((Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(rateLimitSelected)) {
-      const runPhase = () =>
-        runRateLimitPhase({
-          profile,
-          call: async (request, label) => {
-            segment = label;
-            try {
-              return await client.send(request);
-            } finally {
-              segment = 'paced';
-            }
-          },
-          burst,
-          guardMs: pacer.spanMs - profile.rate_limit.window,
-          replay: (id) => `${options.replayBase} --only ${id}`,
-          selected: rateLimitSelected,
-        });
-      // The bursts start after a window without calls, and the pacer counts them for what follows.
-      const phase = profile.rate_limit.bursts
-        ? await pacer.exclusive(() => {
+    };
+    const runPhase = () =>
+      runRateLimitPhase({
+        profile,
+        call: async (request, label) => {
+          segment = label;
+          try {
+            return await send(request);
+          } finally {
+            segment = 'paced';
+          }
+        },
+        burst,
+        guardMs: pacer.spanMs - profile.rate_limit.window,
+        replay: (id) => `${options.replayBase} --only ${id}`,
+        selected: plan.rateLimit.selected,
+      });
+    // The bursts start after a window without calls, and the pacer counts them for what follows.
+    const rateLimitPhase = () =>
+      profile.rate_limit.bursts
+        ? pacer.exclusive(() => {
             rateLimitPhaseStarted = true;
             return runPhase();
           })
-        : await runPhase();
-      for (const result of phase) results.push(applyWaivers(result, profile));
-    }
-    if (!options.path && selectsBuiltin(options.only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP'])) {
+        : runPhase();
+    const executed = await executeUnits(checkUnits(plan, { send, scenarioDeps, properties, rateLimitPhase }, options), watch, profile);
+    results.push(...executed.results);
+    if (executed.stopped !== null) notes.push(`the run stopped: ${executed.stopped}`);
+    if (plan.monitor) {
       results.push(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile));
     }
   } finally {
     progress?.finish();
     await client.close();
   }
+  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made, unintended429: monitor.unintended429 });
+}
 
-  const rules = coverage(results);
-  const summary = summarize(results, rules);
+/** The report of an executed plan: coverage, summary and exit code from the check results. */
+function judge(run: {
+  readonly options: CertifyOptions;
+  readonly plan: RunPlan;
+  readonly startedAt: Date;
+  readonly results: readonly CheckResult[];
+  readonly created: readonly CreatedResource[];
+  readonly notes: readonly string[];
+  readonly scheme: 'raw' | 'bearer';
+  readonly fingerprint: string | null;
+  readonly made: number;
+  readonly unintended429: number;
+}): RunReport {
+  const { options, startedAt } = run;
+  const rules = coverage(run.results);
+  const summary = summarize(run.results, rules);
   const finishedAt = new Date();
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     runId: `${startedAt.toISOString().replace(/[:.]/g, '-')}-${options.seed}`,
     tool: { name: 'clockcheck', version: toolVersion() },
     spec: specIdentity(),
-    target: { baseUrl: options.origin, apiPrefix: profile.api_prefix, tlsFingerprint256: fingerprint, embedded: options.embedded },
-    profile: profileForReport(profile),
+    target: { baseUrl: options.origin, apiPrefix: options.profile.api_prefix, tlsFingerprint256: run.fingerprint, embedded: options.embedded },
+    profile: profileForReport(options.profile),
     seed: options.seed,
     options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob], budget: options.budget },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    requests: { planned, made, unintended429: monitor.unintended429 },
-    checks: results,
+    requests: { planned: run.plan.requests, made: run.made, unintended429: run.unintended429 },
+    tokenForm: run.scheme,
+    notes: run.notes,
+    checks: run.results,
     coverage: rules,
-    createdResources: created,
+    createdResources: run.created,
     summary,
     exitCode: summary.failed + summary.errored > 0 ? 1 : 0,
   };

@@ -22,6 +22,7 @@ export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
 /** The profile of the embedded reference server, filled from its seed data (README, "Seed data"). */
 export function embeddedProfile(server: ReferenceServer): Profile {
   const seed = server.seed;
+  const dialect = server.context.dialect;
   const profile = defaultProfile();
   const rateLimit = server.rateLimit ?? EMBEDDED_RATE_LIMIT;
   return {
@@ -39,6 +40,11 @@ export function embeddedProfile(server: ReferenceServer): Profile {
       role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
     },
     webhook: { subscribe_path: '/webhooks/subscription', subscribe_body: { url: 'https://hooks.example.test/clockcheck' }, read_path: '/webhooks/subscription' },
+    // The readings the spec leaves open, as the server's dialect makes them (README, "clockcheck serve").
+    user_email_format: dialect.emailFormat,
+    user_edit_required: dialect.editRequires,
+    // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).
+    ...(dialect.sortNames === 'snake' ? { sort_names: { first_name: 'first_name', role_id: 'role_id' } } : {}),
   };
 }
 

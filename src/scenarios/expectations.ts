@@ -6,7 +6,9 @@ import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDat
 import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
-import { isMultiPath, select } from './json-path.ts';
+import { isMultiPath, readsRecords, select } from './json-path.ts';
+import { hasMeaningType, sameMeaning } from '../records/same-meaning.ts';
+import { AUTO_READING, recordReading, type RecordReading } from '../records/record-reading.ts';
 
 /** One broken expectation, before it is tied to its exchange. */
 export interface Judgement {
@@ -67,40 +69,71 @@ export function matchStatus(expected: ExpectedStatus, status: number, profile: P
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
 
-/** The ways `value` fails the assertion's operators (empty when it passes). */
-function valueProblems(value: unknown, a: Assertion): string[] {
-  const problems: string[] = [];
-  if (a.equals !== undefined && !isDeepStrictEqual(value, a.equals)) problems.push(`equal to ${show(a.equals)}`);
-  if (a.not_equals !== undefined && isDeepStrictEqual(value, a.not_equals)) problems.push(`not ${show(a.not_equals)}`);
-  if (a.type !== undefined) {
+/** How an assertion compares values: by meaning (records the spec does not show) or exactly. */
+interface Comparison {
+  readonly same: (actual: unknown, expected: unknown) => boolean;
+  readonly isType: (value: unknown, type: NonNullable<Assertion['type']>) => boolean;
+}
+
+const EXACT: Comparison = {
+  same: (actual, expected) => isDeepStrictEqual(actual, expected),
+  isType: (value, type) => {
     const t = jsonType(value);
-    const ok = a.type === t || (a.type === 'number' && t === 'integer');
-    if (!ok) problems.push(`of type ${a.type}`);
-  }
+    return type === t || (type === 'number' && t === 'integer');
+  },
+};
+const BY_MEANING: Comparison = { same: sameMeaning, isType: hasMeaningType };
+
+/** By meaning under `$record`/`$list` (unless `exact`), exactly under `$`. */
+function comparisonOf(a: Assertion): Comparison {
+  return readsRecords(a.path) && !a.exact ? BY_MEANING : EXACT;
+}
+
+/** The ways `value` fails the assertion's operators (empty when it passes). */
+function valueProblems(value: unknown, a: Assertion, c: Comparison): string[] {
+  const problems: string[] = [];
+  const among = (list: readonly unknown[]) => list.some((o) => c.same(value, o));
+  if (a.equals !== undefined && !c.same(value, a.equals)) problems.push(`equal to ${show(a.equals)}`);
+  if (a.not_equals !== undefined && c.same(value, a.not_equals)) problems.push(`not ${show(a.not_equals)}`);
+  if (a.type !== undefined && !c.isType(value, a.type)) problems.push(`of type ${a.type}`);
   if (a.matches !== undefined && !(typeof value === 'string' && new RegExp(a.matches).test(value))) problems.push(`matching /${a.matches}/`);
-  if (a.one_of !== undefined && !a.one_of.some((o) => isDeepStrictEqual(o, value))) problems.push(`one of ${show(a.one_of)}`);
+  if (a.one_of !== undefined && !among(a.one_of)) problems.push(`one of ${show(a.one_of)}`);
   if (a.length !== undefined && !(Array.isArray(value) && value.length === a.length)) problems.push(`an array of length ${a.length}`);
   if (a.max_length !== undefined && !(Array.isArray(value) && value.length <= a.max_length)) problems.push(`an array of at most ${a.max_length}`);
-  if (a.every_in !== undefined && !a.every_in.some((o) => isDeepStrictEqual(o, value))) problems.push(`one of ${show(a.every_in)}`);
-  if (a.excludes !== undefined && a.excludes.some((o) => isDeepStrictEqual(o, value))) problems.push(`none of ${show(a.excludes)}`);
+  if (a.every_in !== undefined && !among(a.every_in)) problems.push(`one of ${show(a.every_in)}`);
+  if (a.excludes !== undefined && among(a.excludes)) problems.push(`none of ${show(a.excludes)}`);
   if (a.format !== undefined && !(typeof value === 'string' && (FORMATS[a.format] as (v: string) => boolean)(value))) problems.push(`in ${a.format} format`);
   return problems;
 }
 
-/** Judges one JSON assertion; null when it holds. */
-export function judgeAssertion(json: unknown, a: Assertion): { expected: string; actual: string } | null {
-  const values = select(json, a.path);
+/** Whether the object a path's last field would be read from exists (`$record` for `$record.timezone`). */
+function holdsObject(json: unknown, path: string, reading: RecordReading): boolean {
+  const parent = path.replace(/\.[A-Za-z_][\w-]*$/, '');
+  if (parent === path) return false;
+  const [holder] = select(json, parent, reading);
+  return holder !== null && typeof holder === 'object' && !Array.isArray(holder);
+}
+
+/** Judges one JSON assertion; null when it holds. Records are read as `reading` says (field spellings, envelopes). */
+export function judgeAssertion(json: unknown, a: Assertion, reading: RecordReading = AUTO_READING): { expected: string; actual: string } | null {
+  const c = comparisonOf(a);
+  const values = select(json, a.path, a.exact ? { ...reading, fields: 'exact' } : reading);
   if (a.exists === false) return values.length === 0 ? null : { expected: `${a.path} absent`, actual: `${a.path} = ${show(values[0])}` };
-  if (values.length === 0) return a.if_present ? null : { expected: `${a.path} present`, actual: `${a.path} missing` };
+  if (values.length === 0) {
+    // By meaning, an absent field is null: `equals: null` holds for a record that does not show the field.
+    if (c === BY_MEANING && a.equals === null && !isMultiPath(a.path) && holdsObject(json, a.path, reading)) return null;
+    return a.if_present ? null : { expected: `${a.path} present`, actual: `${a.path} missing` };
+  }
   if (a.contains_all !== undefined) {
-    const missing = a.contains_all.filter((want) => !values.some((v) => isDeepStrictEqual(v, want)));
+    const missing = a.contains_all.filter((want) => !values.some((v) => c.same(v, want)));
     if (missing.length > 0) return { expected: `${a.path} to include ${show(a.contains_all)}`, actual: `missing ${show(missing)} in ${show(values)}` };
   }
   for (const value of values) {
-    const problems = valueProblems(value, a);
+    const problems = valueProblems(value, a, c);
     if (problems.length > 0) {
       const which = isMultiPath(a.path) ? `every ${a.path}` : a.path;
-      return { expected: `${which} ${problems.join(', ')}`, actual: `${a.path} = ${show(value)}` };
+      const meaning = c === BY_MEANING ? ' (compared by meaning)' : '';
+      return { expected: `${which} ${problems.join(', ')}${meaning}`, actual: `${a.path} = ${show(value)}` };
     }
   }
   return null;
@@ -110,10 +143,10 @@ export function judgeAssertion(json: unknown, a: Assertion): { expected: string;
  * The `if_present` assertions of `expectation` that the response did not let us observe (their path
  * reaches nothing): the spec does not show those fields, so they are not failures.
  */
-export function unobserved(expectation: Expectation, exchange: Exchange): { observed: number; missing: string[] } {
+export function unobserved(expectation: Expectation, exchange: Exchange, reading: RecordReading = AUTO_READING): { observed: number; missing: string[] } {
   const optional = (expectation.json ?? []).filter((a) => a.if_present);
   const json = exchange.response?.json;
-  const missing = optional.filter((a) => json === undefined || select(json, a.path).length === 0).map((a) => a.path);
+  const missing = optional.filter((a) => json === undefined || select(json, a.path, a.exact ? { ...reading, fields: 'exact' } : reading).length === 0).map((a) => a.path);
   return { observed: optional.length - missing.length, missing };
 }
 
@@ -158,8 +191,9 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
       judgements.push({ ruleId: rule, expected: `a body of the spec's ${expectation.schema} shape`, actual: `${issue?.path.join('.') || '(body)'}: ${issue?.message}` });
     }
   }
+  const reading = recordReading(profile);
   for (const assertion of expectation.json ?? []) {
-    const broken = judgeAssertion(response.json, assertion);
+    const broken = judgeAssertion(response.json, assertion, reading);
     if (broken) judgements.push({ ruleId: assertion.rule ?? rule, ...broken });
   }
   return judgements;

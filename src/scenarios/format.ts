@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isRuleId, RULES, type RuleId } from '../spec/rules.ts';
 import { didYouMean } from './yaml-source.ts';
 import { zodKeys } from './source-issue.ts';
+import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../target/readings.ts';
 
 /**
  * The YAML scenario format (docs/scenario-format.md). Every object is strict: an unknown key is an
@@ -56,6 +57,12 @@ export const assertionSchema = z.strictObject({
   contains_all: z.array(z.unknown()).optional(),
   excludes: z.array(z.unknown()).optional(),
   format: z.enum(FORMAT_NAMES).optional(),
+  /**
+   * Under `$record`/`$list`, values are compared by meaning and field names in either spelling
+   * (src/records/same-meaning.ts); `exact: true` compares the representation and names as written,
+   * for records the spec shows (the break records of §2.4). Paths under `$` are always exact.
+   */
+  exact: z.boolean().optional(),
   /** The rule a failure of this assertion breaks (default: the expectation's, then the scenario's first). */
   rule: ruleIdSchema.optional(),
 });
@@ -91,8 +98,12 @@ export const requestSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   json: z.unknown().optional(),
   raw_body: z.string().optional(),
-  /** `token` (default): the profile's token; `none`: no Authorization header; `{raw}`: this exact value. */
-  auth: z.union([z.enum(['token', 'none']), z.strictObject({ raw: z.string() })]).default('token'),
+  /**
+   * `token` (default): the token in the form the target accepts (raw, as §5.2 says, unless the
+   * preflight found only `Bearer` accepted); `raw-token`: the raw token whatever the target accepts
+   * (for AUTH-HEADER-RAW); `none`: no Authorization header; `{raw}`: this exact value.
+   */
+  auth: z.union([z.enum(['token', 'raw-token', 'none']), z.strictObject({ raw: z.string() })]).default('token'),
 });
 export type ScenarioRequest = z.infer<typeof requestSchema>;
 
@@ -155,6 +166,16 @@ export const scenarioSchema = z
     mutates: z.boolean().default(false),
     /** Profile values the scenario needs, e.g. `fixtures.inactive_user_id`; skipped when absent. */
     requires: z.array(z.string()).default([]),
+    /**
+     * The reading of an open rule the scenario certifies, e.g. `{user_email_format: validated}`: it
+     * runs only when the profile declares that reading, and is skipped (with the declared one) otherwise.
+     */
+    when: z
+      .strictObject({
+        user_email_format: z.enum(USER_EMAIL_READINGS).optional(),
+        user_edit_required: z.enum(USER_EDIT_READINGS).optional(),
+      })
+      .default({}),
     /** Values rendered once when the scenario starts, then read as `vars.NAME` (e.g. one e-mail for several requests). */
     let: z.record(z.string().regex(/^[a-z_][a-z0-9_]*$/), z.unknown()).default({}),
     /** Shared steps run before the pair (e.g. create a timesheet to put breaks in). */

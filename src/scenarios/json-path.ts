@@ -1,11 +1,15 @@
+import { readField } from '../records/field-name.ts';
+import { locateItems, locateRecord } from '../records/locate.ts';
+import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
+
 /**
  * The JSON paths of assertions and captures: `$`, `$.a.b`, `$.items[0].id`, `$.items[*].id`.
  * `select` returns every value the path reaches (none when a step is missing).
  *
- * Two roots find what the spec leaves "not shown" without assuming an envelope:
- * `$record` is the resource record of a create/edit response (the body itself when it has an `id`,
- * else the object, or one-element array, one envelope key deep), and `$list` is the items of a list
- * response (`items`, else the only array-valued top-level key).
+ * Two roots find what the spec leaves "not shown" without assuming an envelope or a spelling:
+ * `$record` is the resource record of a create/edit response and `$list` the items of a list
+ * response (src/records/locate.ts); under them a field name is read in the spelling the reading
+ * allows (`first_name` or `firstName`, src/records/field-name.ts). Under `$` names are exact.
  */
 type Segment = { readonly key: string } | { readonly index: number } | { readonly all: true };
 
@@ -22,39 +26,23 @@ export function parsePath(path: string): Segment[] {
   return segments;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The resource record of a create/edit response, wherever the target put it (see above). */
-export function locateRecord(json: unknown): unknown {
-  if (!isObject(json)) return undefined;
-  if ('id' in json) return json;
-  for (const value of Object.values(json)) {
-    const inner = Array.isArray(value) && value.length === 1 ? value[0] : value;
-    if (isObject(inner) && 'id' in inner) return inner;
-  }
-  return undefined;
+/** Whether the path starts at `$record` or `$list`: it reads a record the spec does not show. */
+export function readsRecords(path: string): boolean {
+  return path.startsWith('$record') || path.startsWith('$list');
 }
 
-/** The items of a list response: `items`, else the only array-valued top-level key. */
-export function locateItems(json: unknown): unknown[] | undefined {
-  if (!isObject(json)) return Array.isArray(json) ? json : undefined;
-  if (Array.isArray(json.items)) return json.items;
-  const arrays = Object.values(json).filter(Array.isArray);
-  return arrays.length === 1 ? arrays[0] : undefined;
-}
-
-/** Every value `path` reaches in `json`. */
-export function select(json: unknown, path: string): unknown[] {
-  const root = path.startsWith('$record') ? locateRecord(json) : path.startsWith('$list') ? locateItems(json) : json;
+/** Every value `path` reaches in `json`; `$record`/`$list` are located and spelled as `reading` says. */
+export function select(json: unknown, path: string, reading: RecordReading = AUTO_READING): unknown[] {
+  const root = path.startsWith('$record') ? locateRecord(json, reading) : path.startsWith('$list') ? locateItems(json, reading) : json;
   if (root === undefined) return [];
+  const fields = readsRecords(path) ? reading.fields : 'exact';
   let current: unknown[] = [root];
   for (const segment of parsePath(path)) {
     const next: unknown[] = [];
     for (const value of current) {
       if ('key' in segment) {
-        if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, segment.key)) {
-          next.push((value as Record<string, unknown>)[segment.key]);
-        }
+        const field = readField(value, segment.key, fields);
+        if (field.found) next.push(field.value);
       } else if (Array.isArray(value)) {
         if ('all' in segment) next.push(...value);
         else if (segment.index < value.length) next.push(value[segment.index]);

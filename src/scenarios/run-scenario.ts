@@ -9,6 +9,8 @@ import type { Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } f
 import { judge, unobserved, type Judgement } from './expectations.ts';
 import { createdId } from './created-id.ts';
 import { select } from './json-path.ts';
+import { recordReading } from '../records/record-reading.ts';
+import { RunStopped } from '../errors.ts';
 import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
 
 /** What running a scenario needs from the run. */
@@ -52,6 +54,12 @@ function required(profile: Profile, path: string): unknown {
 function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
   const { scenario } = loaded;
   if (deps.readOnly && scenario.mutates) return 'changes data on the target (--read-only)';
+  for (const [key, reading] of Object.entries(scenario.when) as Array<[keyof typeof scenario.when, string | undefined]>) {
+    const declared = deps.profile[key];
+    if (reading !== undefined && declared !== reading) {
+      return `certifies ${key}: ${reading}; the profile declares ${key}: ${declared}${declared === 'either' ? ' (no reading: both pass)' : ''}`;
+    }
+  }
   for (const path of scenario.requires) {
     if (required(deps.profile, path) === undefined) return `the profile has no ${path}`;
   }
@@ -91,7 +99,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   let observedOptional = 0;
   const notShown: string[] = [];
   const noteUnobserved = (expectation: Expectation, exchange: Exchange) => {
-    const { observed, missing } = unobserved(expectation, exchange);
+    const { observed, missing } = unobserved(expectation, exchange, recordReading(deps.profile));
     observedOptional += observed;
     notShown.push(...missing);
   };
@@ -126,7 +134,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     record(judgements, exchange);
     for (const [name, capture] of Object.entries(step.capture ?? {})) {
       const json = exchange.response?.json;
-      const value = 'from' in capture ? createdId(json, deps.profile) : select(json, capture.path)[0];
+      const value = 'from' in capture ? createdId(json, deps.profile) : select(json, capture.path, recordReading(deps.profile))[0];
       if (value === undefined) {
         throw new ScenarioError(`could not capture ${name} (${'from' in capture ? 'the created resource ID' : capture.path}) from the response to ${exchange.request.method} ${exchange.request.url}`);
       }
@@ -218,6 +226,9 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
       if (error instanceof SkipCheck) {
         status = findings.length > 0 ? 'failed' : 'skipped';
         reason = error.message;
+      } else if (error instanceof RunStopped) {
+        status = 'errored';
+        reason = error.reason;
       } else if (error instanceof ScenarioError || error instanceof TemplateError) {
         status = findings.length > 0 ? 'failed' : 'errored';
         reason = error.message;

@@ -100,8 +100,8 @@ export const RULES = [
   rule('USR-CUSTOM-FIELDS-SHAPE', '2.2', 'user', 'spec', '`custom_fields` is an object mapping string keys to string values.'),
   rule('USR-FIELD-TYPES', '2.2', 'user', 'spec', 'User fields have their stated types (string, integer, boolean); a value of another type is rejected.'),
   rule('USR-EDIT-UNKNOWN', '4.2', 'user', 'spec', 'PUT /users/{userId} edits an existing user: an unknown ID is rejected with a 4xx.'),
-  rule('USR-EDIT-REQUIRED', '4.2', 'user', 'profile', 'Whether user edit requires `first_name`, `last_name`, `email`, `password` (spec: not shown which statement governs; default: both readings pass).'),
-  rule('USR-EMAIL-FORMAT', '2.2', 'user', 'profile', 'Whether a malformed `email` is rejected (spec: not shown; default: not asserted).'),
+  rule('USR-EDIT-REQUIRED', '4.2', 'user', 'profile', 'Whether user edit requires `first_name`, `last_name`, `email`, `password` (spec: not shown which statement governs; the profile declares `user_edit_required: all-four | none`; default `either`: both readings pass).'),
+  rule('USR-EMAIL-FORMAT', '2.2', 'user', 'profile', 'Whether a malformed `email` is rejected (spec: not shown; the profile declares `user_email_format: validated | not-validated`; default `either`: not asserted).'),
   rule('USR-LIST-FILTER-ACTIVE', '4.2, 4.6', 'query', 'spec', 'GET /users?active=1 returns only active users.'),
   rule('USR-LIST-FILTER-ROLE', '4.2, 4.6', 'query', 'spec', 'GET /users?role=N returns only users with that role.'),
 

@@ -50,8 +50,16 @@ export interface TargetClientOptions {
   readonly onExchange?: (exchange: Exchange) => void;
 }
 
-/** Who signs a request: the token (default), nobody, or a given `Authorization` value (e.g. a wrong token). */
-export type RequestAuth = 'token' | 'none' | { readonly raw: string };
+/**
+ * Who signs a request. `token` (default): the token in the form the target accepts (the client's
+ * `scheme`, §5.2's raw form unless the preflight found only `Bearer` accepted); `raw-token`: the
+ * token exactly as §5.2 sends it, whatever the scheme; `bearer-token`: `Bearer <token>`; `none`: no
+ * Authorization header; `{raw}`: this exact value (e.g. a wrong token).
+ */
+export type RequestAuth = 'token' | 'raw-token' | 'bearer-token' | 'none' | { readonly raw: string };
+
+/** How the token is written in `Authorization`: as §5.2 says (`raw`), or behind a `Bearer` scheme. */
+export type TokenScheme = 'raw' | 'bearer';
 
 interface RequestParts {
   readonly method: HttpMethod;
@@ -93,6 +101,7 @@ export class TargetClient {
   readonly #abortBytes: number;
   #sequence = 0;
   #closed = false;
+  #scheme: TokenScheme = 'raw';
 
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a non-HTTPS origin, an empty token or bad limits. */
   constructor(options: TargetClientOptions) {
@@ -115,6 +124,21 @@ export class TargetClient {
         ...(options.tls.caPem === undefined ? {} : { ca: options.tls.caPem }),
       },
     });
+  }
+
+  /** How `auth: 'token'` writes the token (default `raw`, §5.2). */
+  get scheme(): TokenScheme {
+    return this.#scheme;
+  }
+
+  /** Sends `auth: 'token'` requests with the token written as `scheme` from now on. */
+  useScheme(scheme: TokenScheme): void {
+    this.#scheme = scheme;
+  }
+
+  /** The Authorization value of the token in `scheme` (for senders outside this client, e.g. bursts). */
+  authorization(scheme: TokenScheme = this.#scheme): string {
+    return scheme === 'bearer' ? `Bearer ${this.#options.token}` : this.#options.token;
   }
 
   /** The redactor of this client's token, for redacting anything else that goes into a report. */
@@ -187,7 +211,9 @@ export class TargetClient {
     const body = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     const auth = request.auth ?? 'token';
-    if (auth === 'token') headers.authorization = this.#options.token;
+    if (auth === 'token') headers.authorization = this.authorization();
+    else if (auth === 'raw-token') headers.authorization = this.authorization('raw');
+    else if (auth === 'bearer-token') headers.authorization = this.authorization('bearer');
     else if (auth !== 'none') headers.authorization = auth.raw;
     if (body !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;

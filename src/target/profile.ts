@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { isTimezoneName } from '../spec/formats/index.ts';
+import { isOffsetDateTime, isTimezoneName } from '../spec/formats/index.ts';
 import { ruleIdSchema } from '../scenarios/format.ts';
 import { parseYamlSource } from '../scenarios/yaml-source.ts';
 import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
 import { parseDuration } from '../duration.ts';
+import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
 
 const duration = (fallback: string) =>
   z
@@ -55,6 +56,14 @@ export const profileSchema = z.strictObject({
       task_id: id.optional(),
       break_rule_id: id.optional(),
       role_user_ids: z.strictObject({ admin: z.array(id).optional(), manager: z.array(id).optional(), employee: z.array(id).optional() }).optional(),
+      /** A closed timesheet on the target (`clockcheck fuzz break` puts its breaks inside it): its ID, start and end (ISO 8601 with offset). */
+      timesheet: z
+        .strictObject({
+          id,
+          start: z.string().refine(isOffsetDateTime, 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM'),
+          end: z.string().refine(isOffsetDateTime, 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM'),
+        })
+        .optional(),
     })
     .prefault({}),
   /** Exact status codes to enforce where the spec says "not shown"; absent: any 2xx / any 4xx except 429. */
@@ -67,6 +76,19 @@ export const profileSchema = z.strictObject({
   sort_names: z.record(z.string(), z.string()).default({}),
   /** §8 page_size above 100: whether the target clamps, rejects, or either is fine (default). */
   page_size_over_max: z.enum(['clamp', 'reject', 'either']).default('either'),
+  /**
+   * How field names of the records the spec does not show (users, schedules, timesheets) are spelled:
+   * `snake` (first_name), `camel` (firstName), or `auto` (default: the name as the suite writes it, else its other spelling).
+   */
+  record_fields: z.enum(['auto', 'snake', 'camel']).default('auto'),
+  /** JSON pointer to the items of a list the spec does not show (GET /users, /timesheets), e.g. /data. Default: `items`, else the only array-valued key. */
+  list_items: z.string().startsWith('/').optional(),
+  /** §2.5 link form: `keep-query` (links repeat the request's other query parameters), `page-only` (`?page=N` only), or `either` (default). */
+  page_links: z.enum(['either', 'keep-query', 'page-only']).default('either'),
+  /** USR-EMAIL-FORMAT (§2.2, not shown): whether a malformed e-mail is rejected (`validated`), accepted (`not-validated`), or either (default: not asserted). */
+  user_email_format: z.enum(USER_EMAIL_FORMATS).default('either'),
+  /** USR-EDIT-REQUIRED (§4.2, not shown which governs): whether edit requires first_name, last_name, email and password (`all-four`), none of them (`none`), or either (default). */
+  user_edit_required: z.enum(USER_EDIT_REQUIRED).default('either'),
   /** The webhook subscribe extension (the spec shows none), so unsubscribe can be observed. */
   webhook: z
     .strictObject({ subscribe_path: z.string().startsWith('/'), subscribe_body: z.record(z.string(), z.unknown()).default({}), read_path: z.string().startsWith('/').optional() })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paginationWalk } from '../../src/checks/pagination-walk.ts';
-import { ORIGIN, pagedList, queryParam, rulesOf, runCheck, urlOf } from '../scenarios/support.ts';
+import { ORIGIN, pagedList, profileWith, queryParam, rulesOf, runCheck, urlOf } from '../scenarios/support.ts';
 
 const walk = (handler: Parameters<typeof runCheck>[2], args: Record<string, unknown> = { path: '/breaks' }) => runCheck(paginationWalk, args, handler);
 
@@ -32,6 +32,24 @@ describe('pagination-walk', () => {
     };
     const outcome = await walk(pagedList(20, { tamper: dropQuery }), { path: '/breaks', page_size: 7 });
     expect(outcome.findings).toEqual([]);
+  });
+
+  it('holds the links to the form the profile declares (page_links), and to none by default', async () => {
+    const dropQuery = (page: { meta_data: { pagination: Record<string, unknown> } }) => {
+      const p = page.meta_data.pagination;
+      for (const key of ['first_page_url', 'last_page_url', 'next_page_url', 'prev_page_url']) {
+        if (typeof p[key] === 'string') p[key] = (p[key] as string).replace(/page_size=\d+&?/, '').replace(/[?&]$/, '');
+      }
+    };
+    const args = { path: '/breaks', page_size: 7 };
+    const keep = { profile: profileWith({ page_links: 'keep-query' }) };
+    const pageOnly = { profile: profileWith({ page_links: 'page-only' }) };
+    expect((await runCheck(paginationWalk, args, pagedList(20), keep)).findings).toEqual([]);
+    expect((await runCheck(paginationWalk, args, pagedList(20, { tamper: dropQuery }), pageOnly)).findings).toEqual([]);
+    const dropped = await runCheck(paginationWalk, args, pagedList(20, { tamper: dropQuery }), keep);
+    expect(dropped.findings[0]).toMatchObject({ ruleId: 'PAG-LINKS', expected: "first_page_url repeating the request's page_size=7 (profile: page_links keep-query)" });
+    const kept = await runCheck(paginationWalk, args, pagedList(20), pageOnly);
+    expect(kept.findings[0]).toMatchObject({ ruleId: 'PAG-LINKS', expected: 'first_page_url with page alone (profile: page_links page-only)' });
   });
 
   it('passes an empty collection and an exactly full last page', async () => {

@@ -31,8 +31,14 @@ describe('tolerantOrder', () => {
     expect(tolerantOrder('a', 'A')).toBe('ambiguous');
   });
 
+  it('orders numbers written as strings by meaning (role_id "10" after "9", "1" ties 1)', () => {
+    expect(tolerantOrder('10', '9')).toBe('after');
+    expect(tolerantOrder(1, '1')).toBe('tie');
+    expect(tolerantOrder(0, true)).toBe('before');
+  });
+
   it('calls mixed or missing types ambiguous', () => {
-    expect(tolerantOrder(1, '1')).toBe('ambiguous');
+    expect(tolerantOrder(1, 'a')).toBe('ambiguous');
     expect(tolerantOrder(null, 1)).toBe('ambiguous');
     expect(tolerantOrder(undefined, 'a')).toBe('ambiguous');
   });
@@ -109,6 +115,18 @@ describe('sorted', () => {
   it('reads the items of a list under another envelope key (the user list shape is not shown)', async () => {
     const other = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { data: [{ id: 2 }, { id: 1 }] } }));
     expect(other.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING' })]);
+  });
+
+  it('reads camelCase records and Laravel representations by meaning (the records are not shown)', async () => {
+    const camel = { status: 200, json: { data: [{ id: 1, firstName: 'Abe', roleId: '9' }, { id: 2, firstName: 'Zed', roleId: '10' }] } };
+    const byName = await runCheck(sorted, { path: '/users', keys: [{ field: 'first_name' }] }, () => camel);
+    expect(byName.status).toBe('passed');
+    const byRole = await runCheck(sorted, { path: '/users', keys: [{ field: 'role_id' }] }, () => camel);
+    expect(byRole.status).toBe('passed');
+    const descending = await runCheck(sorted, { path: '/users', keys: [{ field: 'role_id', descending: true }] }, () => camel);
+    expect(descending.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-DESCENDING', actual: 'item 1 (role_id="9") before item 2 (role_id="10")' })]);
+    const snakeOnly = await runCheck(sorted, { path: '/users', keys: [{ field: 'first_name' }] }, () => camel, { profile: profileWith({ record_fields: 'snake' }) });
+    expect(snakeOnly.status).toBe('skipped');
   });
 
   it('fails when the list is not a 2xx or has no items', async () => {

@@ -180,6 +180,14 @@ const PROBES: Record<FaultName, Probe> = {
       return listed.json.items[0]?.first_name;
     },
   },
+  'email-format-unchecked': {
+    clean: [422, 422],
+    probe: async (t) => [
+      (await user(t, { email: 'clockcheck.at.example.com' })).status,
+      await status(t, 'PUT', `/users/${t.server.seed.activeUserIds.employee}`, { email: 'emma@localhost' }),
+    ],
+  },
+  'edit-requires-all-four': { clean: 200, probe: (t) => status(t, 'PUT', `/users/${t.server.seed.activeUserIds.employee}`, { phone: '555-0100' }) },
 
   // timesheets and offsets
   'timesheet-naive-datetime': { clean: 422, probe: (t) => timesheet(t, { start: '2026-12-01T09:00:00' }) },

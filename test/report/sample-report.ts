@@ -256,6 +256,8 @@ export function sampleReport(): RunReport {
     finishedAt: '2026-10-01T09:00:31.470Z',
     durationMs: 31_470,
     requests: { planned: 8, made: 7, unintended429: 0 },
+    tokenForm: 'raw',
+    notes: [],
     checks,
     coverage,
     createdResources: [

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
-import { certify, RunError } from '../../src/run/certify.ts';
+import { certify } from '../../src/run/certify.ts';
+import { RunError } from '../../src/errors.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import type { RunReport } from '../../src/report/model.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdId, resolvePointer } from '../../src/scenarios/created-id.ts';
+import { createdId } from '../../src/scenarios/created-id.ts';
 import { profileWith } from './support.ts';
 
 const profile = profileWith();
@@ -30,10 +30,12 @@ describe('createdId', () => {
     expect(createdId({ id: 1, data: { id: 2 } }, profile)).toBe(1);
   });
 
-  it('follows the profile id_pointer instead of the defaults', () => {
+  it('follows the profile id_pointer first, and the defaults where a body does not have it (a break keeps §4.4 items)', () => {
     const pointed = profileWith({ id_pointer: '/result/record/uuid' });
     expect(createdId({ id: 1, result: { record: { uuid: 'u-1' } } }, pointed)).toBe('u-1');
-    expect(createdId({ id: 1 }, pointed)).toBeUndefined();
+    expect(createdId({ id: 1 }, pointed)).toBe(1);
+    expect(createdId({ items: [{ id: 7 }], message: 'Break added.' }, profileWith({ id_pointer: '/data/id' }))).toBe(7);
+    expect(createdId({ message: 'created' }, pointed)).toBeUndefined();
     expect(createdId({ list: [{ id: 4 }] }, profileWith({ id_pointer: '/list/0/id' }))).toBe(4);
   });
 
@@ -43,16 +45,5 @@ describe('createdId', () => {
     expect(createdId(null, profile)).toBeUndefined();
     expect(createdId(undefined, profile)).toBeUndefined();
     expect(createdId('5', profile)).toBeUndefined();
-  });
-});
-
-describe('resolvePointer', () => {
-  it('unescapes ~1 and ~0 as RFC 6901 says', () => {
-    expect(resolvePointer({ 'a/b': { 'c~d': 1 } }, '/a~1b/c~0d')).toBe(1);
-  });
-
-  it('gives the whole document for the empty pointer and undefined past a leaf', () => {
-    expect(resolvePointer({ a: 1 }, '')).toEqual({ a: 1 });
-    expect(resolvePointer({ a: 1 }, '/a/b')).toBeUndefined();
   });
 });

@@ -195,6 +195,57 @@ describe('judgeAssertion with [*]', () => {
   });
 });
 
+describe('judgeAssertion on records the spec does not show ($record, $list)', () => {
+  const laravelUser = { items: { id: '41', first_name: 'Clock', pay_rate: '0.00', active: 1, track_mileage: '0', role_id: '3', phone: null } };
+  const camelUser = { data: { id: 41, firstName: 'Clock', payRate: 15, trackMileage: true } };
+
+  it('compares values by meaning: "0.00" is 0, 1 is true, "3" is 3, a string id is its number', () => {
+    expect(judgeAssertion(laravelUser, { path: '$record.pay_rate', equals: 0 })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.active', equals: true })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.track_mileage', equals: false })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.role_id', equals: 3, type: 'integer' })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.id', equals: 41 })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.role_id', one_of: [1, 2, 3] })).toBeNull();
+  });
+
+  it('still fails a value that means something else, and says it compared by meaning', () => {
+    expect(judgeAssertion(laravelUser, { path: '$record.pay_rate', equals: 15 })).toEqual({
+      expected: '$record.pay_rate equal to 15 (compared by meaning)',
+      actual: '$record.pay_rate = "0.00"',
+    });
+    expect(judgeAssertion(laravelUser, { path: '$record.active', equals: false })).not.toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.first_name', equals: 'clock' })).not.toBeNull();
+  });
+
+  it('reads camelCase field names for the snake_case names the suites write', () => {
+    expect(judgeAssertion(camelUser, { path: '$record.first_name', equals: 'Clock' })).toBeNull();
+    expect(judgeAssertion(camelUser, { path: '$record.pay_rate', equals: 15 })).toBeNull();
+    expect(judgeAssertion(camelUser, { path: '$record.track_mileage', equals: true })).toBeNull();
+    expect(judgeAssertion(camelUser, { path: '$record.first_name', equals: 'Clock' }, { fields: 'snake' })).toEqual({ expected: '$record.first_name present', actual: '$record.first_name missing' });
+  });
+
+  it('takes an absent field for null where null is expected, but not null for a default of 0', () => {
+    expect(judgeAssertion(laravelUser, { path: '$record.notes', equals: null })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.phone', equals: null })).toBeNull();
+    expect(judgeAssertion(laravelUser, { path: '$record.phone', equals: 0 })).not.toBeNull();
+    expect(judgeAssertion({ message: 'no record' }, { path: '$record.notes', equals: null })).not.toBeNull();
+  });
+
+  it('compares exactly with exact: true (records the spec shows, §2.4) and always under $', () => {
+    const created = { items: { id: 7, duration: '1800', break_rule_id: 1 } };
+    expect(judgeAssertion(created, { path: '$record.duration', type: 'integer' })).toBeNull();
+    expect(judgeAssertion(created, { path: '$record.duration', type: 'integer', exact: true })).not.toBeNull();
+    expect(judgeAssertion({ items: { id: 7, breakRuleId: 1 } }, { path: '$record.break_rule_id', exists: true, exact: true })).not.toBeNull();
+    expect(judgeAssertion({ total: '2' }, { path: '$.total', equals: 2 })).not.toBeNull();
+  });
+
+  it('reads $list items at the profile list_items pointer, in either spelling', () => {
+    const list = { result: { rows: [{ id: 1, firstName: 'Zed' }] }, errors: [], warnings: [] };
+    expect(judgeAssertion(list, { path: '$list[0].first_name', equals: 'Zed' }, { fields: 'auto', listItems: '/result/rows' })).toBeNull();
+    expect(judgeAssertion(list, { path: '$list[0].first_name', equals: 'Zed' })).not.toBeNull();
+  });
+});
+
 describe('judge', () => {
   it('passes an exchange that meets every expectation', () => {
     const expectation: Expectation = { status: 'success', json: [{ path: '$.id', type: 'integer' }], headers: { 'Content-Type': { matches: '^application/json' } } };

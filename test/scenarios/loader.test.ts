@@ -75,6 +75,13 @@ describe('parseSuite: malformed suites are rejected with file, line, field and h
     expect(e.message).toBe('suites/demo.yaml:7: scenarios[0].varaints: unknown key (did you mean "variants"?)');
   });
 
+  it('reports a when: key that is no declared reading, and a reading that does not exist', () => {
+    const key = failure(lines(...HEAD, '    when: { user_email_fromat: validated }', '    steps: []'));
+    expect(key).toMatchObject({ line: 7, field: 'scenarios[0].when.user_email_fromat', hint: 'did you mean "user_email_format"?' });
+    const reading = failure(lines(...HEAD, '    when: { user_edit_required: either }', '    steps: []'));
+    expect(reading).toMatchObject({ line: 7, field: 'scenarios[0].when.user_edit_required' });
+  });
+
   it('reports an unknown suite key with "did you mean"', () => {
     const e = failure(lines('suite: demo', 'description: d', 'defintions: {}', ...HEAD.slice(2), '    steps: []'));
     expect(e).toMatchObject({ line: 3, field: 'defintions', hint: 'did you mean "definitions"?' });

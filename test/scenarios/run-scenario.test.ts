@@ -255,6 +255,19 @@ describe('runScenario: skips', () => {
     expect(present.status).toBe('passed');
   });
 
+  it('runs a scenario conditional on a reading only when the profile declares that reading', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const scenario = { ...passwordPair, rules: ['USR-EMAIL-FORMAT'], when: { user_email_format: 'validated' } };
+    const undeclared = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(undeclared).toMatchObject({ status: 'skipped', reason: 'certifies user_email_format: validated; the profile declares user_email_format: either (no reading: both pass)' });
+    const other = await runScenario(loadScenario(scenario), scenarioDeps(send, { profile: profileWith({ user_email_format: 'not-validated' }) }).deps);
+    expect(other).toMatchObject({ status: 'skipped', reason: 'certifies user_email_format: validated; the profile declares user_email_format: not-validated' });
+    expect(requests).toEqual([]);
+    const declared = await runScenario(loadScenario(scenario), scenarioDeps(send, { profile: profileWith({ user_email_format: 'validated' }) }).deps);
+    expect(declared.status).toBe('passed');
+    expect(requests).toHaveLength(3);
+  });
+
   it('skips a mutating scenario with --read-only, and runs a read-only one', async () => {
     const { send, requests } = fakeSend(userTarget);
     const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send, { readOnly: true }).deps);

@@ -31,6 +31,10 @@ describe('profile defaults', () => {
       status_codes: {},
       sort_names: {},
       page_size_over_max: 'either',
+      record_fields: 'auto',
+      page_links: 'either',
+      user_email_format: 'either',
+      user_edit_required: 'either',
       waivers: [],
       timeouts: { connect: 10_000, headers: 30_000, body: 30_000 },
     });
@@ -65,6 +69,17 @@ describe('profile defaults', () => {
     expect(profile.fixtures).toEqual({ active_user_ids: [1, 2], role_user_ids: { admin: [1] } });
     expect(profile.waivers).toEqual([{ rule: 'PAG-LINKS', reason: 'relative links' }]);
     expect(profile.sort_names).toEqual({ first_name: 'first_name' });
+  });
+
+  it('reads the keys of records in any representation, the open readings and the timesheet fixture', () => {
+    const profile = parseProfile(
+      lines('record_fields: camel', 'list_items: /data', 'page_links: page-only', 'user_email_format: validated', 'user_edit_required: all-four', 'fixtures:', '  timesheet: { id: 9, start: "2026-10-01T09:00:00-05:00", end: "2026-10-01T17:00:00-05:00" }'),
+      'p.yaml',
+    );
+    expect(profile).toMatchObject({ record_fields: 'camel', list_items: '/data', page_links: 'page-only', user_email_format: 'validated', user_edit_required: 'all-four' });
+    expect(profile.fixtures.timesheet).toEqual({ id: 9, start: '2026-10-01T09:00:00-05:00', end: '2026-10-01T17:00:00-05:00' });
+    expect(failure(lines('fixtures:', '  timesheet: { id: 9, start: "2026-10-01 09:00:00", end: "2026-10-01T17:00:00-05:00" }'))).toMatchObject({ line: 2, field: 'fixtures.timesheet.start', problem: 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM' });
+    expect(failure(lines('user_edit_required: some'))).toMatchObject({ line: 1, field: 'user_edit_required' });
   });
 
   it('goes into a report as plain JSON data', () => {

@@ -6,20 +6,29 @@ import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts'
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
 import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
+import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
 import { isTimezoneName } from '../../spec/formats/index.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 
 const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off]
                 [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
-                [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative] [--list-faults]
+                [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative|laravel] [--list-faults]
 
 Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
 --fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
---dialect alternative answers with the other valid choices where the spec says "not shown" (200 on create,
-400 for validation, 403 for a bad token, {data} envelopes, camelCase records, page_size > 100 rejected,
-links without the query string).`;
+--dialect chooses how the server answers where the spec says "not shown":
+  standard     201 {items, message} on create, 422 for validation, page_size > 100 clamped, links keep
+               the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
+  alternative  the other valid choices: 200 {data} with camelCase records, 400 for validation, 403 for a
+               bad token, page_size > 100 rejected, links without the query string, camelCase sort names
+               only, any e-mail string accepted, PUT /users requires first_name, last_name, email, password.
+  laravel      as the Laravel service behind the spec: 200 {items, message} on create (breaks too)
+               and update; records with 1/0 flags and pay_rate "15.00"; timesheets with clock_in_time and
+               clock_out_time (wall time, no offset), duration "H:MM", job_id/task_id 0 for none; standard
+               errors, page_size > 100 clamped, links without the query string, snake_case sort names
+               only, e-mails validated, PUT /users partial.`;
 
 function listFaults(): void {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
@@ -32,12 +41,14 @@ function listFaults(): void {
 /** The lines `serve` prints after the listening line: where the CA is, the token's source, the seed data. */
 export function describeServer(server: ReferenceServer, caFile: string, tokenSource: string): string[] {
   const seed = server.seed;
+  const dialect = server.context.dialect;
   return [
     `ca ${caFile}`,
     `token ${tokenSource}`,
     `certificate sha256 ${server.tls.fingerprint256}`,
     `company timezone ${server.companyTimezone}`,
     `faults ${server.faults.length > 0 ? server.faults.join(', ') : 'none'}`,
+    `dialect ${dialect.name} (e-mail format ${dialect.emailFormat}; edit requires ${dialect.editRequires}; sort names ${dialect.sortNames})`,
     `seed active users admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager} employee=${seed.activeUserIds.employee} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId}`,
     `seed jobs ${seed.jobIds.join(',')}; tasks ${seed.taskIds.join(',')}; break rules ${seed.breakRuleIds.join(',')}`,
     `seed timesheets ${seed.timesheetIds.join(',')} (open: ${seed.openTimesheetId}); ${seed.breakCount} breaks; webhook ${seed.webhookUrl}`,
@@ -71,7 +82,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   for (const name of values.fault) {
     if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
   }
-  if (values.dialect !== 'standard' && values.dialect !== 'alternative') throw new UsageError('--dialect is standard or alternative');
+  const dialect = values.dialect;
+  if (!isDialectName(dialect)) throw new UsageError(`--dialect is one of ${DIALECT_NAMES.join(', ')}`);
   if (!isTimezoneName(values.timezone)) throw new UsageError(`--timezone "${values.timezone}" is not an IANA timezone name`);
   if (Boolean(values.cert) !== Boolean(values.key)) throw new UsageError('--cert and --key go together');
   let rateLimit;
@@ -88,7 +100,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     rateLimit,
     companyTimezone: values.timezone,
     faults: values.fault,
-    dialect: values.dialect,
+    dialect,
     versions: values.versions.split(',').filter(Boolean),
     tls: values.cert && values.key ? tlsIdentityFromPem(await readFile(values.cert, 'utf8'), await readFile(values.key, 'utf8')) : undefined,
     onError: (error) => console.error('handler error:', error),

@@ -9,6 +9,7 @@ import { hashPassword } from '../password-hash.ts';
 import type { UserRecord } from '../records.ts';
 import { requireObjectBody, requireRecord } from './require-record.ts';
 import { newUserRecord } from '../new-user.ts';
+import { editRequiredViolations, emailFormatViolations } from './user-readings.ts';
 
 const SORTABLE = sortable(['id', 'first_name', 'last_name', 'email', 'role_id', 'created_at']);
 
@@ -73,21 +74,33 @@ function blankUser(ctx: ServerContext, now: string): Omit<UserRecord, 'id'> {
   return newUserRecord(now, defaults(ctx));
 }
 
-/** POST /users (§4.2): create with the §2.2 defaults. */
+/** POST /users (§4.2): create with the §2.2 defaults; the e-mail's format as the dialect reads USR-EMAIL-FORMAT. */
 function createUser(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
-  const violations = [...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')), ...uniqueEmail(ctx, body.email)];
+  const violations = [
+    ...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')),
+    ...emailFormatViolations(ctx, body),
+    ...uniqueEmail(ctx, body.email),
+  ];
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
   const user = ctx.users.insert({ ...blankUser(ctx, now), ...acceptedFields(body) });
   return ctx.dialect.created('user', publicUser(user), 'User created successfully.');
 }
 
-/** PUT /users/{userId} (§4.2): a partial update; the given fields are checked with the same rules. */
+/**
+ * PUT /users/{userId} (§4.2): the given fields are checked with the same rules; a partial update
+ * unless the dialect reads USR-EDIT-REQUIRED as `all-four`.
+ */
 function editUser(ctx: ServerContext, request: ApiRequest) {
   const stored = requireRecord(ctx.users, request.params.userId, 'User');
   const body = requireObjectBody(request.body);
-  const violations = [...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')), ...uniqueEmail(ctx, body.email, stored.id)];
+  const violations = [
+    ...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')),
+    ...editRequiredViolations(ctx, body),
+    ...emailFormatViolations(ctx, body),
+    ...uniqueEmail(ctx, body.email, stored.id),
+  ];
   if (violations.length > 0) throw validationError(violations);
   const base = ctx.fault('user-put-replaces')
     ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }

@@ -36,7 +36,9 @@ ${fact('Seed', html`<span class="mono">${report.seed}</span>`)}
 ${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}`)}
 ${fact('Requests', html`${requests.planned} planned · ${requests.made} made · <span class="${requests.unintended429 > 0 ? 'warn' : ''}">${requests.unintended429} unintended 429</span>`)}
 ${fact('Options', optionsText(report))}
+${fact('Token', report.tokenForm === 'raw' ? 'sent as §5.2 says: Authorization: <token>' : html`<span class="warn">sent as Authorization: Bearer &lt;token&gt;</span> (the raw form was refused)`)}
 </dl>
+${report.notes.length > 0 ? html`<ul class="run-notes" data-testid="run-notes">${report.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
 <nav class="toc"><a href="#checks">Checks</a><a href="#coverage">Rule coverage</a><a href="#resources">Created resources</a><a href="#profile">Profile</a></nav>
 </header>`;
 }

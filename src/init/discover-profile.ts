@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
+import { preflight } from '../run/preflight.ts';
+import { toolVersion } from '../run/spec-document.ts';
+import { TargetClient, type TargetRequest, type TokenScheme } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { Pacer } from '../target/pacer.ts';
+import { defaultProfile } from '../target/profile.ts';
+import { Progress, type ProgressStream } from '../target/progress.ts';
+import { found, notFound, type Discovery } from './discovery.ts';
+import { discoverBreakRule, discoverTimesheets } from './discover-records.ts';
+import { discoverSortNames } from './discover-sort.ts';
+import { discoverUsers } from './discover-users.ts';
+import { readList, said, spellingOfList, type ListAnswer } from './list-answer.ts';
+import { probeWrites, type WriteFindings } from './probe-writes.ts';
+
+/** What `clockcheck init` is pointed at. */
+export interface InitOptions {
+  /** `https://host[:port]`: the spec's `{base_url}`. */
+  readonly origin: string;
+  readonly token: string;
+  readonly caPem?: string;
+  readonly insecure: boolean;
+  readonly allowPlainHttp?: boolean;
+  /** The pacing: the target's limit (default the spec's 60 calls a minute). */
+  readonly rateLimit: { readonly limit: number; readonly windowMs: number };
+  /** Add the three writes of `probeWrites`. */
+  readonly probeWrites: boolean;
+  readonly progress: ProgressStream | null;
+}
+
+/** Everything init found out, key by key, with how (or why not). */
+export interface DiscoveredProfile {
+  readonly scheme: TokenScheme;
+  readonly activeUserIds: Discovery<number[]>;
+  readonly inactiveUserId: Discovery<number>;
+  readonly roleUserIds: Discovery<Partial<Record<'admin' | 'manager' | 'employee', number[]>>>;
+  readonly jobId: Discovery<number>;
+  readonly taskId: Discovery<number>;
+  readonly breakRuleId: Discovery<number>;
+  readonly timesheet: Discovery<{ id: number; start: string; end: string }>;
+  readonly companyTimezone: Discovery<string>;
+  readonly unauthenticated: Discovery<number>;
+  readonly recordFields: Discovery<'snake' | 'camel'>;
+  /** A pointer to the user list's items; null: where auto-detection finds them. */
+  readonly listItems: Discovery<string | null>;
+  readonly sortNames: Discovery<Record<string, string>>;
+  readonly pageSizeOverMax: Discovery<'clamp' | 'reject'>;
+  readonly pageLinks: Discovery<'keep-query' | 'page-only'>;
+  readonly versionedPrefix: Discovery<string>;
+  /** The writes' findings with --probe-writes, else null. */
+  readonly writes: WriteFindings | null;
+  /** Disagreements and surprises worth the user's attention. */
+  readonly warnings: readonly string[];
+  /** Requests made, and whether any of them wrote. */
+  readonly requests: number;
+}
+
+/** Read-only requests init plans: the preflight, two refused ones, the filters, the sorts, timesheets, breaks, versions. */
+const PLANNED_READS = 17;
+const PLANNED_WRITES = 3;
+
+/** The form of the links of a list answer, from its first_page_url: does it repeat the request's query? */
+function linkForm(list: ListAnswer): Discovery<'keep-query' | 'page-only'> {
+  const link = list.pagination?.first_page_url;
+  if (typeof link !== 'string') return notFound(`${list.said}: no first_page_url to read the link form from`);
+  let params: URLSearchParams;
+  try {
+    params = new URL(link).searchParams;
+  } catch {
+    return notFound(`${list.said}: first_page_url ${link} is not an absolute URL`);
+  }
+  const sent = new URL(list.exchange.request.url).searchParams;
+  const others = [...params.keys()].filter((k) => k !== 'page');
+  const keeps = [...sent.entries()].every(([k, v]) => params.get(k) === v);
+  if (sent.size > 0 && keeps) return found('keep-query', `${list.said}: first_page_url ${link} repeats the query`);
+  if (others.length === 0) return found('page-only', `${list.said}: first_page_url ${link} carries page alone`);
+  return notFound(`${list.said}: first_page_url ${link} neither repeats the query nor carries page alone`);
+}
+
+/** How a list answers page_size=101 (§8: clamp or reject; serving 101 breaks PAG-PAGE-SIZE-MAX). */
+function pageSizeAnswer(list: ListAnswer): Discovery<'clamp' | 'reject'> {
+  const status = list.status ?? 0;
+  if (status >= 400 && status < 500 && status !== 429) return found('reject', `${list.said}: refused`);
+  const perPage = list.pagination?.per_page;
+  if (list.items && typeof perPage === 'number' && perPage <= 100 && list.items.length <= 100) return found('clamp', `${list.said}: served with per_page ${perPage}`);
+  if (list.items && (typeof perPage === 'number' ? perPage > 100 : list.items.length > 100)) {
+    return notFound(`${list.said}: served as asked (per_page ${String(perPage)}): that breaks PAG-PAGE-SIZE-MAX whichever you declare; left at either`);
+  }
+  return notFound(`${list.said}: the answer does not show whether it was clamped`);
+}
+
+/**
+ * Discovers a profile from the target, read-only unless `probeWrites`: GET and HEAD only, paced at
+ * the target's limit, about 17 requests. Nothing is guessed: every value comes with the request that
+ * showed it, every gap with what to fill in. The token must be accepted (raw, or only as Bearer).
+ * @throws RunError when the target cannot be reached or refuses the token.
+ */
+export async function discoverProfile(options: InitOptions): Promise<DiscoveredProfile> {
+  const profile = defaultProfile();
+  const pacer = new Pacer({ limit: options.rateLimit.limit, windowMs: options.rateLimit.windowMs });
+  const progress = options.progress
+    ? new Progress({ stream: options.progress, total: PLANNED_READS + (options.probeWrites ? PLANNED_WRITES : 0), label: 'init', estimateMs: (n) => pacer.estimateMs(n) })
+    : null;
+  let requests = 0;
+  const client = new TargetClient({
+    origin: options.origin,
+    apiPrefix: profile.api_prefix,
+    token: options.token,
+    tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
+    allowPlainHttp: options.allowPlainHttp ?? false,
+    timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
+    maxResponseBytes: 1024 * 1024,
+    userAgent: `clockcheck/${toolVersion()} (init)`,
+    pacer,
+    onExchange: () => {
+      requests++;
+      progress?.tick();
+    },
+  });
+  const send = (request: TargetRequest): Promise<Exchange> => client.send(request);
+  const list = async (path: string, query: Record<string, string | number>) => readList(await send({ method: 'GET', path, query }));
+  try {
+    const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });
+    const all = readList(pre.check.exchanges.at(-1) as Exchange);
+    const warnings: string[] = pre.note ? [pre.note] : [];
+    const spelling = all.items ? spellingOfList(all.items) : null;
+    const reading: RecordReading = { ...AUTO_READING, ...(spelling ? { fields: spelling } : {}), ...(all.pointer ? { listItems: all.pointer } : {}) };
+    const limitHeader = all.exchange.response?.headers['x-ratelimit-limit'];
+    if (limitHeader !== undefined && limitHeader !== '60') warnings.push(`${all.said}: X-RateLimit-Limit says ${limitHeader}; §8 says 60 calls a minute, which the rate-limit checks hold the target to`);
+
+    const unauthenticated = await refusalStatus(send);
+    const users = discoverUsers(
+      {
+        all,
+        active: await list('/users', { active: 1, page_size: 100 }),
+        inactive: await list('/users', { active: 0, page_size: 100 }),
+        roles: {
+          admin: await list('/users', { role: 1, page_size: 100 }),
+          manager: await list('/users', { role: 2, page_size: 100 }),
+          employee: await list('/users', { role: 3, page_size: 100 }),
+        },
+      },
+      reading,
+    );
+    const sortNames = await discoverSortNames(send, all, reading);
+    const timesheets = discoverTimesheets(await list('/timesheets', { page_size: 100 }), reading);
+    const oversized = await list('/breaks', { page_size: 101 });
+    const breaks = oversized.items ? oversized : await list('/breaks', { page_size: 100 });
+    const versionedPrefix = await discoverVersionedPrefix(send, options.origin);
+    const writes = options.probeWrites ? await probeWrites(send) : null;
+
+    return {
+      scheme: pre.scheme,
+      activeUserIds: users.activeUserIds,
+      inactiveUserId: users.inactiveUserId,
+      roleUserIds: users.roleUserIds,
+      jobId: timesheets.jobId,
+      taskId: timesheets.taskId,
+      breakRuleId: discoverBreakRule(breaks),
+      timesheet: timesheets.timesheet,
+      companyTimezone: notFound(
+        `the API shows no company settings, so the company timezone is not known; set it (run assumes America/Chicago until you do: TS-OFFSET-DEFAULT-TIMEZONE, SCH-TIMEZONE-DEFAULT and the timesheets created without a timezone depend on it)` +
+          (timesheets.zones.length > 0 ? `. The timesheets on the target name ${timesheets.zones.map(([z, n]) => `${z} (${n})`).join(', ')} as clock_in_timezone` : ''),
+      ),
+      unauthenticated,
+      recordFields: spelling ? found(spelling, `${all.said}: the user records name their fields in ${spelling === 'snake' ? 'snake_case (first_name)' : 'camelCase (firstName)'}`) : notFound(`${all.said}: the user records do not show how they spell field names; auto-detection reads either spelling`),
+      listItems: all.items ? found(all.pointer, all.pointer ? `${all.said}: the users are at ${all.pointer}` : `${all.said}: the users are where auto-detection looks`) : notFound(`${all.said}: no list of users found in the answer`),
+      sortNames,
+      pageSizeOverMax: pageSizeAnswer(oversized),
+      pageLinks: linkForm(all),
+      versionedPrefix,
+      writes,
+      warnings: [...warnings, ...users.warnings, ...(writes?.warnings ?? [])],
+      requests,
+    };
+  } finally {
+    progress?.finish();
+    await client.close();
+  }
+}
+
+/**
+ * The status of a refused authentication (AUTH-STATUS, §5, §7): a token that was never issued and
+ * no token at all, once each. Only when both get the same 4xx is it a profile's `unauthenticated`.
+ */
+async function refusalStatus(send: (request: TargetRequest) => Promise<Exchange>): Promise<Discovery<number>> {
+  const wrong = await send({ method: 'GET', path: '/users', auth: { raw: `clockcheck-init-not-a-token-${randomBytes(6).toString('hex')}` } });
+  const missing = await send({ method: 'GET', path: '/users', auth: 'none' });
+  const [a, b] = [wrong.response?.status ?? 0, missing.response?.status ?? 0];
+  const refused = (s: number) => s >= 400 && s < 500 && s !== 429;
+  if (refused(a) && a === b) return found(a, `${said(wrong)} with a token never issued, and ${b} without a token`);
+  return notFound(`${said(wrong)} with a token never issued, ${said(missing)} without a token: ${refused(a) && refused(b) ? 'two statuses, so no single one to require' : 'not both refused with a 4xx (AUTH-REQUIRED, AUTH-TOKEN-VALID will say more)'}`);
+}
+
+/** §9: a version label the target serves besides `public` (labels are not shown: /api/v2 and /api/v1 are tried). */
+async function discoverVersionedPrefix(send: (request: TargetRequest) => Promise<Exchange>, origin: string): Promise<Discovery<string>> {
+  const tried: string[] = [];
+  for (const prefix of ['/api/v2', '/api/v1']) {
+    const answer = readList(await send({ method: 'GET', url: `${origin}${prefix}/breaks?page_size=1` }));
+    tried.push(answer.said);
+    if (answer.items && answer.pagination) return found(prefix, `${answer.said}: the break list is served there too`);
+  }
+  return notFound(`${tried.join('; ')}: no versioned prefix serves the break list; if your server serves one (§9), name it here`);
+}

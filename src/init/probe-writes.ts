@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import { found, notFound, type Discovery } from './discovery.ts';
+import { said } from './list-answer.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const is2xx = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300;
+const is4xx = (e: Exchange) => e.response !== undefined && e.response.status >= 400 && e.response.status < 500 && e.response.status !== 429;
+
+/** What the writes showed, and what they left on the target. */
+export interface WriteFindings {
+  readonly create: Discovery<number>;
+  readonly update: Discovery<number>;
+  readonly validation: Discovery<number>;
+  readonly idPointer: Discovery<string>;
+  /** What was created, for the user (the spec has no delete for users). */
+  readonly created: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+/** Where the `id` of a created record is: at the top, or one envelope key deep (an object or a one-element array). */
+export function idPointerOf(json: unknown): { pointer: string; id: unknown } | null {
+  if (!isObject(json)) return null;
+  if ('id' in json) return { pointer: '/id', id: json.id };
+  for (const [key, value] of Object.entries(json)) {
+    const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
+    if (isObject(value) && 'id' in value) return { pointer: `/${escaped}/id`, id: value.id };
+    if (Array.isArray(value) && value.length === 1 && isObject(value[0]) && 'id' in value[0]) return { pointer: `/${escaped}/0/id`, id: value[0].id };
+  }
+  return null;
+}
+
+/**
+ * `init --probe-writes`: three writes that show what the spec leaves "not shown" (§7) and reads
+ * cannot: a user create (its status and where the created ID is), the same create with a
+ * 5-character password (USR-PASSWORD-LENGTH: the validation status), and an edit of the created
+ * user with all four sample fields (valid under either reading of USR-EDIT-REQUIRED: the update
+ * status). It leaves one user, named in `created`.
+ */
+export async function probeWrites(send: (request: TargetRequest) => Promise<Exchange>): Promise<WriteFindings> {
+  const nonce = randomBytes(4).toString('hex');
+  const email = `clockcheck.init.${nonce}@example.com`;
+  const user = { first_name: 'Clockcheck', last_name: 'Init', email, password: 'Valid-pass1' };
+  const warnings: string[] = [];
+  const created: string[] = [];
+
+  const create = await send({ method: 'POST', path: '/users', json: user });
+  const location = is2xx(create) ? idPointerOf(create.response?.json) : null;
+  if (is2xx(create)) created.push(`user ${location ? String(location.id) : '(ID not shown)'}, ${email} (${said(create)})`);
+  const invalid = await send({ method: 'POST', path: '/users', json: { ...user, email: `clockcheck.init.${nonce}.short@example.com`, password: 'Aa1!x' } });
+  if (is2xx(invalid)) {
+    warnings.push(`${said(invalid)}: a 5-character password was accepted (USR-PASSWORD-LENGTH will fail)`);
+    created.push(`user clockcheck.init.${nonce}.short@example.com (${said(invalid)}, a password the spec forbids)`);
+  }
+  const edit = location ? await send({ method: 'PUT', path: `/users/${String(location.id)}`, json: { ...user, password: 'Valid-pass2' } }) : null;
+
+  return {
+    create: is2xx(create) ? found(create.response!.status, `${said(create)}: a valid user create`) : notFound(`${said(create)}: a valid user create was not accepted, so its status is not known`),
+    idPointer: location ? found(location.pointer, `${said(create)}: the created user's ID ${String(location.id)} is at ${location.pointer}`) : notFound(`${said(create)}: no \`id\` at the top or one envelope key deep; give the JSON pointer to a created resource's ID`),
+    validation: is4xx(invalid) ? found(invalid.response!.status, `${said(invalid)}: a user create with a 5-character password (USR-PASSWORD-LENGTH)`) : notFound(`${said(invalid)}: a create with a 5-character password was not rejected with a 4xx`),
+    update: edit && is2xx(edit) ? found(edit.response!.status, `${said(edit)}: an edit of that user with first_name, last_name, email and password`) : notFound(edit ? `${said(edit)}: the edit of the created user was not accepted` : 'no user was created to edit'),
+    created,
+    warnings,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * How to read the records the spec does not show (§2.1, §2.2, §2.3: "response record: not shown"):
+ * where a created record and a list's items are, and how field names are spelled. Resolved once
+ * from the profile; every reader of such records (expectations, built-in checks, `init`) takes it.
+ */
+export interface RecordReading {
+  /**
+   * `snake`: field names as the spec writes them (first_name); `camel`: their camelCase (firstName),
+   * else as written; `auto`: as written, else the camelCase. `exact` is for records the spec shows
+   * (§2.4): as written.
+   */
+  readonly fields: 'auto' | 'snake' | 'camel' | 'exact';
+  /** JSON pointer to a list's items (the profile's `list_items`); default: `items`, else the only array. */
+  readonly listItems?: string;
+  /** JSON pointer to a created resource's ID (the profile's `id_pointer`); its parent is the record. */
+  readonly idPointer?: string;
+}
+
+/** The reading when nothing is declared: names auto-detected, envelopes found by shape. */
+export const AUTO_READING: RecordReading = { fields: 'auto' };
+
+/** The reading a profile declares. */
+export function recordReading(profile: {
+  readonly record_fields: 'auto' | 'snake' | 'camel';
+  readonly list_items?: string | undefined;
+  readonly id_pointer?: string | undefined;
+}): RecordReading {
+  return {
+    fields: profile.record_fields,
+    ...(profile.list_items === undefined ? {} : { listItems: profile.list_items }),
+    ...(profile.id_pointer === undefined ? {} : { idPointer: profile.id_pointer }),
+  };
+}

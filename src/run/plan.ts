@@ -1,0 +1,83 @@
+import { estimateCheckRequests } from '../checks/registry.ts';
+import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
+import { RunError } from '../errors.ts';
+import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
+import { plannedRequests } from '../scenarios/run-scenario.ts';
+import { isRuleId } from '../spec/rules.ts';
+import type { Profile } from '../target/profile.ts';
+import type { PropertyFamily } from '../properties/family.ts';
+import { PROPERTY_FAMILIES } from '../properties/families.ts';
+import { casesPerFamily, selectsFamily } from '../properties/run-properties.ts';
+import { RATE_LIMIT_CHECKS, plannedRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
+import { MONITOR_CHECK_ID } from '../ratelimit/monitor.ts';
+import { TOKEN_FORM_CHECK_ID } from './preflight.ts';
+
+/** What a run is asked to do, before anything is sent. */
+export interface PlanOptions {
+  readonly profile: Profile;
+  readonly suitesDir: string;
+  readonly suiteGlob: string;
+  /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
+  readonly only: readonly string[];
+  /** Generated cases the property phase sends in all (0: no property checks). */
+  readonly budget: number;
+  /** Replays one generated case (fast-check path), with --only naming one property family. */
+  readonly path?: string;
+  /** The property families (default: all of src/properties/families.ts). */
+  readonly families?: readonly PropertyFamily[];
+}
+
+/** The run as planned: the checks it will run, in order, and the requests they cost. */
+export interface RunPlan {
+  readonly scenarios: readonly LoadedScenario[];
+  readonly families: readonly PropertyFamily[];
+  /** Generated cases each family sends (the budget shared evenly). */
+  readonly casesPerFamily: number;
+  /** The rate-limit checks selected, and the phase's requests and time. */
+  readonly rateLimit: { readonly selected: (id: RateLimitCheckId) => boolean; readonly any: boolean; readonly requests: number; readonly ms: number };
+  /** Whether the run-wide rate monitor and the token-form check of the preflight are reported. */
+  readonly monitor: boolean;
+  readonly tokenFormCheck: boolean;
+  /** Requests the run is expected to make, the preflight included. */
+  readonly requests: number;
+}
+
+/** Whether `--only` selects a built-in check: by ID, by its suite (`rate-limit`, `auth`), or by a rule it names. */
+export function selectsBuiltin(only: readonly string[], id: string, rules: readonly string[]): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) => o === id || o === id.split('/')[0] || rules.includes(o));
+}
+
+/** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
+export function selects(only: readonly string[], loaded: LoadedScenario): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) => o === loaded.id || o === loaded.suite || (isRuleId(o) && loaded.scenario.rules.includes(o)));
+}
+
+/**
+ * Plans a run: loads and selects the suites, the property families and the rate-limit checks, and
+ * counts the requests. Sends nothing.
+ * @throws RunError when --path does not name exactly one property family.
+ */
+export async function planRun(options: PlanOptions): Promise<RunPlan> {
+  const { profile, only } = options;
+  const scenarios = options.path ? [] : (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(only, s));
+  const families = (options.families ?? PROPERTY_FAMILIES).filter((f) => selectsFamily(only, f));
+  if (options.path && families.length !== 1) {
+    throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
+  }
+  const selected = (id: RateLimitCheckId) => !options.path && selectsBuiltin(only, id, RATE_LIMIT_CHECKS[id].rules);
+  const phase = plannedRateLimitPhase(profile, selected);
+  const perFamily = options.path ? 1 : casesPerFamily(options.budget, families.length);
+  const propertyRequests = perFamily < 1 ? 0 : families.length * perFamily + families.filter((f) => f.needs).length;
+  const preflight = 1;
+  return {
+    scenarios,
+    families,
+    casesPerFamily: perFamily,
+    rateLimit: { selected, any: (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(selected), ...phase },
+    monitor: !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']),
+    tokenFormCheck: !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']),
+    requests: preflight + scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 0) + propertyRequests + phase.requests,
+  };
+}

@@ -1,0 +1,116 @@
+import type { CheckResult } from '../report/model.ts';
+import type { TargetClient, TokenScheme } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../target/profile.ts';
+import { RunError } from '../errors.ts';
+
+/** The check the preflight's exchanges decide: is the token accepted as §5.2 sends it? */
+export const TOKEN_FORM_CHECK_ID = 'auth/token-form';
+const TITLE = 'the token is accepted as §5.2 sends it, Authorization: <token> (the run preflight)';
+
+/** What the preflight found out before any check ran. */
+export interface Preflight {
+  /** How every check but the AUTH-HEADER-RAW ones writes the token. */
+  readonly scheme: TokenScheme;
+  /** AUTH-HEADER-RAW as far as the preflight's own exchanges show it. */
+  readonly check: CheckResult;
+  /** A line for the run summary when the run does not send the token as §5.2 says; else null. */
+  readonly note: string | null;
+}
+
+/** Whether a status is how this target refuses a token: 401, 403, or the profile's `status_codes.unauthenticated`. */
+export function refusesToken(status: number, profile: Profile): boolean {
+  return status === 401 || status === 403 || status === profile.status_codes.unauthenticated;
+}
+
+/** A short, one-line excerpt of a response body for a message (already redacted). */
+function excerpt(exchange: Exchange): string {
+  const body = exchange.response?.body.replace(/\s+/g, ' ').trim() ?? '';
+  return body === '' ? '' : ` ${body.length > 100 ? `${body.slice(0, 100)}…` : body}`;
+}
+
+/** Exit 2 when the target cannot be reached at all: one line that says what to fix. */
+function unreachable(exchange: Exchange, origin: string, profile: Profile): string | null {
+  const error = exchange.error;
+  if (!error || exchange.response) return null;
+  switch (error.code) {
+    case 'TLS_ERROR':
+      return `TLS error talking to ${origin}: ${error.message}. Trust its CA with --ca FILE (profile: tls.ca), or pass --insecure.`;
+    case 'CONNECTION_REFUSED':
+      return `nothing listens at ${origin} (connection refused): is the target up, and is the port right?`;
+    case 'CONNECT_TIMEOUT':
+    case 'HEADERS_TIMEOUT':
+      return `${origin} did not answer within ${profile.timeouts.headers / 1000}s (${error.code}): is the address right?`;
+    default:
+      return `cannot reach ${origin}: ${error.code} ${error.message}`;
+  }
+}
+
+/**
+ * Before any check: GET /users with the token as §5.2 sends it (`Authorization: <token>`). Served,
+ * the run goes on in that form. Refused (401, 403, the profile's unauthenticated status), it asks
+ * again with `Authorization: Bearer <token>`: served, every check but AUTH-HEADER-RAW's runs with
+ * Bearer and AUTH-HEADER-RAW fails with both exchanges as evidence; refused too, the run cannot be
+ * made and exits 2 with one line (the token is wrong or revoked). One broken precondition is one
+ * verdict, not a failure of every check under rules it does not test.
+ * @throws RunError when the target cannot be reached or refuses the token in both forms.
+ */
+export async function preflight(
+  client: Pick<TargetClient, 'send' | 'useScheme'>,
+  origin: string,
+  profile: Profile,
+  replay: string,
+  /** The list asked for (`clockcheck init` asks for a page of 100 users, to read them too). */
+  query: Readonly<Record<string, string | number>> = {},
+): Promise<Preflight> {
+  const raw = await client.send({ method: 'GET', path: '/users', query, auth: 'raw-token' });
+  const problem = unreachable(raw, origin, profile);
+  if (problem) throw new RunError(problem);
+  const check = (status: CheckResult['status'], exchanges: Exchange[], extra: Partial<CheckResult>): CheckResult => ({
+    id: TOKEN_FORM_CHECK_ID,
+    title: TITLE,
+    rules: ['AUTH-HEADER-RAW'],
+    source: { kind: 'builtin', name: 'preflight' },
+    status,
+    findings: [],
+    exchanges,
+    durationMs: exchanges.reduce((ms, e) => ms + e.durationMs, 0),
+    replay,
+    ...extra,
+  });
+  const status = raw.response?.status ?? 0;
+  if (!refusesToken(status, profile)) {
+    client.useScheme('raw');
+    const served = status >= 200 && status < 300;
+    return {
+      scheme: 'raw',
+      check: served ? check('passed', [raw], {}) : check('errored', [raw], { reason: `GET /users answered ${status}${excerpt(raw)}: neither served nor refused, so the token form cannot be judged` }),
+      note: null,
+    };
+  }
+  const bearer = await client.send({ method: 'GET', path: '/users', query, auth: 'bearer-token' });
+  const bearerProblem = unreachable(bearer, origin, profile);
+  if (bearerProblem) throw new RunError(bearerProblem);
+  const bearerStatus = bearer.response?.status ?? 0;
+  if (bearerStatus < 200 || bearerStatus >= 300) {
+    throw new RunError(
+      `the token was refused: GET ${raw.request.url} answered ${status}${excerpt(raw)} to Authorization: <token> (§5.2) and ${bearerStatus} to Authorization: Bearer <token>. ` +
+        `Check that ${profile.token_env} holds a current token of this target (a token is valid until it is revoked, §5.4) and that --target is that server.`,
+    );
+  }
+  client.useScheme('bearer');
+  return {
+    scheme: 'bearer',
+    check: check('failed', [raw, bearer], {
+      findings: [
+        {
+          ruleId: 'AUTH-HEADER-RAW',
+          expected: 'GET /users served with Authorization: <token>, the raw token (§5.2)',
+          actual: `${status} with the raw token; ${bearerStatus} with Authorization: Bearer <token>`,
+          exchangeIds: [raw.id, bearer.id],
+        },
+      ],
+    }),
+    note: `the target refused the token as §5.2 sends it (Authorization: <token>: ${status}) and served Authorization: Bearer <token> (${bearerStatus}): AUTH-HEADER-RAW fails, and every other check ran with Bearer`,
+  };
+}

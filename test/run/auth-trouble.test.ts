@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startReferenceServer } from '../../src/reference/server.ts';
+import { certify } from '../../src/run/certify.ts';
+import { certifyEmbedded, embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-target.ts';
+
+const SUITES = join(import.meta.dirname, '../../suites');
+
+describe('auth trouble is one verdict, not a hundred', () => {
+  it('a target that serves only Bearer: AUTH-HEADER-RAW fails with the evidence, every other check runs with Bearer and passes', async () => {
+    const report = await certifyEmbedded(['auth-bearer-only'], { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 3, budget: 110, bursts: false });
+    const failed = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
+    expect(failed.map((c) => c.id).sort()).toEqual(['auth/raw-token-accepted', 'auth/token-form']);
+    expect(failed.flatMap((c) => c.findings.map((f) => f.ruleId))).toEqual(expect.arrayContaining(['AUTH-HEADER-RAW']));
+    expect(new Set(failed.flatMap((c) => c.findings.map((f) => f.ruleId)))).toEqual(new Set(['AUTH-HEADER-RAW']));
+    const tokenForm = report.checks.find((c) => c.id === 'auth/token-form')!;
+    expect(tokenForm.findings[0]).toMatchObject({ expected: 'GET /users served with Authorization: <token>, the raw token (§5.2)', actual: '401 with the raw token; 200 with Authorization: Bearer <token>' });
+    expect(tokenForm.exchanges.map((e) => e.response?.status)).toEqual([401, 200]);
+    expect(report.tokenForm).toBe('bearer');
+    expect(report.notes).toEqual([expect.stringMatching(/refused the token as §5\.2 sends it .* every other check ran with Bearer/)]);
+    expect(report.summary.passed).toBeGreaterThan(90);
+  }, 120_000);
+
+  it('a token revoked mid-run stops the run within a few requests: the checks after it are errored with that reason', async () => {
+    const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT });
+    let made = 0;
+    try {
+      const profile = embeddedProfile(server);
+      const report = await certify({
+        origin: server.origin,
+        embedded: false,
+        profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts: false } },
+        token: server.token,
+        caPem: server.tls.caPem,
+        insecure: false,
+        suitesDir: SUITES,
+        suiteGlob: '**/*.yaml',
+        only: [],
+        readOnly: false,
+        seed: 5,
+        budget: 110,
+        progress: null,
+        replayBase: 'clockcheck run',
+        onExchange: () => {
+          if (++made === 60) server.revokeToken();
+        },
+      });
+      expect(made).toBeLessThanOrEqual(63); // the refused request, one confirmation, nothing after
+      expect(report.summary.failed).toBe(0);
+      const errored = report.checks.filter((c) => c.status === 'errored');
+      expect(errored.length).toBeGreaterThan(80);
+      for (const check of errored) expect(check.reason).toMatch(/^the token was refused from exchange 6[01] on \(.* answered 401, and GET \/users, served at the preflight, answered 401 in exchange 6[12]\): it was revoked or expired during the run/);
+      expect(report.checks.filter((c) => c.id.startsWith('properties/')).every((c) => c.status === 'errored')).toBe(true);
+      expect(report.notes).toEqual([expect.stringMatching(/^the run stopped: the token was refused from exchange/)]);
+      expect(report.exitCode).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
