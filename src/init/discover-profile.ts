@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
 import { preflight } from '../run/preflight.ts';
+import { rateLimitBacklog } from '../run/backlog.ts';
 import { toolVersion } from '../run/spec-document.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
@@ -57,7 +58,7 @@ export interface DiscoveredProfile {
 }
 
 /** Read-only requests init plans: the preflight, two refused ones, the filters, the sorts, timesheets, breaks, versions. */
-const PLANNED_READS = 17;
+const PLANNED_READS = 15;
 const PLANNED_WRITES = 3;
 
 /** The form of the links of a list answer, from its first_page_url: does it repeat the request's query? */
@@ -122,6 +123,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
   const list = async (path: string, query: Record<string, string | number>) => readList(await send({ method: 'GET', path, query }));
   try {
     const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });
+    pacer.account(rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length));
     const all = readList(pre.check.exchanges.at(-1) as Exchange);
     const warnings: string[] = pre.note ? [pre.note] : [];
     const spelling = all.items ? spellingOfList(all.items) : null;

@@ -1,4 +1,5 @@
 import type { RuleId } from '../spec/rules.ts';
+import type { Dialect } from './dialect.ts';
 
 /**
  * Injected faults of the reference server. Each one breaks exactly one spec rule (its `rule`),
@@ -11,14 +12,28 @@ export interface Fault {
   readonly rule: RuleId;
   readonly description: string;
   readonly observable: 'scenario' | 'property' | 'burst';
+  /**
+   * Whether the fault changes anything in a dialect: one that makes the choice the dialect already
+   * makes (validating no e-mails where the dialect validates none) is no fault there. Default: always.
+   */
+  readonly appliesTo: (dialect: Dialect) => boolean;
 }
 
+const everywhere = (): boolean => true;
+
 /** Declares a fault; the name keeps its literal type so `FaultName` is a union. */
-const fault = <const N extends string>(name: N, rule: RuleId, observable: Fault['observable'], description: string): Fault & { readonly name: N } => ({
+const fault = <const N extends string>(
+  name: N,
+  rule: RuleId,
+  observable: Fault['observable'],
+  description: string,
+  appliesTo: Fault['appliesTo'] = everywhere,
+): Fault & { readonly name: N } => ({
   name,
   rule,
   description,
   observable,
+  appliesTo,
 });
 
 export const FAULTS = [
@@ -76,8 +91,8 @@ export const FAULTS = [
   fault('billing-rate-type-unchecked', 'USR-BILLING-RATE-TYPE-VALUES', 'scenario', 'Any integer billing_rate_type is accepted.'),
   fault('email-not-required', 'USR-CREATE-REQUIRED', 'scenario', 'A user without email is accepted.'),
   fault('user-put-replaces', 'PUT-PARTIAL', 'scenario', 'PUT /users/{id} replaces the record: omitted fields fall back to their defaults or null.'),
-  fault('email-format-unchecked', 'USR-EMAIL-FORMAT', 'scenario', 'A malformed e-mail is accepted on create and on edit although the dialect validates e-mails.'),
-  fault('edit-requires-all-four', 'USR-EDIT-REQUIRED', 'scenario', "PUT /users/{id} without first_name, last_name, email or password is rejected (422) although the dialect's reading is `none`."),
+  fault('email-format-unchecked', 'USR-EMAIL-FORMAT', 'scenario', 'A malformed e-mail is accepted on create and on edit although the dialect validates e-mails.', (d) => d.emailFormat === 'validated'),
+  fault('edit-requires-all-four', 'USR-EDIT-REQUIRED', 'scenario', "PUT /users/{id} without first_name, last_name, email or password is rejected (422) although the dialect's reading is `none`.", (d) => d.editRequires === 'none'),
 
   // timesheets and offset/timezone (§2.3, §4.3)
   fault('timesheet-naive-datetime', 'TS-DATETIME-FORMAT', 'scenario', 'Timesheet start/end without an offset are accepted.'),

@@ -21,6 +21,7 @@ import type { BurstRecord } from '../ratelimit/boundary.ts';
 import { planRun, type RunPlan } from './plan.ts';
 import { preflight, refusesToken } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
+import { rateLimitBacklog } from './backlog.ts';
 
 export { RunError } from '../errors.ts';
 export { selects, selectsBuiltin } from './plan.ts';
@@ -223,6 +224,11 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     const pre = await preflight(client, options.origin, profile, `${options.replayBase} --only auth`);
     scheme = pre.scheme;
     if (pre.note) notes.push(pre.note);
+    const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
+    if (backlog > 0) {
+      pacer.account(backlog);
+      notes.push(`the target had counted ${backlog} earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too`);
+    }
     if (plan.tokenFormCheck || pre.check.status === 'failed') results.push(applyWaivers(pre.check, profile));
     fingerprint = await client.tlsFingerprint();
 

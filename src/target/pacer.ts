@@ -77,6 +77,16 @@ export class Pacer {
   }
 
   /**
+   * Records `count` sends made elsewhere as made now (e.g. the calls a target's X-RateLimit-Remaining
+   * says it has already counted for this token), without waiting: later acquirers keep their distance.
+   */
+  account(count: number): void {
+    if (this.allowed === Infinity) return;
+    const now = this.#clock.now();
+    for (let i = 0; i < count; i++) this.#record(now);
+  }
+
+  /**
    * Waits until no send was made in the last `spanMs`, then runs `fn` alone: other acquirers wait until
    * it settles, and sends that `fn` makes (`acquire()` calls in its async context) are recorded but not
    * paced, so the window after a burst is still respected. For the rate-limit burst checks.

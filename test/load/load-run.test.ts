@@ -69,8 +69,9 @@ describe('runLoad against the reference server', () => {
     const report = await runLoad(against(server, { options: resolveLoadOptions({ duration: '2s', connections: '2', rate: '100' }), rateLimit: null }));
     expect(report.options).toMatchObject({ durationSeconds: 2, amount: null, rate: 100 });
     expect(report.counts.status2xx).toBeGreaterThan(120);
-    // autocannon stops at the first sample tick after the duration: up to one interval (1 s) late.
-    expect(report.counts.status2xx).toBeLessThanOrEqual(310);
+    // autocannon stops at the first sample tick after the duration: up to one interval (1 s) late,
+    // and its per-second rate lets a tick's calls go a little early (seen: 312 on a loaded machine).
+    expect(report.counts.status2xx).toBeLessThanOrEqual(330);
     expect(report.throughput.samples.intervalMs).toBe(1000);
     expect(report.throughput.samples.count).toBeGreaterThanOrEqual(2);
     expect(report.verdict.checks.find((c) => c.id === 'within-rate-limit')?.status).toBe('skipped');

@@ -112,6 +112,18 @@ describe('Pacer.exclusive', () => {
   });
 });
 
+describe('Pacer.account', () => {
+  it('counts sends made elsewhere as made now: later acquirers wait for them to leave the span', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 10, windowMs: 1000, guardMs: 0, clock });
+    pacer.account(8);
+    await pacer.acquire();
+    expect(clock.now()).toBe(0);
+    await clock.run(pacer.acquire());
+    expect(clock.now()).toBe(1000);
+  });
+});
+
 describe('Pacer.estimateMs', () => {
   it('is 0 for a fresh pacer within the allowance', () => {
     const pacer = new Pacer({ limit: 10, windowMs: 1000, clock: new FakeClock() });

@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../args.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
 import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';
 import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
+import { TOKEN_FORM_CHECK_ID } from '../../run/preflight.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -49,6 +50,7 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     ...PROPERTY_FAMILIES.map((f) => ({ id: `properties/${f.name}`, rules: f.rules })),
     ...Object.entries(RATE_LIMIT_CHECKS).map(([id, c]) => ({ id, rules: c.rules })),
     { id: MONITOR_CHECK_ID, rules: ['RATE-LIMIT-CAP'] },
+    { id: TOKEN_FORM_CHECK_ID, rules: ['AUTH-HEADER-RAW'] },
     // Checks that assert a profile rule only when the profile sets its key.
     ...Object.entries(PROFILE_RULES_OF_CHECK).map(([id, c]) => ({ id: `${id} (with ${c!.key})`, rules: [c!.rule] })),
   ];
@@ -72,6 +74,6 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   }
   const spec = rules.filter((r) => r.basis === 'spec').length;
   const gaps = rules.filter((r) => checksOf(r.id).length === 0).length;
-  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${PROPERTY_FAMILIES.length} property families and ${Object.keys(RATE_LIMIT_CHECKS).length + 1} rate-limit checks; ${gaps} uncovered.`);
+  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${PROPERTY_FAMILIES.length} property families, ${Object.keys(RATE_LIMIT_CHECKS).length + 1} rate-limit checks, and the preflight (${TOKEN_FORM_CHECK_ID}); ${gaps} uncovered.`);
   return 0;
 }

@@ -23,6 +23,7 @@ const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [-
                [--read-only] [--seed N] [--budget N] [--path P] [--quiet]
 
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
+\`clockcheck init --target URL\` writes a profile from the target's own answers.
 --target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
 profile's token_env), never from the command line. Without --target, the embedded reference server is
 started and certified (its rate window scaled to 60 calls per second).
@@ -32,6 +33,8 @@ runs just them, and the profile's rate_limit.bursts: false skips them.
 --budget is the number of generated cases the property checks send in all (default ${DEFAULT_BUDGET.external}
 against a target, which keeps a 60-per-minute run near fourteen minutes; ${DEFAULT_BUDGET.embedded} against the embedded server).
 --path replays one generated case: clockcheck run --only properties/FAMILY --seed S --path P (from a report).
+The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
+with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, the run exits 2 with one line.
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
