@@ -5,7 +5,7 @@ import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, type ScenarioDeps } from '../scenarios/run-scenario.ts';
 import { runDates } from '../scenarios/template.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
-import { TargetClient, type TargetRequest } from '../target/client.ts';
+import type { TargetRequest, TokenScheme } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { Pacer } from '../target/pacer.ts';
 import { Progress, type ProgressStream } from '../target/progress.ts';
@@ -15,12 +15,10 @@ import type { PropertyFamily } from '../properties/family.ts';
 import { runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
-import { RateMonitor } from '../ratelimit/monitor.ts';
-import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
-import type { BurstRecord } from '../ratelimit/boundary.ts';
 import { planRun, type RunPlan } from './plan.ts';
 import { preflight, refusesToken } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
+import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
 
 export { RunError } from '../errors.ts';
@@ -152,6 +150,24 @@ async function executeUnits(units: readonly CheckUnit[], watch: TokenWatch, prof
 }
 
 /**
+ * The preflight and what it tells the run: the token form (the client switches to Bearer when only
+ * that is served), calls the target already counted in its window (the pacer counts them too), and
+ * the auth/token-form check when it was selected or failed.
+ * @throws RunError when the target cannot be reached or refuses the token.
+ */
+async function runPreflight(transport: RunTransport, pacer: Pacer, plan: RunPlan, options: CertifyOptions): Promise<{ scheme: TokenScheme; notes: string[]; results: CheckResult[] }> {
+  const pre = await preflight(transport.client, options.origin, options.profile, `${options.replayBase} --only auth`);
+  const notes = pre.note ? [pre.note] : [];
+  const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
+  if (backlog > 0) {
+    pacer.account(backlog);
+    notes.push(`the target had counted ${backlog} earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too`);
+  }
+  const results = plan.tokenFormCheck || pre.check.status === 'failed' ? [applyWaivers(pre.check, options.profile)] : [];
+  return { scheme: pre.scheme, notes, results };
+}
+
+/**
  * Certifies a target: plans the run (nothing sent), runs the preflight (reachable? is the token
  * accepted, and in which form?), executes the plan's checks paced, and judges them into a report.
  */
@@ -165,71 +181,20 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   let rateLimitPhaseStarted = false;
   const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => rateLimitPhaseStarted);
   const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
-  let made = 0;
-  const tls = { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure };
-  const monitor = new RateMonitor();
-  let segment = 'paced';
-  const client = new TargetClient({
-    origin: options.origin,
-    apiPrefix: profile.api_prefix,
-    token: options.token,
-    tls,
-    allowPlainHttp: options.allowPlainHttp ?? false,
-    timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
-    maxResponseBytes: 1024 * 1024,
-    userAgent: `clockcheck/${toolVersion()}`,
-    pacer,
-    onExchange: (exchange) => {
-      made++;
-      monitor.record(exchange, segment);
-      progress?.tick();
-      options.onExchange?.(exchange);
-    },
-  });
-  /** One rate-limit burst through autocannon, recorded like the client's own exchanges. */
-  const burst = async (requests: readonly LoadRequest[], amount: number, label: string): Promise<BurstRecord> => {
-    const first = client.reserveExchangeIds(amount);
-    const run = await runAutocannon({
-      origin: client.origin,
-      apiPrefix: profile.api_prefix,
-      token: options.token,
-      authorization: client.authorization(),
-      tls,
-      requests,
-      connections: profile.rate_limit.connections,
-      amount,
-      record: true,
-      sampleIntervalMs: 10,
-      timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
-      userAgent: `clockcheck/${toolVersion()}`,
-      firstExchangeId: first - 1,
-    });
-    for (const exchange of run.exchanges) {
-      made++;
-      monitor.record(exchange, label);
-      progress?.tick();
-      options.onExchange?.(exchange);
-      await pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
-    }
-    return { exchanges: run.exchanges, unanswered: run.unanswered };
-  };
+  const transport = new RunTransport({ ...options, allowPlainHttp: options.allowPlainHttp ?? false, pacer, progress });
+  const { client, monitor } = transport;
 
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
   const notes: string[] = [];
   const unique = uniqueValues();
   let fingerprint: string | null = null;
-  let scheme: 'raw' | 'bearer' = 'raw';
+  let scheme: TokenScheme = 'raw';
   try {
-    const pre = await preflight(client, options.origin, profile, `${options.replayBase} --only auth`);
+    const pre = await runPreflight(transport, pacer, plan, options);
     scheme = pre.scheme;
-    if (pre.note) notes.push(pre.note);
-    const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
-    if (backlog > 0) {
-      pacer.account(backlog);
-      notes.push(`the target had counted ${backlog} earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too`);
-    }
-    if (plan.tokenFormCheck || pre.check.status === 'failed') results.push(applyWaivers(pre.check, profile));
+    notes.push(...pre.notes);
+    results.push(...pre.results);
     fingerprint = await client.tlsFingerprint();
 
     const watch = new TokenWatch((request) => client.send(request), (status) => refusesToken(status, profile));
@@ -267,15 +232,8 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     const runPhase = () =>
       runRateLimitPhase({
         profile,
-        call: async (request, label) => {
-          segment = label;
-          try {
-            return await send(request);
-          } finally {
-            segment = 'paced';
-          }
-        },
-        burst,
+        call: (request, label) => transport.call(send, request, label),
+        burst: (requests, amount, label) => transport.burst(requests, amount, label),
         guardMs: pacer.spanMs - profile.rate_limit.window,
         replay: (id) => `${options.replayBase} --only ${id}`,
         selected: plan.rateLimit.selected,
@@ -296,9 +254,9 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     }
   } finally {
     progress?.finish();
-    await client.close();
+    await transport.close();
   }
-  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made, unintended429: monitor.unintended429 });
+  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429 });
 }
 
 /** The report of an executed plan: coverage, summary and exit code from the check results. */
@@ -309,7 +267,7 @@ function judge(run: {
   readonly results: readonly CheckResult[];
   readonly created: readonly CreatedResource[];
   readonly notes: readonly string[];
-  readonly scheme: 'raw' | 'bearer';
+  readonly scheme: TokenScheme;
   readonly fingerprint: string | null;
   readonly made: number;
   readonly unintended429: number;

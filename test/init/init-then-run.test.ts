@@ -1,15 +1,13 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverProfile, type DiscoveredProfile } from '../../src/init/discover-profile.ts';
 import { renderProfileYaml } from '../../src/init/profile-yaml.ts';
 import type { DialectName } from '../../src/reference/dialect.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { certify } from '../../src/run/certify.ts';
+import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 import { QUICK_RATE_LIMIT } from '../../src/run/embedded-target.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
 import type { RunReport } from '../../src/report/model.ts';
 
-const SUITES = join(import.meta.dirname, '../../suites');
 const servers: ReferenceServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -33,22 +31,7 @@ async function init(server: ReferenceServer, probeWrites = false): Promise<{ fou
 /** `clockcheck run --profile` with that profile (the window scaled like the embedded server's, no bursts). */
 function run(server: ReferenceServer, profile: Profile, budget = 110): Promise<RunReport> {
   const window = { limit: QUICK_RATE_LIMIT.limit, window: QUICK_RATE_LIMIT.windowMs };
-  return certify({
-    origin: server.origin,
-    embedded: false,
-    profile: { ...profile, rate_limit: { ...profile.rate_limit, ...window, bursts: false } },
-    token: server.token,
-    caPem: server.tls.caPem,
-    insecure: false,
-    suitesDir: SUITES,
-    suiteGlob: '**/*.yaml',
-    only: [],
-    readOnly: false,
-    seed: 21,
-    budget,
-    progress: null,
-    replayBase: 'clockcheck run --profile clockcheck.profile.yaml',
-  });
+  return certifyServer(server, withoutBursts({ ...profile, rate_limit: { ...profile.rate_limit, ...window } }), { seed: 21, budget });
 }
 
 const problems = (report: RunReport) =>

@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
-import { certify } from '../../src/run/certify.ts';
 import { certifyEmbedded, embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-target.ts';
-
-const SUITES = join(import.meta.dirname, '../../suites');
+import { certifyServer, SUITES, withoutBursts } from '../support/certify-target.ts';
 
 describe('auth trouble is one verdict, not a hundred', () => {
   it('a target that serves only Bearer: AUTH-HEADER-RAW fails with the evidence, every other check runs with Bearer and passes', async () => {
@@ -25,22 +22,9 @@ describe('auth trouble is one verdict, not a hundred', () => {
     const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT });
     let made = 0;
     try {
-      const profile = embeddedProfile(server);
-      const report = await certify({
-        origin: server.origin,
-        embedded: false,
-        profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts: false } },
-        token: server.token,
-        caPem: server.tls.caPem,
-        insecure: false,
-        suitesDir: SUITES,
-        suiteGlob: '**/*.yaml',
-        only: [],
-        readOnly: false,
+      const report = await certifyServer(server, withoutBursts(embeddedProfile(server)), {
         seed: 5,
         budget: 110,
-        progress: null,
-        replayBase: 'clockcheck run',
         onExchange: () => {
           if (++made === 60) server.revokeToken();
         },

@@ -1,13 +1,11 @@
-import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
 import { rateLimitBacklog } from '../../src/run/backlog.ts';
-import { certify } from '../../src/run/certify.ts';
+import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 import { embeddedProfile } from '../../src/run/embedded-target.ts';
 import { exchangeFor } from '../scenarios/support.ts';
 
-const SUITES = join(import.meta.dirname, '../../suites');
 const withHeaders = (headers: Record<string, string>) => exchangeFor({ method: 'GET', path: '/users' }, { status: 200, json: {}, headers });
 
 describe('rateLimitBacklog', () => {
@@ -34,23 +32,7 @@ describe('a run right after other calls of the same token (init, another run)', 
         const answer = await request(`${server.origin}/api/public/users`, { headers: { authorization: server.token }, dispatcher: agent });
         await answer.body.dump();
       }
-      const profile = embeddedProfile(server);
-      const report = await certify({
-        origin: server.origin,
-        embedded: false,
-        profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts: false } },
-        token: server.token,
-        caPem: server.tls.caPem,
-        insecure: false,
-        suitesDir: SUITES,
-        suiteGlob: 'auth.yaml',
-        only: [],
-        readOnly: false,
-        seed: 1,
-        budget: 0,
-        progress: null,
-        replayBase: 'clockcheck run',
-      });
+      const report = await certifyServer(server, withoutBursts(embeddedProfile(server)), { suiteGlob: 'auth.yaml' });
       expect(report.requests.unintended429).toBe(0);
       expect(report.notes).toEqual(['the target had counted 15 earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too']);
       expect(report.exitCode).toBe(0);

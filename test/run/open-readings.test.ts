@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { certify } from '../../src/run/certify.ts';
+import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-target.ts';
 import type { Profile } from '../../src/target/profile.ts';
 
-const SUITES = join(import.meta.dirname, '../../suites');
 let standard: ReferenceServer;
 let alternative: ReferenceServer;
 beforeAll(async () => {
@@ -20,23 +18,8 @@ afterAll(async () => {
 
 /** Certifies the four reading scenarios against `server` with the readings `declared`. */
 async function readings(server: ReferenceServer, declared: Pick<Profile, 'user_email_format' | 'user_edit_required'>) {
-  const profile = embeddedProfile(server);
-  const report = await certify({
-    origin: server.origin,
-    embedded: true,
-    profile: { ...profile, ...declared, rate_limit: { ...profile.rate_limit, bursts: false } },
-    token: server.token,
-    caPem: server.tls.caPem,
-    insecure: false,
-    suitesDir: SUITES,
-    suiteGlob: 'users.yaml',
-    only: ['USR-EMAIL-FORMAT', 'USR-EDIT-REQUIRED'],
-    readOnly: false,
-    seed: 4,
-    budget: 0,
-    progress: null,
-    replayBase: 'clockcheck run',
-  });
+  const profile = { ...withoutBursts(embeddedProfile(server)), ...declared };
+  const report = await certifyServer(server, profile, { suiteGlob: 'users.yaml', only: ['USR-EMAIL-FORMAT', 'USR-EDIT-REQUIRED'], seed: 4 });
   return Object.fromEntries(report.checks.filter((c) => c.id.startsWith('users/')).map((c) => [c.id, c.status]));
 }
 

@@ -1,0 +1,109 @@
+import type { BurstRecord } from '../ratelimit/boundary.ts';
+import { RateMonitor } from '../ratelimit/monitor.ts';
+import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
+import { TargetClient, type TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Pacer } from '../target/pacer.ts';
+import type { Profile } from '../target/profile.ts';
+import type { Progress } from '../target/progress.ts';
+import { toolVersion } from './spec-document.ts';
+
+export interface RunTransportOptions {
+  readonly origin: string;
+  readonly profile: Profile;
+  readonly token: string;
+  readonly caPem?: string | undefined;
+  readonly insecure: boolean;
+  readonly allowPlainHttp: boolean;
+  readonly pacer: Pacer;
+  readonly progress: Progress | null;
+  /** Called with every exchange, single or burst, already redacted. */
+  readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+}
+
+/**
+ * Everything a run sends goes through here: single calls through the paced TargetClient, bursts
+ * through autocannon with the same trust, token form and redaction. Every exchange is counted,
+ * given to the run-wide RateMonitor with the part of the run that sent it, ticked on the progress
+ * line and handed to `onExchange`.
+ */
+export class RunTransport {
+  readonly client: TargetClient;
+  readonly monitor = new RateMonitor();
+  readonly #options: RunTransportOptions;
+  #made = 0;
+  #segment = 'paced';
+
+  constructor(options: RunTransportOptions) {
+    this.#options = options;
+    const { profile } = options;
+    this.client = new TargetClient({
+      origin: options.origin,
+      apiPrefix: profile.api_prefix,
+      token: options.token,
+      tls: this.#tls(),
+      allowPlainHttp: options.allowPlainHttp,
+      timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
+      maxResponseBytes: 1024 * 1024,
+      userAgent: `clockcheck/${toolVersion()}`,
+      pacer: options.pacer,
+      onExchange: (exchange) => this.#seen(exchange, this.#segment),
+    });
+  }
+
+  /** Requests sent so far, bursts included. */
+  get made(): number {
+    return this.#made;
+  }
+
+  /** One call through the client, recorded under `segment` (a part of the rate-limit phase). */
+  async call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
+    this.#segment = segment;
+    try {
+      return await send(request);
+    } finally {
+      this.#segment = 'paced';
+    }
+  }
+
+  /** `amount` calls at once through autocannon, recorded like the client's own exchanges under `segment`. */
+  async burst(requests: readonly LoadRequest[], amount: number, segment: string): Promise<BurstRecord> {
+    const { profile, pacer } = this.#options;
+    const first = this.client.reserveExchangeIds(amount);
+    const run = await runAutocannon({
+      origin: this.client.origin,
+      apiPrefix: profile.api_prefix,
+      token: this.#options.token,
+      authorization: this.client.authorization(),
+      tls: this.#tls(),
+      requests,
+      connections: profile.rate_limit.connections,
+      amount,
+      record: true,
+      sampleIntervalMs: 10,
+      timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
+      userAgent: `clockcheck/${toolVersion()}`,
+      firstExchangeId: first - 1,
+    });
+    for (const exchange of run.exchanges) {
+      this.#seen(exchange, segment);
+      await pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
+    }
+    return { exchanges: run.exchanges, unanswered: run.unanswered };
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  #tls() {
+    return { ...(this.#options.caPem ? { caPem: this.#options.caPem } : {}), insecure: this.#options.insecure };
+  }
+
+  #seen(exchange: Exchange, segment: string): void {
+    this.#made++;
+    this.monitor.record(exchange, segment);
+    this.#options.progress?.tick();
+    this.#options.onExchange?.(exchange);
+  }
+}
