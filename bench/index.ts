@@ -9,6 +9,7 @@ import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
 import { embeddedCertification, type CertificationFigures } from './embedded-certification.ts';
 import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
+import { initDiscovery, type InitFigures } from './init-discovery.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
@@ -16,7 +17,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -28,9 +29,16 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   certification: async () => [await embeddedCertification()],
   generators: async () => generatorThroughput({ secondsPerFamily: 2 }),
   load: () => loadVersusAutocannon({ durationSeconds: duration, connections: 10 }),
+  init: async () => [
+    await initDiscovery('standard', false),
+    await initDiscovery('standard', true),
+    await initDiscovery('alternative', true),
+    await initDiscovery('laravel', true),
+  ],
 };
 
 function describe(f: Figures): string {
+  if ('found' in f) return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(2)} s wall, ${f.requests} requests, ${f.found} keys found, ${f.missing} left`;
   if ('ratio' in f) return `${f.label.padEnd(52)} ${f.ratio.toFixed(3).padStart(7)}`;
   if ('payloadsPerSecond' in f) {
     return `${f.label.padEnd(52)} ${f.payloadsPerSecond.toFixed(0).padStart(7)} payloads/s  (${f.payloads} in ${f.seconds.toFixed(1)} s, ${(f.validShare * 100).toFixed(0)}% valid)`;
