@@ -46,6 +46,11 @@ describe('clockcheck rules', () => {
     expect(result.stdout).toMatch(/covered by \d+ scenarios, 11 property families, 5 rate-limit checks, and the preflight \(auth\/token-form\); 0 uncovered\.$/m);
   });
 
+  it('says so when --uncovered finds no gap', async () => {
+    const uncovered = await run('rules', '--uncovered');
+    expect(uncovered.stdout).toBe('No uncovered rule: every one of the 99 rules is covered by a check.\n');
+  });
+
   it('prints every rule of the catalog exactly once', () => {
     const ids = result.stdout.split('\n').filter((line) => /^[A-Z][A-Z0-9-]+\s+§/.test(line)).map((line) => line.split(/\s+/)[0]);
     expect(new Set(ids).size).toBe(ids.length);

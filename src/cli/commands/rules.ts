@@ -65,6 +65,10 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     console.log(JSON.stringify(rules.map((r) => ({ ...r, checks: checksOf(r.id), faults: faultsOf(r.id) })), null, 2));
     return 0;
   }
+  if (values.uncovered && rules.length === 0) {
+    console.log(`No uncovered rule: every one of the ${RULES.length} rules is covered by a check.`);
+    return 0;
+  }
   const idWidth = Math.max(...rules.map((r) => r.id.length), 4);
   console.log(`${'RULE'.padEnd(idWidth)}  SECTION   BASIS     CHECKS  FAULTS  STATEMENT`);
   for (const r of rules) {
