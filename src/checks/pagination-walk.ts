@@ -3,6 +3,7 @@ import { paginationBlock, type PaginationBlock } from '../spec/responses.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { BuiltinCheck, CheckContext } from './context.ts';
 import { idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf } from './args.ts';
+import { linkForm } from './link-form.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -111,19 +112,12 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
     ['prev_page_url', block.prev_page_url],
   ];
   for (const [name, url] of links) {
-    if (url === null) continue;
-    let params: URLSearchParams;
-    try {
-      params = new URL(url).searchParams;
-    } catch {
-      continue; // not an absolute URL: the walk reports that when it follows the link
+    const found = url === null ? null : linkForm(url, query);
+    if (found === null) continue; // none, or not an absolute URL: the walk reports that when it follows the link
+    if (form === 'keep-query' && found.missing.length > 0) {
+      return ctx.fail('PAG-LINKS', `${name} repeating the request's ${found.missing.join('&')} (profile: page_links keep-query)`, `${name} ${url}`, [page.exchange]);
     }
-    const others = [...params.keys()].filter((k) => k !== 'page');
-    const missing = Object.entries(query).filter(([k, v]) => params.get(k) !== String(v)).map(([k, v]) => `${k}=${v}`);
-    if (form === 'keep-query' && missing.length > 0) {
-      return ctx.fail('PAG-LINKS', `${name} repeating the request's ${missing.join('&')} (profile: page_links keep-query)`, `${name} ${url}`, [page.exchange]);
-    }
-    if (form === 'page-only' && others.length > 0) {
+    if (form === 'page-only' && !found.pageOnly) {
       return ctx.fail('PAG-LINKS', `${name} with page alone (profile: page_links page-only)`, `${name} ${url}`, [page.exchange]);
     }
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
+import { linkForm } from '../checks/link-form.ts';
 import { preflight } from '../run/preflight.ts';
 import { rateLimitBacklog } from '../run/backlog.ts';
 import { toolVersion } from '../run/spec-document.ts';
@@ -62,20 +63,14 @@ const PLANNED_READS = 15;
 const PLANNED_WRITES = 3;
 
 /** The form of the links of a list answer, from its first_page_url: does it repeat the request's query? */
-function linkForm(list: ListAnswer): Discovery<'keep-query' | 'page-only'> {
+function pageLinks(list: ListAnswer): Discovery<'keep-query' | 'page-only'> {
   const link = list.pagination?.first_page_url;
   if (typeof link !== 'string') return notFound(`${list.said}: no first_page_url to read the link form from`);
-  let params: URLSearchParams;
-  try {
-    params = new URL(link).searchParams;
-  } catch {
-    return notFound(`${list.said}: first_page_url ${link} is not an absolute URL`);
-  }
-  const sent = new URL(list.exchange.request.url).searchParams;
-  const others = [...params.keys()].filter((k) => k !== 'page');
-  const keeps = [...sent.entries()].every(([k, v]) => params.get(k) === v);
-  if (sent.size > 0 && keeps) return found('keep-query', `${list.said}: first_page_url ${link} repeats the query`);
-  if (others.length === 0) return found('page-only', `${list.said}: first_page_url ${link} carries page alone`);
+  const sent = Object.fromEntries(new URL(list.exchange.request.url).searchParams);
+  const form = linkForm(link, sent);
+  if (form === null) return notFound(`${list.said}: first_page_url ${link} is not an absolute URL`);
+  if (Object.keys(sent).length > 0 && form.missing.length === 0) return found('keep-query', `${list.said}: first_page_url ${link} repeats the query`);
+  if (form.pageOnly) return found('page-only', `${list.said}: first_page_url ${link} carries page alone`);
   return notFound(`${list.said}: first_page_url ${link} neither repeats the query nor carries page alone`);
 }
 
@@ -170,7 +165,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
       listItems: all.items ? found(all.pointer, all.pointer ? `${all.said}: the users are at ${all.pointer}` : `${all.said}: the users are where auto-detection looks`) : notFound(`${all.said}: no list of users found in the answer`),
       sortNames,
       pageSizeOverMax: pageSizeAnswer(oversized),
-      pageLinks: linkForm(all),
+      pageLinks: pageLinks(all),
       versionedPrefix,
       writes,
       warnings: [...warnings, ...users.warnings, ...(writes?.warnings ?? [])],

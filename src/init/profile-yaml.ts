@@ -1,36 +1,57 @@
 import { isFound, type Discovery } from './discovery.ts';
 import type { DiscoveredProfile } from './discover-profile.ts';
 
-/** The keys of a discovery, found and not found, by their profile names (for the command's summary). */
+/** One key init writes: its profile path, what stands in for it when not found, and its discovery (undefined: not looked for). */
+interface KeySpec {
+  readonly path: string;
+  readonly placeholder: string;
+  readonly of: (d: DiscoveredProfile) => Discovery<unknown> | undefined;
+}
+
+const key = (path: string, placeholder: string, of: KeySpec['of']): KeySpec => ({ path, placeholder, of });
+
+/** The keys init writes, in the groups and order of the profile text. */
+const FIXTURE_KEYS: readonly KeySpec[] = [
+  key('fixtures.active_user_ids', '[<ID>, <ID>]   # active users; the first is assigned_by and the timesheet user', (d) => d.activeUserIds),
+  key('fixtures.inactive_user_id', '<ID of an inactive user>', (d) => d.inactiveUserId),
+  key('fixtures.role_user_ids', '{ admin: [<ID>], manager: [<ID>], employee: [<ID>] }', (d) => d.roleUserIds),
+  key('fixtures.job_id', '<ID of a job>', (d) => d.jobId),
+  key('fixtures.task_id', '<ID of a task>', (d) => d.taskId),
+  key('fixtures.break_rule_id', '<ID of a break rule>', (d) => d.breakRuleId),
+  key('fixtures.timesheet', '{ id: <ID>, start: "YYYY-MM-DDTHH:MM:SS±HH:MM", end: "YYYY-MM-DDTHH:MM:SS±HH:MM" }', (d) => d.timesheet),
+];
+const COMPANY_KEY = key('company_timezone', '<IANA zone, e.g. America/Chicago>', (d) => d.companyTimezone);
+const STATUS_KEYS: readonly KeySpec[] = [
+  key('status_codes.unauthenticated', '<status>', (d) => d.unauthenticated),
+  key('status_codes.create', '<status>', (d) => d.writes?.create),
+  key('status_codes.update', '<status>', (d) => d.writes?.update),
+  key('status_codes.validation', '<status>', (d) => d.writes?.validation),
+];
+const ANSWER_KEYS: readonly KeySpec[] = [
+  key('id_pointer', "/data/id   # JSON pointer to a created resource's ID", (d) => d.writes?.idPointer),
+  key('record_fields', 'snake   # or camel: how the user, schedule and timesheet records spell field names', (d) => d.recordFields),
+  key('list_items', '/data   # JSON pointer to the items of the user and timesheet lists', (d) => d.listItems),
+  key('sort_names', '{ first_name: firstName, role_id: roleId }', (d) => d.sortNames),
+  key('page_size_over_max', 'either   # clamp or reject', (d) => d.pageSizeOverMax),
+  key('page_links', 'either   # keep-query or page-only', (d) => d.pageLinks),
+  key('versioned_prefix', '/api/v2', (d) => d.versionedPrefix),
+];
+
+/** The keys looked for, each with its discovery. */
+function looked(d: DiscoveredProfile, keys: readonly KeySpec[]): Array<[KeySpec, Discovery<unknown>]> {
+  return keys.flatMap((k): Array<[KeySpec, Discovery<unknown>]> => {
+    const discovery = k.of(d);
+    return discovery === undefined ? [] : [[k, discovery]];
+  });
+}
+
+/** The keys of a discovery, found and not found, by their profile paths (for the command's summary). */
 export function discoveredKeys(d: DiscoveredProfile): { found: Array<[string, unknown]>; missing: Array<[string, string]> } {
-  const keys: Array<[string, Discovery<unknown>]> = [
-    ['fixtures.active_user_ids', d.activeUserIds],
-    ['fixtures.inactive_user_id', d.inactiveUserId],
-    ['fixtures.role_user_ids', d.roleUserIds],
-    ['fixtures.job_id', d.jobId],
-    ['fixtures.task_id', d.taskId],
-    ['fixtures.break_rule_id', d.breakRuleId],
-    ['fixtures.timesheet', d.timesheet],
-    ['company_timezone', d.companyTimezone],
-    ['status_codes.unauthenticated', d.unauthenticated],
-    ...(d.writes
-      ? ([
-          ['status_codes.create', d.writes.create],
-          ['status_codes.update', d.writes.update],
-          ['status_codes.validation', d.writes.validation],
-          ['id_pointer', d.writes.idPointer],
-        ] as Array<[string, Discovery<unknown>]>)
-      : []),
-    ['record_fields', d.recordFields],
-    ['list_items', d.listItems],
-    ['sort_names', d.sortNames],
-    ['page_size_over_max', d.pageSizeOverMax],
-    ['page_links', d.pageLinks],
-    ['versioned_prefix', d.versionedPrefix],
-  ];
+  const all = looked(d, [...FIXTURE_KEYS, COMPANY_KEY, ...STATUS_KEYS, ...ANSWER_KEYS]);
   return {
-    found: keys.filter(([, v]) => isFound(v) && v.value !== null).map(([k, v]) => [k, v.value]),
-    missing: keys.filter(([, v]) => !isFound(v)).map(([k, v]) => [k, (v as { why: string }).why]),
+    // A null value found (list_items where auto-detection finds the items) needs no key.
+    found: all.flatMap(([k, v]): Array<[string, unknown]> => (isFound(v) && v.value !== null ? [[k.path, v.value]] : [])),
+    missing: all.flatMap(([k, v]): Array<[string, string]> => (isFound(v) ? [] : [[k.path, v.why]])),
   };
 }
 
@@ -71,10 +92,15 @@ function comment(text: string, indent: string): string[] {
   return lines;
 }
 
-/** A key found: how, then the key. Not found: why, then the key commented out with a placeholder to fill in. */
-function entry<T>(name: string, discovery: Discovery<T>, placeholder: string, indent = ''): string[] {
+/**
+ * A key found: how, then the key (its last path segment, at `indent`). Not found: why, then the
+ * key commented out with its placeholder to fill in. A null value found needs no key: just how.
+ */
+function entry(spec: KeySpec, discovery: Discovery<unknown>, indent = ''): string[] {
+  const name = spec.path.slice(spec.path.lastIndexOf('.') + 1);
+  if (isFound(discovery) && discovery.value === null) return comment(`${name} is not needed: ${discovery.how}`, indent);
   if (isFound(discovery)) return [...comment(discovery.how, indent), `${indent}${name}: ${flow(discovery.value)}`];
-  return [...comment(`NOT FOUND: ${discovery.why}`, indent), `${indent}# ${name}: ${placeholder}`];
+  return [...comment(`NOT FOUND: ${discovery.why}`, indent), `${indent}# ${name}: ${spec.placeholder}`];
 }
 
 const section = (title: string) => ['', `# ${`-- ${title} `.padEnd(WIDTH - 2, '-')}`];
@@ -114,46 +140,25 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
     lines.push(...comment('The target served the token only as Authorization: Bearer <token>; run finds that out again in its preflight and fails AUTH-HEADER-RAW (§5.2).', ''));
   }
 
-  lines.push(...section('the target\'s own data (fixtures)'), 'fixtures:');
-  lines.push(...entry('active_user_ids', found.activeUserIds, '[<ID>, <ID>]   # active users; the first is assigned_by and the timesheet user', '  '));
-  lines.push(...entry('inactive_user_id', found.inactiveUserId, '<ID of an inactive user>', '  '));
-  lines.push(...entry('role_user_ids', found.roleUserIds, '{ admin: [<ID>], manager: [<ID>], employee: [<ID>] }', '  '));
-  lines.push(...entry('job_id', found.jobId, '<ID of a job>', '  '));
-  lines.push(...entry('task_id', found.taskId, '<ID of a task>', '  '));
-  lines.push(...entry('break_rule_id', found.breakRuleId, '<ID of a break rule>', '  '));
-  lines.push(...entry('timesheet', found.timesheet, '{ id: <ID>, start: "YYYY-MM-DDTHH:MM:SS±HH:MM", end: "YYYY-MM-DDTHH:MM:SS±HH:MM" }', '  '));
-  lines.push('', ...entry('company_timezone', found.companyTimezone, '<IANA zone, e.g. America/Chicago>'));
+  lines.push(...section("the target's own data (fixtures)"), 'fixtures:');
+  for (const [spec, discovery] of looked(found, FIXTURE_KEYS)) lines.push(...entry(spec, discovery, '  '));
+  lines.push('');
+  for (const [spec, discovery] of looked(found, [COMPANY_KEY])) lines.push(...entry(spec, discovery));
 
   lines.push(...section('how the target answers where the spec says "not shown"'));
-  const codes: Array<[string, Discovery<number>]> = [
-    ['unauthenticated', found.unauthenticated],
-    ...(writes
-      ? ([
-          ['create', writes.create],
-          ['update', writes.update],
-          ['validation', writes.validation],
-        ] as Array<[string, Discovery<number>]>)
-      : []),
-  ];
+  const codes = looked(found, STATUS_KEYS);
   lines.push(...comment('Exact statuses make `success`, `rejected` and `refused` exact; without a key any 2xx / 4xx passes.', ''));
   if (codes.some(([, d]) => isFound(d))) {
     lines.push('status_codes:');
-    for (const [name, d] of codes) lines.push(...entry(name, d, '<status>', '  '));
+    for (const [spec, discovery] of codes) lines.push(...entry(spec, discovery, '  '));
   } else {
-    for (const [name, d] of codes) lines.push(...comment(`NOT FOUND: status_codes.${name}: ${(d as { why: string }).why}`, ''));
-    lines.push(`# status_codes: { ${codes.map(([name]) => `${name}: <status>`).join(', ')} }`);
+    for (const [spec, d] of codes) lines.push(...comment(`NOT FOUND: ${spec.path}: ${(d as { why: string }).why}`, ''));
+    lines.push(`# status_codes: { ${codes.map(([spec]) => `${spec.path.slice('status_codes.'.length)}: <status>`).join(', ')} }`);
   }
   if (!writes) {
     lines.push(...comment('`clockcheck init --probe-writes` finds these with three writes:', ''), '# status_codes: { create: <status>, update: <status>, validation: <status> }');
   }
-  if (writes) lines.push(...entry('id_pointer', writes.idPointer, '/data/id   # JSON pointer to a created resource\'s ID'));
-  lines.push(...entry('record_fields', found.recordFields, 'snake   # or camel: how the user, schedule and timesheet records spell field names'));
-  if (isFound(found.listItems) && found.listItems.value === null) lines.push(...comment(`list_items is not needed: ${found.listItems.how}`, ''));
-  else lines.push(...entry('list_items', found.listItems, '/data   # JSON pointer to the items of the user and timesheet lists'));
-  lines.push(...entry('sort_names', found.sortNames, '{ first_name: firstName, role_id: roleId }'));
-  lines.push(...entry('page_size_over_max', found.pageSizeOverMax, 'either   # clamp or reject'));
-  lines.push(...entry('page_links', found.pageLinks, 'either   # keep-query or page-only'));
-  lines.push(...entry('versioned_prefix', found.versionedPrefix, '/api/v2'));
+  for (const [spec, discovery] of looked(found, ANSWER_KEYS)) lines.push(...entry(spec, discovery));
 
   lines.push(...section('what only you can declare'));
   lines.push(

@@ -55,6 +55,16 @@ export function profileContext(profile: Profile, uniqueTag: string, use: Context
     }
   }
   if (fixtures.timesheet && resourceOf(use.request) === 'breaks') requireClosedInterval(fixtures.timesheet, use.neededBy);
+  return fixturesContext(profile, uniqueTag);
+}
+
+/**
+ * The generator context the profile's fixtures and company timezone make, as they are, with no
+ * check of what a generator needs (profileContext checks; the run's property phase checks its own
+ * and creates the timesheet breaks go in).
+ */
+export function fixturesContext(profile: Profile, uniqueTag: string): GeneratorContext {
+  const fixtures = profile.fixtures;
   return {
     companyTimezone: profile.company_timezone,
     activeUserIds: fixtures.active_user_ids ?? [],

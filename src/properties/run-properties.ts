@@ -5,6 +5,7 @@ import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import { isRuleId } from '../spec/rules.ts';
 import type { GeneratorContext, PropertyFamily } from './family.ts';
+import { fixturesContext } from './profile-context.ts';
 import { familySeed, runPropertyFamily } from './runner.ts';
 import { createSetupResource, SetupFailed } from './setup-resource.ts';
 
@@ -39,11 +40,22 @@ export function selectsFamily(only: readonly string[], family: PropertyFamily): 
   return only.some((o) => o === `properties/${family.name}` || o === 'properties' || (isRuleId(o) && family.rules.includes(o)));
 }
 
+/** What identifies a family's result, whatever its verdict (a run that stopped reports it without running it). */
+export function familyCheck(family: PropertyFamily, options: Pick<PropertyPhaseOptions, 'runSeed' | 'path' | 'replayBase'>): Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'> {
+  return {
+    id: `properties/${family.name}`,
+    title: family.title,
+    rules: family.rules,
+    source: { kind: 'property', generator: family.name, seed: familySeed(options.runSeed, family.name), path: options.path ?? '' },
+    replay: `${options.replayBase} --only properties/${family.name} --seed ${options.runSeed}`,
+  };
+}
+
 /** Runs one family with its share of the budget; a setup failure makes it errored. */
 export async function runFamily(family: PropertyFamily, options: PropertyPhaseOptions): Promise<CheckResult> {
   const { profile } = options;
   const seed = familySeed(options.runSeed, family.name);
-  const base = { id: `properties/${family.name}`, title: family.title, rules: family.rules, source: { kind: 'property' as const, generator: family.name, seed, path: options.path ?? '' }, findings: [], durationMs: 0, replay: `${options.replayBase} --only properties/${family.name} --seed ${options.runSeed}` };
+  const base = { ...familyCheck(family, options), findings: [], durationMs: 0 };
   if (options.readOnly) return { ...base, status: 'skipped', reason: 'generated cases create data on the target (--read-only)', exchanges: [] };
   if (options.cases < 1 && !options.path) {
     return { ...base, status: 'skipped', reason: `the --budget of ${options.budget} generated cases leaves none for this family`, exchanges: [] };
@@ -60,15 +72,9 @@ export async function runFamily(family: PropertyFamily, options: PropertyPhaseOp
     if (!(error instanceof SetupFailed)) throw error;
     return { ...base, status: 'errored', reason: error.message, exchanges: [error.exchange] };
   }
-  const context: GeneratorContext = {
-    companyTimezone: profile.company_timezone,
-    activeUserIds,
-    ...(profile.fixtures.job_id !== undefined ? { jobId: profile.fixtures.job_id } : {}),
-    ...(profile.fixtures.task_id !== undefined ? { taskId: profile.fixtures.task_id } : {}),
-    ...(profile.fixtures.break_rule_id !== undefined ? { breakRuleId: profile.fixtures.break_rule_id } : {}),
-    ...(resource?.timesheet ? { timesheet: resource.timesheet } : {}),
-    uniqueTag: options.uniqueTag,
-  };
+  // The fixtures of the profile, but for breaks the timesheet the run just created (not the profile's).
+  const { timesheet: _profileTimesheet, ...fixtures } = fixturesContext(profile, options.uniqueTag);
+  const context: GeneratorContext = { ...fixtures, ...(resource?.timesheet ? { timesheet: resource.timesheet } : {}) };
   return runPropertyFamily({
     family,
     context,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import { RunStopped } from '../errors.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
-import { runScenario, type ScenarioDeps } from '../scenarios/run-scenario.ts';
+import { runScenario, scenarioCheck, type ScenarioDeps } from '../scenarios/run-scenario.ts';
 import { runDates } from '../scenarios/template.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
 import type { TargetRequest, TokenScheme } from '../target/client.ts';
@@ -12,7 +12,7 @@ import { Progress, type ProgressStream } from '../target/progress.ts';
 import { profileForReport, type Profile } from '../target/profile.ts';
 import { specIdentity, toolVersion } from './spec-document.ts';
 import type { PropertyFamily } from '../properties/family.ts';
-import { runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
+import { familyCheck, runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import { planRun, type RunPlan } from './plan.ts';
@@ -21,8 +21,6 @@ import { TokenWatch } from './token-watch.ts';
 import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
 
-export { RunError } from '../errors.ts';
-export { selects, selectsBuiltin } from './plan.ts';
 
 export interface CertifyOptions {
   /** `https://host[:port]`: the spec's `{base_url}`. */
@@ -103,18 +101,11 @@ interface Execution {
 function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
     run: async () => [await runScenario(loaded, execution.scenarioDeps)],
-    stopped: (reason) => [
-      notRun({ id: loaded.id, title: loaded.scenario.title, rules: loaded.scenario.rules, source: { kind: 'scenario', file: loaded.file, line: loaded.line }, replay: execution.scenarioDeps.replay(loaded.id) }, reason),
-    ],
+    stopped: (reason) => [notRun(scenarioCheck(loaded, execution.scenarioDeps.replay), reason)],
   });
   const familyUnit = (family: PropertyFamily): CheckUnit => ({
     run: async () => [await runFamily(family, execution.properties)],
-    stopped: (reason) => [
-      notRun(
-        { id: `properties/${family.name}`, title: family.title, rules: family.rules, source: { kind: 'property', generator: family.name, seed: options.seed, path: '' }, replay: `${options.replayBase} --only properties/${family.name} --seed ${options.seed}` },
-        reason,
-      ),
-    ],
+    stopped: (reason) => [notRun(familyCheck(family, execution.properties), reason)],
   });
   const rateLimitUnit: CheckUnit = {
     run: execution.rateLimitPhase,

@@ -89,6 +89,11 @@ function comparisonOf(a: Assertion): Comparison {
   return readsRecords(a.path) && !a.exact ? BY_MEANING : EXACT;
 }
 
+/** How an assertion reads records: as the profile says, or with the names as written when `exact`. */
+function readingOf(a: Assertion, reading: RecordReading): RecordReading {
+  return a.exact ? { ...reading, fields: 'exact' } : reading;
+}
+
 /** The ways `value` fails the assertion's operators (empty when it passes). */
 function valueProblems(value: unknown, a: Assertion, c: Comparison): string[] {
   const problems: string[] = [];
@@ -117,7 +122,7 @@ function holdsObject(json: unknown, path: string, reading: RecordReading): boole
 /** Judges one JSON assertion; null when it holds. Records are read as `reading` says (field spellings, envelopes). */
 export function judgeAssertion(json: unknown, a: Assertion, reading: RecordReading = AUTO_READING): { expected: string; actual: string } | null {
   const c = comparisonOf(a);
-  const values = select(json, a.path, a.exact ? { ...reading, fields: 'exact' } : reading);
+  const values = select(json, a.path, readingOf(a, reading));
   if (a.exists === false) return values.length === 0 ? null : { expected: `${a.path} absent`, actual: `${a.path} = ${show(values[0])}` };
   if (values.length === 0) {
     // By meaning, an absent field is null: `equals: null` holds for a record that does not show the field.
@@ -146,7 +151,7 @@ export function judgeAssertion(json: unknown, a: Assertion, reading: RecordReadi
 export function unobserved(expectation: Expectation, exchange: Exchange, reading: RecordReading = AUTO_READING): { observed: number; missing: string[] } {
   const optional = (expectation.json ?? []).filter((a) => a.if_present);
   const json = exchange.response?.json;
-  const missing = optional.filter((a) => json === undefined || select(json, a.path, a.exact ? { ...reading, fields: 'exact' } : reading).length === 0).map((a) => a.path);
+  const missing = optional.filter((a) => json === undefined || select(json, a.path, readingOf(a, reading)).length === 0).map((a) => a.path);
   return { observed: optional.length - missing.length, missing };
 }
 

@@ -240,16 +240,23 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   }
 
   return {
-    id: loaded.id,
-    title: scenario.title,
-    rules: scenario.rules,
-    source: { kind: 'scenario', file: loaded.file, line: loaded.line },
+    ...scenarioCheck(loaded, deps.replay),
     status,
     findings,
     ...(reason ? { reason } : {}),
     exchanges,
     durationMs: Date.now() - started,
-    replay: deps.replay(loaded.id),
+  };
+}
+
+/** What identifies a scenario's result, whatever its verdict (a run that stopped reports it without running it). */
+export function scenarioCheck(loaded: LoadedScenario, replay: (checkId: string) => string): Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'> {
+  return {
+    id: loaded.id,
+    title: loaded.scenario.title,
+    rules: loaded.scenario.rules,
+    source: { kind: 'scenario', file: loaded.file, line: loaded.line },
+    replay: replay(loaded.id),
   };
 }
 
