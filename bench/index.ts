@@ -10,14 +10,15 @@ import { embeddedCertification, type CertificationFigures } from './embedded-cer
 import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
 import { initDiscovery, type InitFigures } from './init-discovery.ts';
+import { hostileRuns, type HostileRunFigures } from './hostile-runs.ts';
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, duration: { type: 'string', default: '10' } },
+  options: { only: { type: 'string' }, duration: { type: 'string', default: '10' }, deadline: { type: 'string', default: '300' } },
 });
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -35,9 +36,14 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
     await initDiscovery('alternative', true),
     await initDiscovery('laravel', true),
   ],
+  hostile: () => hostileRuns(Number(values.deadline)),
 };
 
 function describe(f: Figures): string {
+  if ('peakRssBytes' in f) {
+    const end = f.killed ? `killed at the ${values.deadline} s deadline (no end)` : `exit ${f.exitCode}`;
+    return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(1)} s wall, ${end}, peak RSS ${(f.peakRssBytes / 2 ** 20).toFixed(0)} MB, report ${f.reportWritten ? 'written' : 'MISSING'}, token ${f.tokenInArtifacts ? 'LEAKED' : 'in no artifact'}${f.requestsReceived === null ? '' : `, ${f.requestsReceived} requests received`}`;
+  }
   if ('found' in f) return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(2)} s wall, ${f.requests} requests, ${f.found} keys found, ${f.missing} left`;
   if ('ratio' in f) return `${f.label.padEnd(52)} ${f.ratio.toFixed(3).padStart(7)}`;
   if ('payloadsPerSecond' in f) {

@@ -1,3 +1,5 @@
+import type { Exchange } from './target/exchange.ts';
+
 /**
  * Misuse of the tool or broken infrastructure: one base class, each subclass with a stable code.
  * A server that breaks a rule is not an error: that is a finding (data), reported by the checks.
@@ -20,9 +22,15 @@ export class UsageError extends ClockcheckError {
   }
 }
 
-/** The run could not be made (unreachable target, TLS trouble, a refused token): exit code 2, one line saying what to fix. */
+/**
+ * The run could not be made (unreachable target, TLS trouble, a refused token, a redirect): exit
+ * code 2, one line saying what to fix; `evidence` holds the exchanges that showed it (redacted).
+ */
 export class RunError extends ClockcheckError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly evidence: readonly Exchange[] = [],
+  ) {
     super('CLOCKCHECK_RUN', message);
   }
 }

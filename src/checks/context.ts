@@ -6,6 +6,34 @@ import type { Profile } from '../target/profile.ts';
 /** Thrown by a check to end its scenario as skipped, with the reason. */
 export class SkipCheck extends Error {}
 
+/**
+ * Thrown when the behaviour a check needs was never shown (a GET that succeeds, a list with items,
+ * a created resource): the scenario ends `errored` with the reason, never `passed`, and without a
+ * finding under rules it could not test (findings already recorded still make it `failed`).
+ */
+export class PreconditionFailed extends Error {
+  override readonly name = 'PreconditionFailed';
+}
+
+/** Whether an answer is a definite one: complete, not a 5xx, not a 429 (a verdict may rest on it). */
+export function definiteAnswer(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && status < 500 && status !== 429;
+}
+
+/** Whether an answer is a complete 2xx. */
+export function served(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && status >= 200 && status < 300;
+}
+
+/** An answer in a few words, for a reason: "answered 500", "got no response (CONNECTION_RESET)". */
+export function describeAnswer(exchange: Exchange): string {
+  if (!exchange.response) return `got no response (${exchange.error?.code ?? 'OTHER'})`;
+  if (exchange.error) return `answered ${exchange.response.status}, then ${exchange.error.code}`;
+  return `answered ${exchange.response.status}`;
+}
+
 /** What a built-in check can do: send through the paced client, report findings, skip. */
 export interface CheckContext {
   /** Sends one request (paced, recorded in the scenario). */
@@ -14,6 +42,8 @@ export interface CheckContext {
   fail(ruleId: RuleId, expected: string, actual: string, exchanges?: readonly Exchange[]): void;
   /** Ends the scenario as skipped. */
   skip(reason: string): never;
+  /** Ends the scenario as errored: the behaviour the check needs was not shown (say what was shown instead). */
+  precondition(reason: string): never;
   /** The previous exchange of the scenario. */
   lastExchange(): Exchange | undefined;
   /** Renders templates in a value (vars, fixtures, dates). */

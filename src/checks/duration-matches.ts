@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseOffsetDateTime } from '../spec/formats/index.ts';
 import { select } from '../scenarios/json-path.ts';
-import type { BuiltinCheck } from './context.ts';
+import { describeAnswer, type BuiltinCheck } from './context.ts';
 import { parseArgs } from './args.ts';
 
 const Args = z.strictObject({
@@ -15,7 +15,8 @@ export const durationMatches: BuiltinCheck = async (ctx, raw) => {
   const args = parseArgs('duration-matches', Args, raw);
   const exchange = ctx.lastExchange();
   const json = exchange?.response?.json;
-  if (json === undefined) return ctx.skip('the previous step has no JSON response to judge');
+  if (!exchange) return ctx.precondition('no previous step: the durations need a break list or a created break to judge');
+  if (json === undefined) return ctx.precondition(`the previous step's ${exchange.request.method} ${describeAnswer(exchange)} without a JSON body: the durations need a break to judge`);
   const breaks = select(json, args.items).flatMap((v) => (Array.isArray(v) ? v : [v]));
   let judged = 0;
   for (const item of breaks) {
@@ -30,5 +31,7 @@ export const durationMatches: BuiltinCheck = async (ctx, raw) => {
       ctx.fail('BRK-DURATION', `${args.field} = ${expected} (end ${b.end} − start ${b.start}, in seconds)`, `${args.field} = ${JSON.stringify(b[args.field])} (break ${String(b.id)})`);
     }
   }
-  if (judged === 0) ctx.skip(`no break with start, end and ${args.field} at ${args.items} to judge`);
+  // No break to judge: BRK-DURATION was never shown. A break without the field or a parsable start and
+  // end is a shape or format finding of the step before (then the scenario is failed anyway).
+  if (judged === 0) ctx.precondition(`${breaks.length === 0 ? 'no break' : `none of ${breaks.length} breaks with start, end and ${args.field}`} at ${args.items} in the previous answer: BRK-DURATION needs a break to judge`);
 };

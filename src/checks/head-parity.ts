@@ -1,21 +1,38 @@
 import { z } from 'zod';
-import type { BuiltinCheck } from './context.ts';
+import { describeAnswer, served, type BuiltinCheck } from './context.ts';
 import { parseArgs, pathArg, queryArg, queryOf } from './args.ts';
 
-const Args = z.strictObject({ path: pathArg, query: queryArg });
+const Args = z.strictObject({
+  path: pathArg,
+  query: queryArg,
+  /**
+   * What GET must answer for HEAD to be compared with it: `success` (a 2xx, the default), or
+   * `not-5xx` for parity on errors (a 4xx other than 429, or a 2xx where the target ignores the query).
+   */
+  get: z.enum(['success', 'not-5xx']).default('success'),
+});
 const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim().toLowerCase();
 
-/** HEAD-SUPPORTED, HEAD-PARITY (§1): HEAD answers GET's status and content type, without a body. */
+/**
+ * HEAD-SUPPORTED, HEAD-PARITY (§1): HEAD answers GET's status and content type, without a body.
+ * GET is the baseline: one that is not answered as `get` asks (a 5xx, no response) shows nothing to
+ * be on par with, so the check ends errored (two 500s are no parity), never passed.
+ */
 export const headParity: BuiltinCheck = async (ctx, raw) => {
   const args = parseArgs('head-parity', Args, raw);
   const query = queryOf(args.query);
   const get = await ctx.send({ method: 'GET', path: args.path, query });
   const head = await ctx.send({ method: 'HEAD', path: args.path, query });
-  if (!get.response || !head.response) {
-    ctx.fail('HEAD-SUPPORTED', 'answers to GET and HEAD', `no response: ${(get.error ?? head.error)?.code}`, [get, head]);
+  const shown = get.response !== undefined && !get.error && (args.get === 'success' ? served(get) : get.response.status < 500 && get.response.status !== 429);
+  if (!shown) {
+    const wanted = args.get === 'success' ? 'a GET that succeeds (2xx)' : 'a GET answered without a 5xx';
+    ctx.precondition(`GET ${args.path} ${describeAnswer(get)} and HEAD ${describeAnswer(head)}: HEAD parity needs ${wanted}`);
+  }
+  if (!head.response) {
+    ctx.fail('HEAD-SUPPORTED', 'answers to GET and HEAD', `no response: ${head.error?.code}`, [get, head]);
     return;
   }
-  const [g, h] = [get.response, head.response];
+  const [g, h] = [get.response!, head.response];
   if (g.status < 400 && (h.status === 405 || h.status === 501)) {
     ctx.fail('HEAD-SUPPORTED', `HEAD answered like GET (${g.status})`, `HEAD ${h.status}`, [get, head]);
     return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BuiltinCheck } from './context.ts';
+import { requireServedList } from './list-baseline.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { idList, idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
 
@@ -14,6 +15,12 @@ const Args = z.strictObject({
   max_pages: z.number().int().positive().default(10),
   rule: ruleArg.optional(),
 });
+
+/** ` with active=1&role=3`, for a reason. */
+function describeQuery(query: Readonly<Record<string, unknown>>): string {
+  const parts = Object.entries(query).map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length > 0 ? ` with ${parts.join('&')}` : '';
+}
 
 /**
  * Filters, search, `ids` and `date_range` (§4.4, §4.6): walks the list (page=1,2,… with page_size)
@@ -30,6 +37,7 @@ export const listMembership: BuiltinCheck = async (ctx, raw) => {
     const query = { ...queryOf(args.query), ...(page > 1 ? { page } : {}), page_size: args.page_size };
     const exchange = await ctx.send({ method: 'GET', path: args.path, query, json: args.body });
     shown.push(exchange);
+    if (page === 1) await requireServedList(ctx, args.path, exchange, `GET ${args.path}${describeQuery(args.query)}`, 'membership');
     const response = exchange.response;
     if (!response || response.status < 200 || response.status >= 300) {
       ctx.fail(rule, `a 2xx list for ${args.path}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
@@ -46,6 +54,10 @@ export const listMembership: BuiltinCheck = async (ctx, raw) => {
       complete = true;
       break;
     }
+  }
+  if (seen.size === 0 && args.include.length === 0) {
+    // Nothing listed and nothing required: "not listed" holds of every ID, and shows nothing.
+    ctx.precondition(`GET ${args.path}${describeQuery(args.query)} listed no items: membership needs a list with items (or an ID to include)`);
   }
   const missing = args.include.map(String).filter((id) => !seen.has(id));
   if (missing.length > 0 && complete) ctx.fail(rule, `IDs ${args.include.join(', ')} in the list`, `missing ${missing.join(', ')} (${seen.size} items listed)`, shown);

@@ -32,8 +32,17 @@ export function pageSizeProblems(size: number | string, exchange: Exchange, prof
   const problems: PageSizeProblem[] = [];
   if (policy === 'reject' && overMax) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `page_size=${size} rejected (profile)`, actual: `status ${response.status}` });
   const items = itemsOf(response.json, profile);
+  if (!items) {
+    // A served page whose items cannot be read shows nothing about its size: that is the finding.
+    problems.push(
+      response.jsonProblem !== undefined
+        ? { rule: 'JSON-RESPONSE', expected: 'a sound JSON document for this API (§1)', actual: `a body of ${response.bodyBytes} bytes ${response.jsonProblem}: not parsed` }
+        : { rule: 'PAG-PAGE-SIZE-MAX', expected: `a page of items for page_size=${size}`, actual: response.json === undefined ? 'a body that is not JSON' : 'no list of items in the body' },
+    );
+    return problems;
+  }
   const perPage = (response.json as { meta_data?: { pagination?: { per_page?: unknown } } })?.meta_data?.pagination?.per_page;
-  if (items && items.length > 100) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `at most 100 items for page_size=${size}`, actual: `${items.length} items` });
+  if (items.length > 100) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `at most 100 items for page_size=${size}`, actual: `${items.length} items` });
   if (typeof perPage === 'number' && perPage > 100) problems.push({ rule: 'PAG-PAGE-SIZE-MAX', expected: `per_page at most 100 for page_size=${size}`, actual: `per_page ${perPage}` });
   return problems;
 }

@@ -4,6 +4,7 @@ import type { Exchange } from '../target/exchange.ts';
 import type { BuiltinCheck, CheckContext } from './context.ts';
 import { idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf } from './args.ts';
 import { linkForm } from './link-form.ts';
+import { requireServedList } from './list-baseline.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -20,9 +21,14 @@ interface Page {
   readonly items: unknown[];
 }
 
-/** Fetches one page and checks that it carries a §2.5 block; null (with a finding) when it does not. */
-async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['send']>[0], what: string): Promise<Page | null> {
+/**
+ * Fetches one page and checks that it carries a §2.5 block; null (with a finding) when it does not.
+ * The first page is the walk's baseline: a 5xx or no answer there, with the plain list not served
+ * either, ends the walk errored (`requireServedList`), not failed under PAG-WALK.
+ */
+async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['send']>[0], what: string, first = false): Promise<Page | null> {
   const exchange = await ctx.send(request);
+  if (first && request.path) await requireServedList(ctx, request.path, exchange, what, 'the walk');
   const response = exchange.response;
   if (!response || response.status < 200 || response.status >= 300) {
     ctx.fail('PAG-WALK', `a 2xx answer for ${what}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
@@ -135,7 +141,7 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
 export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
   const args = parseArgs('pagination-walk', Args, raw);
   const query = { ...queryOf(args.query), ...(args.page_size ? { page_size: args.page_size } : {}) };
-  const first = await fetchPage(ctx, { method: 'GET', path: args.path, query, json: args.body }, `GET ${args.path}`);
+  const first = await fetchPage(ctx, { method: 'GET', path: args.path, query, json: args.body }, `GET ${args.path}`, true);
   if (!first) return;
   if (first.block.current_page !== 1) ctx.fail('PAG-PAGE-DEFAULT', 'current_page 1 when no page is given', `current_page ${first.block.current_page}`, [first.exchange]);
   const wantPerPage = args.page_size !== undefined ? Math.min(args.page_size, 100) : 10;
@@ -187,6 +193,11 @@ export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
       return ctx.fail('PAG-BLOCK-CONSISTENT', `current_page ${wantPage} for page=${wantPage}`, `current_page ${following.block.current_page}`, [following.exchange]);
     }
     page = following;
+  }
+  if (walked === 1) {
+    // One page: no link was followed and no page boundary crossed, so the walk showed nothing of
+    // PAG-WALK or PAG-LINKS (the block checks above still count as findings).
+    ctx.precondition(`GET ${args.path}${args.page_size ? ` with page_size=${args.page_size}` : ''} holds ${total} item${total === 1 ? '' : 's'} on one page: the walk needs at least two pages`);
   }
   if (seen.size !== total) {
     ctx.fail('PAG-WALK', `${total} distinct items over ${walked} pages (total)`, `${seen.size} distinct items`, [first.exchange, page.exchange]);

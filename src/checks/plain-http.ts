@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
-import type { BuiltinCheck } from './context.ts';
+import { definiteAnswer, describeAnswer, type BuiltinCheck } from './context.ts';
 
 interface PlainAnswer {
   readonly status: number | null;
@@ -41,7 +41,10 @@ const parseJson = (text: string): unknown => {
  * HTTPS-ONLY (§1, §5.6): plain HTTP to the target's host (on its port, and on port 80) yields no API
  * data. The same unauthenticated request is sent over HTTPS; a plain answer that is a 2xx, or that
  * repeats the HTTPS answer (same status, same JSON), means the API is served over plain HTTP.
- * Refusals, closed connections, redirects and "use HTTPS" pages all pass.
+ * Refusals, closed connections, redirects and "use HTTPS" pages all pass. A plain answer is judged
+ * against the HTTPS one, so when plain HTTP answered but HTTPS gave no answer or a 5xx, there is
+ * nothing to compare it with: errored, not passed. Closed plain ports pass on their own, once the
+ * target has answered over HTTPS (a target that answers nothing shows nothing by a closed port).
  */
 export const plainHttp: BuiltinCheck = async (ctx) => {
   const url = new URL(ctx.origin);
@@ -49,7 +52,10 @@ export const plainHttp: BuiltinCheck = async (ctx) => {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const path = `${ctx.profile.api_prefix}/users`;
   const https = await ctx.send({ method: 'GET', path: '/users', auth: 'none' });
+  if (!https.response) ctx.precondition(`GET /users over HTTPS ${describeAnswer(https)}: a target that does not answer over HTTPS shows nothing by a silent plain-HTTP port`);
   const httpsJson = https.response?.json;
+  const httpsShown = definiteAnswer(https);
+  const unjudged: string[] = [];
   for (const probePort of [...new Set([port, 80])]) {
     await ctx.acquire();
     const answer = await plainRequest(host, probePort, path);
@@ -59,6 +65,9 @@ export const plainHttp: BuiltinCheck = async (ctx) => {
     const served = json !== undefined && ((answer.status >= 200 && answer.status < 300) || (answer.status === https.response?.status && isDeepStrictEqual(json, httpsJson)));
     if (served) {
       ctx.fail('HTTPS-ONLY', `no API answer over plain HTTP on port ${probePort}`, `plain HTTP ${answer.status}: ${answer.body.slice(0, 120)}`, [https]);
-    }
+    } else if (!httpsShown) unjudged.push(`plain HTTP on port ${probePort} answered ${answer.status}`);
+  }
+  if (unjudged.length > 0) {
+    ctx.precondition(`${unjudged.join(', ')}, and GET /users over HTTPS ${describeAnswer(https)}: a plain answer is judged against an HTTPS answer that is neither a 5xx nor a 429`);
   }
 };

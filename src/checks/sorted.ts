@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RuleId } from '../spec/rules.ts';
 import type { BuiltinCheck } from './context.ts';
+import { requireServedList } from './list-baseline.ts';
 import { itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
 import { camelCase, readField } from '../records/field-name.ts';
 import { meaningOrder } from '../records/same-meaning.ts';
@@ -45,6 +46,7 @@ export const sorted: BuiltinCheck = async (ctx, raw) => {
   const rule: RuleId = args.rule ?? (args.keys.length > 1 ? 'SORT-MULTI' : args.keys[0]!.descending ? 'SORT-DESCENDING' : 'SORT-ASCENDING');
   const sort = args.keys.map((k) => `${k.descending ? '-' : ''}${sortName(k.field, ctx.profile.sort_names)}`).join(',');
   const exchange = await ctx.send({ method: 'GET', path: args.path, query: { ...queryOf(args.query), sort, page_size: args.page_size } });
+  await requireServedList(ctx, args.path, exchange, `GET ${args.path} with sort=${sort}`, 'the sort order');
   const response = exchange.response;
   if (response && response.status >= 400 && response.status < 500 && response.status !== 429) {
     // The target refused the names: the spelling is the profile's business (the spec shows firstName, roleId).
@@ -57,7 +59,7 @@ export const sorted: BuiltinCheck = async (ctx, raw) => {
   }
   const items = itemsOf(response.json, ctx.profile);
   if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
-  if (items.length < 2) return ctx.skip(`fewer than 2 items to compare (sort=${sort})`);
+  if (items.length < 2) return ctx.precondition(`GET ${args.path} with sort=${sort} listed ${items.length} item${items.length === 1 ? '' : 's'}: an order needs at least 2 items to compare`);
   const fields = ctx.profile.record_fields;
   const value = (record: unknown, field: string) => readField(record, field, fields).value;
   for (const key of args.keys) {

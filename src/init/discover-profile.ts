@@ -7,7 +7,7 @@ import { toolVersion } from '../run/spec-document.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { Pacer } from '../target/pacer.ts';
-import { defaultProfile } from '../target/profile.ts';
+import { clientTimeouts, defaultProfile } from '../target/profile.ts';
 import { Progress, type ProgressStream } from '../target/progress.ts';
 import { found, notFound, type Discovery } from './discovery.ts';
 import { discoverBreakRule, discoverTimesheets } from './discover-records.ts';
@@ -105,7 +105,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
     token: options.token,
     tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
     allowPlainHttp: options.allowPlainHttp ?? false,
-    timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
+    timeouts: clientTimeouts(profile),
     maxResponseBytes: 1024 * 1024,
     userAgent: `clockcheck/${toolVersion()} (init)`,
     pacer,

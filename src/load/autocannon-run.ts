@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, HttpMethod } from '../target/exchange.ts';
 import { Redactor } from '../target/redaction.ts';
+import { withLazyJson } from '../target/client.ts';
 import { transportFailure } from '../target/_internals/transport-error.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
@@ -138,14 +139,6 @@ function headerMap(raw: readonly string[]): Record<string, string> {
   return out;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Drives autocannon against the target with the harness's trust, token and redaction. With `record`
  * every call becomes a redacted Exchange with its own send time and duration (connections run one
@@ -223,9 +216,8 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       options.onResponse?.(call.status ?? 0, performance.now() - call.startedPerf);
       const text = Buffer.concat(call.body).toString('utf8');
       const truncated = call.bodyBytes > maxBody;
-      const json = truncated ? undefined : parseJson(text);
       exchanges.push(
-        redactor.exchange({
+        withLazyJson(redactor.exchange({
           id: ++sequence,
           startedAt: new Date(call.sentAtMs).toISOString(),
           sentAtMs: call.sentAtMs,
@@ -237,9 +229,8 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
             body: text,
             bodyBytes: call.bodyBytes,
             bodyTruncated: truncated,
-            ...(json === undefined ? {} : { json }),
           },
-        }),
+        }), redactor),
       );
     });
     // A lost connection drops what was in flight on it; autocannon sends afresh on the new one.

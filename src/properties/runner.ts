@@ -33,6 +33,37 @@ interface Verdict {
   readonly exchange: Exchange;
 }
 
+/** A complete 2xx: the target accepted the case. */
+const accepted = (exchange: Exchange): boolean => {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && status >= 200 && status < 300;
+};
+
+/** A complete answer that is neither a 5xx nor a 429: a verdict may rest on it. */
+const definite = (exchange: Exchange): boolean => {
+  const status = exchange.response?.status;
+  return status !== undefined && !exchange.error && status < 500 && status !== 429;
+};
+
+/** "422 ×3, 500 ×2", the answers a family got. */
+function histogram(exchanges: readonly Exchange[]): string {
+  const counts = new Map<string, number>();
+  for (const e of exchanges) {
+    const key = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k} ×${n}`).join(', ');
+}
+
+/** One valid case of the family for its seed, or null when the generator yields none. */
+function controlCase(family: PropertyFamily, context: GeneratorContext, seed: number): GeneratedCase | null {
+  try {
+    return fc.sample(family.cases(context).filter((c) => c.breaks === undefined), { seed, numRuns: 1 })[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the target treated a case as the spec says: valid accepted, invalid rejected. */
 function judgeCase(generated: GeneratedCase, exchange: Exchange, family: PropertyFamily, profile: Profile): Omit<Finding, 'exchangeIds'> | null {
   const response = exchange.response;
@@ -52,6 +83,11 @@ function judgeCase(generated: GeneratedCase, exchange: Exchange, family: Propert
  * case must be accepted and an invalid one rejected. On a failure fast-check shrinks it, spending at
  * most `shrinkBudget` extra requests (past that, candidates are not sent and count as passing, so the
  * search ends), and the smallest counterexample found is reported with its seed, path and replay command.
+ *
+ * The family's baseline is an accepted case: rejections mean something only from a target seen to
+ * accept this request. When no case was accepted, one valid control case is sent. Its definite
+ * refusal (a 4xx) is a finding; its 5xx or no answer, with no definite finding of the cases, makes
+ * the family errored ("every case answered 500"), never passed and never failed under its rules.
  */
 export async function runPropertyFamily(options: PropertyRunOptions): Promise<CheckResult> {
   const { family, profile } = options;
@@ -90,6 +126,22 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
     ...(options.path ? { path: options.path } : {}),
   });
 
+  // The baseline: when nothing was accepted, one valid control case (after the cases, so their seed and paths stay as they were).
+  let control: Verdict | null = null;
+  if (!stopped && ![...verdicts.values()].some((v) => accepted(v.exchange))) {
+    const valid = controlCase(family, options.context, options.seed);
+    if (valid) {
+      try {
+        const exchange = await options.send({ method: family.request.method, path, json: valid.payload });
+        control = { finding: judgeCase(valid, exchange, family, profile), exchange };
+        if (control.finding) control = { ...control, finding: { ...control.finding, expected: `${control.finding.expected} (a control case, sent because no generated case was accepted)` } };
+      } catch (error) {
+        if (!(error instanceof RunStopped)) throw error;
+        stopped = error;
+      }
+    }
+  }
+
   const base = {
     id: `properties/${family.name}`,
     title: family.title,
@@ -97,6 +149,34 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
     durationMs: 0,
   };
   const summary = `${sent} generated cases sent (${valid} valid, ${sent - valid} invalid), seed ${options.seed}`;
+  const answered = [...verdicts.values()].map((v) => v.exchange);
+  const failure = details.failed && details.counterexample ? (verdicts.get(key(details.counterexample[0] as GeneratedCase)) ?? (firstFailure as Verdict | null)) : null;
+  if (!stopped && control && !definite(control.exchange) && !(failure && definite(failure.exchange))) {
+    // Nothing accepted, the control not answered: the target showed nothing the family's rules are about.
+    return {
+      ...base,
+      source: { kind: 'property', generator: family.name, seed: options.seed, path: '' },
+      status: 'errored',
+      findings: [],
+      reason: `no generated case was accepted (${histogram(answered) || 'none answered'}) and a valid control case got ${control.exchange.response ? `status ${control.exchange.response.status}` : `no response (${control.exchange.error?.code ?? 'OTHER'})`}: the family's rules could not be tested (${summary})`,
+      exchanges: [...answered.slice(-2), control.exchange],
+      durationMs: Date.now() - started,
+      replay: options.replay(options.seed, ''),
+    };
+  }
+  if (!stopped && !details.failed && control?.finding) {
+    // Every case passed, none was accepted, and the target refused a valid control case: a finding.
+    return {
+      ...base,
+      source: { kind: 'property', generator: family.name, seed: options.seed, path: '' },
+      status: 'failed',
+      findings: [{ ...control.finding, exchangeIds: [control.exchange.id] }],
+      reason: summary,
+      exchanges: [control.exchange],
+      durationMs: Date.now() - started,
+      replay: options.replay(options.seed, ''),
+    };
+  }
   if (stopped) {
     // The run stopped (e.g. the token was revoked) while this family ran: no verdict on its cases.
     const shown = [...verdicts.values()].map((v) => v.exchange);

@@ -17,7 +17,8 @@ export function burstSpan(burst: BurstRecord): { readonly from: number; readonly
   return { from, to, ms: to - from };
 }
 
-function histogram(exchanges: readonly Exchange[]): string {
+/** "200 ×60, 429 ×4": the answers of some calls, by status (or transport error). */
+export function histogram(exchanges: readonly Exchange[]): string {
   const counts = new Map<string, number>();
   for (const e of exchanges) {
     const key = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');

@@ -24,6 +24,11 @@ export class CheckRecorder {
     for (const exchange of exchanges) this.#exchanges.set(exchange.id, exchange);
   }
 
+  /** The exchanges kept so far, in the order they were kept. */
+  kept(): Exchange[] {
+    return [...this.#exchanges.values()];
+  }
+
   fail(ruleId: RuleId, expected: string, actual: string, evidence: readonly Exchange[] = []): void {
     this.keep(evidence);
     this.#findings.push({ ruleId, expected, actual, exchangeIds: evidence.map((e) => e.id) });

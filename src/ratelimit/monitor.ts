@@ -43,6 +43,9 @@ export class RateMonitor {
   check(limit: number, windowMs: number, replay: string): CheckResult {
     const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${formatDuration(windowMs)} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
     if (this.#calls.length === 0) return recorder.skipped('no calls were made');
+    if (!this.#calls.some((c) => isServed(c.exchange.response?.status))) {
+      return recorder.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
+    }
     const busiest = busiestSpan(this.#calls.filter((c) => handled(c.exchange)), windowMs);
     recorder.note(`${this.#calls.length} calls watched; the busiest interval: ${describeBusiest(busiest)}`);
     const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;
@@ -64,4 +67,8 @@ export class RateMonitor {
     }
     return recorder.result();
   }
+}
+
+function isServed(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
 }

@@ -3,6 +3,7 @@ import type { Profile } from '../target/profile.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { pageSizeProblems } from '../checks/page-size-verdict.ts';
 import type { CheckRecorder } from './check-recorder.ts';
+import { histogram } from './boundary.ts';
 
 /** §4.6 / §8: the page sizes sent at once: the maximum, just above it, far above it, zero and negative. */
 export const PAGE_SIZES_UNDER_LOAD: readonly number[] = [100, 101, 1000, 0, -1];
@@ -42,5 +43,10 @@ export function judgePageSizesUnderLoad(answers: ReadonlyMap<number, readonly Ex
     recorder.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
   }
   if (judged === 0) return recorder.errored('every request was refused with 429, so no page_size answer could be judged');
+  const all = [...answers.values()].flat();
+  if (!all.some((e) => e.response !== undefined && !e.error && e.response.status >= 200 && e.response.status < 300)) {
+    // Not even page_size=100 was served: the target serves no list here, and its answers show nothing about page sizes.
+    return recorder.errored(`no page_size was served (${histogram(all)}): the page_size limit needs a list the target serves`);
+  }
   return recorder.result();
 }

@@ -56,6 +56,17 @@ function recorder(id: RateLimitCheckId, deps: RateLimitPhaseDeps): CheckRecorder
   return new CheckRecorder(id, title, named, deps.replay(id));
 }
 
+/** The last call the reset check kept (the one after the quiet window), if any. */
+function lastResetCall(recorder: CheckRecorder): Exchange | undefined {
+  return recorder.kept().at(-1);
+}
+
+/** Why the reset check reached no verdict: the call after a quiet window was neither served nor limited. */
+function resetUnjudged(after: Exchange | undefined): string {
+  const answer = !after ? 'was not sent' : after.response ? `answered ${after.response.status}` : `got no response (${after.error?.code ?? 'OTHER'})`;
+  return `the call after a quiet window ${answer}, neither served (2xx) nor limited (429): the reset could not be judged`;
+}
+
 async function sleepUntil(at: number): Promise<void> {
   const wait = at - Date.now();
   if (wait > 0) await delay(wait);
@@ -158,13 +169,14 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
           opener = after;
           keepServed([after], 'reset');
           reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${formatDuration(windowMs + deps.guardMs)} without calls`);
-        } else if (after.response) {
-          reset.fail('RATE-LIMIT-RESET', `a call served once ${formatDuration(windowMs + deps.guardMs)} passed without any call`, `status ${after.response.status}, ${polls.length} polls over the window before all refused`, [after]);
+        } else if (outcomeOf(after) === 'limited') {
+          // Only a 429 shows the limiter still refusing; a 5xx or another status shows no limiter decision.
+          reset.fail('RATE-LIMIT-RESET', `a call served once ${formatDuration(windowMs + deps.guardMs)} passed without any call`, `status 429, ${polls.length} polls over the window before all refused`, [after]);
         }
       }
     }
     if (deps.selected('rate-limit/reset')) {
-      results.push(!usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opener ? reset.result() : reset.errored('the call after a quiet window got no response'));
+      results.push(!usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opener ? reset.result() : reset.errored(resetUnjudged(lastResetCall(reset))));
     }
 
     // 3. sliding

@@ -3,8 +3,8 @@ import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { CheckRecorder } from './check-recorder.ts';
-import { burstSpan, type BurstRecord } from './boundary.ts';
-import { busiestSpan, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
+import { burstSpan, histogram, type BurstRecord } from './boundary.ts';
+import { busiestSpan, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 
 /** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
 export function describeBusiest(busiest: BusiestSpan): string {
@@ -58,6 +58,14 @@ export function judgeSliding(
   recorder.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
   if (straddle.before.exchanges.length === 0 || straddle.after.exchanges.length === 0) {
     return recorder.errored('a straddle burst got no responses');
+  }
+  // A call neither served nor limited (a 5xx, no answer) may have been counted by the limiter or not:
+  // the served count would hide a fixed window's excess, so the straddle shows nothing for certain.
+  const undecided = [...straddle.before.exchanges, ...straddle.after.exchanges].filter((e) => outcomeOf(e) === 'other');
+  const unanswered = straddle.before.unanswered + straddle.after.unanswered;
+  if (undecided.length > 0 || unanswered > 0 || !straddle.before.exchanges.some((e) => outcomeOf(e) === 'served')) {
+    const shown = (b: Straddle['before']) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
+    return recorder.errored(`the straddle bursts were not all served or limited (before the reset: ${shown(straddle.before)}; after it: ${shown(straddle.after)}): the sliding window needs the limiter's decision on every call`);
   }
   const opened = timed(straddle.opener, 'opener');
   const before = burstSpan(straddle.before);

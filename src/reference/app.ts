@@ -46,6 +46,15 @@ function apiPath(pathname: string, labels: ReadonlySet<string>): string | null {
   return match[2] ?? '/';
 }
 
+/** The request's URL from its target and Host header; a 400 when they make none (e.g. `Host: a b`, `Host: x:99999`). */
+function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', `https://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    throw new ApiError(400, 'The Host header and the request target make no valid URL.');
+  }
+}
+
 /**
  * The reference server's request pipeline: rate limit (counts every request, §8) → authentication
  * (§5) → routing under `/api/public` and the version prefixes (§9) → JSON body (§1) → handler.
@@ -81,8 +90,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
     const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html);
     try {
       if (!authenticated) throw new ApiError(401, 'Unauthenticated.');
-      const host = req.headers.host ?? 'localhost';
-      const url = new URL(req.url ?? '/', `https://${host}`);
+      const url = requestUrl(req);
       const path = apiPath(url.pathname, labels);
       if (path === null) throw new ApiError(404, `No API route at ${url.pathname}.`);
       if (method === 'HEAD' && ctx.fault('head-unsupported')) {

@@ -26,7 +26,7 @@ function inModelOrder(r: RunReport): RunReport {
     },
     profile: r.profile,
     seed: r.seed,
-    options: { only: r.options.only, readOnly: r.options.readOnly, suites: r.options.suites, budget: r.options.budget },
+    options: { only: r.options.only, readOnly: r.options.readOnly, suites: r.options.suites, budget: r.options.budget, maxTimeMs: r.options.maxTimeMs },
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     durationMs: r.durationMs,
@@ -45,6 +45,7 @@ function inModelOrder(r: RunReport): RunReport {
       rulesCovered: r.summary.rulesCovered,
       rulesTotal: r.summary.rulesTotal,
     },
+    runError: r.runError,
     exitCode: r.exitCode,
   };
 }
@@ -104,7 +105,6 @@ function response(s: RecordedResponse): RecordedResponse {
     body: s.body,
     bodyBytes: s.bodyBytes,
     bodyTruncated: s.bodyTruncated,
-    json: s.json,
   };
 }
 

@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.3.0';
+export const REPORT_SCHEMA_VERSION = '1.4.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -92,7 +92,8 @@ export interface RunReport {
   readonly profile: Readonly<Record<string, unknown>>;
   readonly seed: number;
   /** `budget`: generated cases the property phase could send (0: no property checks). */
-  readonly options: { readonly only: readonly string[]; readonly readOnly: boolean; readonly suites: readonly string[]; readonly budget: number };
+  /** `maxTimeMs`: the run's time limit (`--max-time`, or three times the plan's ETA and at least 10 min). */
+  readonly options: { readonly only: readonly string[]; readonly readOnly: boolean; readonly suites: readonly string[]; readonly budget: number; readonly maxTimeMs?: number };
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
@@ -113,6 +114,8 @@ export interface RunReport {
   readonly coverage: readonly RuleCoverage[];
   readonly createdResources: readonly CreatedResource[];
   readonly summary: RunSummary;
-  /** 0 all passed (or waived/skipped), 1 any failed or errored. */
-  readonly exitCode: 0 | 1;
+  /** Why the run could not be made (unreachable, TLS, a refused token, a redirect); then every check is errored and exitCode is 2. */
+  readonly runError?: string;
+  /** 0 all passed (or waived/skipped), 1 any failed or errored, 2 the run could not be made. */
+  readonly exitCode: 0 | 1 | 2;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
-import { RunStopped } from '../errors.ts';
+import { RunError, RunStopped } from '../errors.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, scenarioCheck, type ScenarioDeps } from '../scenarios/run-scenario.ts';
 import { runDates } from '../scenarios/template.ts';
@@ -16,8 +16,10 @@ import { familyCheck, runFamily, type PropertyPhaseOptions } from '../properties
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import { planRun, type RunPlan } from './plan.ts';
-import { preflight, refusesToken } from './preflight.ts';
+import { preflight, refusesToken, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
+import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
+import { retainExchange } from '../target/retained.ts';
 import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
 
@@ -50,6 +52,8 @@ export interface CertifyOptions {
   readonly path?: string;
   /** The property families (default: all of src/properties/families.ts). */
   readonly families?: readonly PropertyFamily[];
+  /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */
+  readonly maxTimeMs?: number;
 }
 
 /** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
@@ -82,6 +86,22 @@ function uniqueValues(): { tag: string; next: () => { email: string; name: strin
 interface CheckUnit {
   run(): Promise<readonly CheckResult[]>;
   stopped(reason: string): readonly CheckResult[];
+}
+
+/** The preflight's verdict when the run could not be made: errored, with the exchanges that showed why. */
+function preflightEvidence(error: RunError, replay: string): CheckResult {
+  return {
+    id: TOKEN_FORM_CHECK_ID,
+    title: 'the run preflight: the target answers GET /users with the token',
+    rules: ['AUTH-HEADER-RAW'],
+    source: { kind: 'builtin', name: 'preflight' },
+    status: 'errored',
+    reason: error.message,
+    findings: [],
+    exchanges: error.evidence.map(retainExchange),
+    durationMs: error.evidence.reduce((ms, e) => ms + e.durationMs, 0),
+    replay,
+  };
 }
 
 /** A check that was not run because the run stopped. */
@@ -118,26 +138,34 @@ function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions
 }
 
 /**
- * Runs the units in order. Once the run stops (a unit throws RunStopped, or the watch says so
+ * Runs the units in order. Once the run stops (a unit throws RunStopped, or `stopped()` says so
  * after a unit), the unit in progress and every later one are reported `errored` with the reason.
+ * Each result keeps its exchanges as a report does (retained.ts): what a run holds does not grow
+ * with what the target sends.
  */
-async function executeUnits(units: readonly CheckUnit[], watch: TokenWatch, profile: Profile): Promise<{ results: CheckResult[]; stopped: string | null }> {
+async function executeUnits(units: readonly CheckUnit[], stoppedReason: () => string | null, profile: Profile): Promise<{ results: CheckResult[]; stopped: string | null }> {
   const results: CheckResult[] = [];
   let stopped: string | null = null;
   for (const unit of units) {
+    stopped ??= stoppedReason();
     if (stopped !== null) {
       results.push(...unit.stopped(stopped));
       continue;
     }
     try {
-      results.push(...(await unit.run()).map((r) => applyWaivers(r, profile)));
+      results.push(...(await unit.run()).map((r) => retainResult(applyWaivers(r, profile))));
     } catch (error) {
       if (!(error instanceof RunStopped)) throw error;
       results.push(...unit.stopped(error.reason));
+      stopped = error.reason;
     }
-    stopped = watch.stopped;
   }
   return { results, stopped };
+}
+
+/** A check result with its exchanges as a report keeps them. */
+function retainResult(result: CheckResult): CheckResult {
+  return { ...result, exchanges: result.exchanges.map(retainExchange) };
 }
 
 /**
@@ -181,73 +209,96 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const unique = uniqueValues();
   let fingerprint: string | null = null;
   let scheme: TokenScheme = 'raw';
+  let runError: string | undefined;
+  const maxTimeMs = options.maxTimeMs ?? defaultMaxTimeMs(estimateMs(plan.requests));
+  const guard = new RunGuard({
+    send: (request) => client.send(request),
+    maxTimeMs,
+    startedAtMs: startedAt.getTime(),
+    maxTimeSource: options.maxTimeMs === undefined ? "--max-time's default, three times the plan's ETA and at least 10 min" : '--max-time',
+  });
+  const watch = new TokenWatch((request) => guard.send(request), (status) => refusesToken(status, profile));
+  const send = (request: TargetRequest) => watch.send(request);
+  const scenarioDeps: ScenarioDeps = {
+    send,
+    acquire: () => pacer.acquire(),
+    profile,
+    origin: options.origin,
+    template: {
+      fixtures: profile.fixtures as Record<string, unknown>,
+      profile: profileForReport(profile),
+      companyTimezone: profile.company_timezone,
+      dates: runDates(options.seed),
+      unique: unique.next,
+    },
+    builtins: BUILTIN_CHECKS,
+    readOnly: options.readOnly,
+    replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
+    onCreated: (resource) => created.push(resource),
+  };
+  const properties: PropertyPhaseOptions = {
+    cases: plan.casesPerFamily,
+    budget: options.budget,
+    runSeed: options.seed,
+    ...(options.path ? { path: options.path } : {}),
+    send,
+    profile,
+    dates: runDates(options.seed),
+    uniqueTag: unique.tag,
+    uniqueEmail: () => unique.next().email,
+    replayBase: options.replayBase,
+    readOnly: options.readOnly,
+  };
+  const runPhase = () =>
+    runRateLimitPhase({
+      profile,
+      call: (request, label) => transport.call(send, request, label),
+      burst: (requests, amount, label) => {
+        guard.assertRunning();
+        return transport.burst(requests, amount, label);
+      },
+      guardMs: pacer.spanMs - profile.rate_limit.window,
+      replay: (id) => `${options.replayBase} --only ${id}`,
+      selected: plan.rateLimit.selected,
+    });
+  // The bursts start after a window without calls, and the pacer counts them for what follows.
+  const rateLimitPhase = () =>
+    profile.rate_limit.bursts
+      ? pacer.exclusive(() => {
+          rateLimitPhaseStarted = true;
+          return runPhase();
+        })
+      : runPhase();
+  const units = checkUnits(plan, { send, scenarioDeps, properties, rateLimitPhase }, options);
   try {
-    const pre = await runPreflight(transport, pacer, plan, options);
+    let pre: Awaited<ReturnType<typeof runPreflight>>;
+    try {
+      pre = await runPreflight(transport, pacer, plan, options);
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      // The run cannot be made (unreachable, refused token, redirected): one verdict, and a report that says so.
+      runError = error.message;
+      notes.push(`the run could not be made: ${error.message}`);
+      results.push(preflightEvidence(error, `${options.replayBase} --only auth`));
+      for (const unit of units) results.push(...unit.stopped(`not run: ${error.message}`));
+      return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: 0, maxTimeMs, runError });
+    }
     scheme = pre.scheme;
     notes.push(...pre.notes);
-    results.push(...pre.results);
+    results.push(...pre.results.map(retainResult));
     fingerprint = await client.tlsFingerprint();
 
-    const watch = new TokenWatch((request) => client.send(request), (status) => refusesToken(status, profile));
-    const send = (request: TargetRequest) => watch.send(request);
-    const scenarioDeps: ScenarioDeps = {
-      send,
-      acquire: () => pacer.acquire(),
-      profile,
-      origin: options.origin,
-      template: {
-        fixtures: profile.fixtures as Record<string, unknown>,
-        profile: profileForReport(profile),
-        companyTimezone: profile.company_timezone,
-        dates: runDates(options.seed),
-        unique: unique.next,
-      },
-      builtins: BUILTIN_CHECKS,
-      readOnly: options.readOnly,
-      replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
-      onCreated: (resource) => created.push(resource),
-    };
-    const properties: PropertyPhaseOptions = {
-      cases: plan.casesPerFamily,
-      budget: options.budget,
-      runSeed: options.seed,
-      ...(options.path ? { path: options.path } : {}),
-      send,
-      profile,
-      dates: runDates(options.seed),
-      uniqueTag: unique.tag,
-      uniqueEmail: () => unique.next().email,
-      replayBase: options.replayBase,
-      readOnly: options.readOnly,
-    };
-    const runPhase = () =>
-      runRateLimitPhase({
-        profile,
-        call: (request, label) => transport.call(send, request, label),
-        burst: (requests, amount, label) => transport.burst(requests, amount, label),
-        guardMs: pacer.spanMs - profile.rate_limit.window,
-        replay: (id) => `${options.replayBase} --only ${id}`,
-        selected: plan.rateLimit.selected,
-      });
-    // The bursts start after a window without calls, and the pacer counts them for what follows.
-    const rateLimitPhase = () =>
-      profile.rate_limit.bursts
-        ? pacer.exclusive(() => {
-            rateLimitPhaseStarted = true;
-            return runPhase();
-          })
-        : runPhase();
-    const executed = await executeUnits(checkUnits(plan, { send, scenarioDeps, properties, rateLimitPhase }, options), watch, profile);
+    const executed = await executeUnits(units, () => guard.stopped ?? watch.stopped, profile);
     results.push(...executed.results);
     if (executed.stopped !== null) notes.push(`the run stopped: ${executed.stopped}`);
     if (plan.monitor) {
-      results.push(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile));
+      results.push(retainResult(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile)));
     }
   } finally {
     progress?.finish();
     await transport.close();
   }
-  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429 });
+  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, maxTimeMs });
 }
 
 /** The report of an executed plan: coverage, summary and exit code from the check results. */
@@ -262,6 +313,9 @@ function judge(run: {
   readonly fingerprint: string | null;
   readonly made: number;
   readonly unintended429: number;
+  readonly maxTimeMs: number;
+  /** Why the run could not be made (exit 2). */
+  readonly runError?: string;
 }): RunReport {
   const { options, startedAt } = run;
   const rules = coverage(run.results);
@@ -275,7 +329,7 @@ function judge(run: {
     target: { baseUrl: options.origin, apiPrefix: options.profile.api_prefix, tlsFingerprint256: run.fingerprint, embedded: options.embedded },
     profile: profileForReport(options.profile),
     seed: options.seed,
-    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob], budget: options.budget },
+    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob], budget: options.budget, maxTimeMs: run.maxTimeMs },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
@@ -286,6 +340,7 @@ function judge(run: {
     coverage: rules,
     createdResources: run.created,
     summary,
-    exitCode: summary.failed + summary.errored > 0 ? 1 : 0,
+    ...(run.runError === undefined ? {} : { runError: run.runError }),
+    exitCode: run.runError !== undefined ? 2 : summary.failed + summary.errored > 0 ? 1 : 0,
   };
 }

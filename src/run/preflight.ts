@@ -47,6 +47,32 @@ function unreachable(exchange: Exchange, origin: string, profile: Profile): stri
 }
 
 /**
+ * Exit 2 when the API's own list redirects: every call of the run would be redirected, and a
+ * redirect is never followed (the token goes to the verified target only), so a wrong base URL or
+ * API prefix is the likely cause.
+ */
+function redirected(exchange: Exchange, origin: string): string | null {
+  const response = exchange.response;
+  if (!response || response.status < 300 || response.status >= 400) return null;
+  const location = response.headers.location;
+  let hint = 'is --target the origin that serves the API (and the profile\'s api_prefix its prefix)?';
+  if (location !== undefined) {
+    try {
+      const to = new URL(location, exchange.request.url);
+      if (to.protocol === 'http:') hint = `it points to plain http://, which §1 forbids (HTTPS-ONLY); ${hint}`;
+      else if (to.origin !== origin) hint = `it points to another origin, ${to.origin}: if that is the API, certify it with --target ${to.origin}`;
+      else hint = `it stays on ${origin}: if ${to.pathname} is the API's list of users, set the profile's api_prefix to match`;
+    } catch {
+      hint = `its Location is not a URL; ${hint}`;
+    }
+  }
+  return (
+    `GET ${exchange.request.url} answered ${response.status} with ${location === undefined ? 'no Location' : `Location: ${location}`}: the target redirects the API's own path, ` +
+    `so every call of the run would be redirected, and clockcheck follows no redirect (the token goes to ${origin} only). A wrong base URL is the likely cause: ${hint}.`
+  );
+}
+
+/**
  * Before any check: GET /users with the token as §5.2 sends it (`Authorization: <token>`). Served,
  * the run goes on in that form. Refused (401, 403, the profile's unauthenticated status), it asks
  * again with `Authorization: Bearer <token>`: served, every check but AUTH-HEADER-RAW's runs with
@@ -64,8 +90,8 @@ export async function preflight(
   query: Readonly<Record<string, string | number>> = {},
 ): Promise<Preflight> {
   const raw = await client.send({ method: 'GET', path: '/users', query, auth: 'raw-token' });
-  const problem = unreachable(raw, origin, profile);
-  if (problem) throw new RunError(problem);
+  const problem = unreachable(raw, origin, profile) ?? redirected(raw, origin);
+  if (problem) throw new RunError(problem, [raw]);
   const check = (status: CheckResult['status'], exchanges: Exchange[], extra: Partial<CheckResult>): CheckResult => ({
     id: TOKEN_FORM_CHECK_ID,
     title: TITLE,
@@ -89,13 +115,14 @@ export async function preflight(
     };
   }
   const bearer = await client.send({ method: 'GET', path: '/users', query, auth: 'bearer-token' });
-  const bearerProblem = unreachable(bearer, origin, profile);
-  if (bearerProblem) throw new RunError(bearerProblem);
+  const bearerProblem = unreachable(bearer, origin, profile) ?? redirected(bearer, origin);
+  if (bearerProblem) throw new RunError(bearerProblem, [raw, bearer]);
   const bearerStatus = bearer.response?.status ?? 0;
   if (bearerStatus < 200 || bearerStatus >= 300) {
     throw new RunError(
       `the token was refused: GET ${raw.request.url} answered ${status}${excerpt(raw)} to Authorization: <token> (§5.2) and ${bearerStatus} to Authorization: Bearer <token>. ` +
         `Check that ${profile.token_env} holds a current token of this target (a token is valid until it is revoked, §5.4) and that --target is that server.`,
+      [raw, bearer],
     );
   }
   client.useScheme('bearer');

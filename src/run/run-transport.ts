@@ -4,9 +4,10 @@ import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
 import { TargetClient, type TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Pacer } from '../target/pacer.ts';
-import type { Profile } from '../target/profile.ts';
+import { clientTimeouts, type Profile } from '../target/profile.ts';
 import type { Progress } from '../target/progress.ts';
 import { toolVersion } from './spec-document.ts';
+import { retainExchange } from '../target/retained.ts';
 
 export interface RunTransportOptions {
   readonly origin: string;
@@ -43,7 +44,7 @@ export class RunTransport {
       token: options.token,
       tls: this.#tls(),
       allowPlainHttp: options.allowPlainHttp,
-      timeouts: { connectMs: profile.timeouts.connect, headersMs: profile.timeouts.headers, bodyMs: profile.timeouts.body },
+      timeouts: clientTimeouts(profile),
       maxResponseBytes: 1024 * 1024,
       userAgent: `clockcheck/${toolVersion()}`,
       pacer: options.pacer,
@@ -102,7 +103,7 @@ export class RunTransport {
 
   #seen(exchange: Exchange, segment: string): void {
     this.#made++;
-    this.monitor.record(exchange, segment);
+    this.monitor.record(retainExchange(exchange), segment); // the run-wide view keeps what a report keeps, not whole bodies
     this.#options.progress?.tick();
     this.#options.onExchange?.(exchange);
   }

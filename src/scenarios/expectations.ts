@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { RuleId } from '../spec/rules.ts';
 import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../spec/responses.ts';
 import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../spec/formats/index.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange, RecordedResponse } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
 import { isMultiPath, readsRecords, select } from './json-path.ts';
@@ -155,6 +155,18 @@ export function unobserved(expectation: Expectation, exchange: Exchange, reading
   return { observed: optional.length - missing.length, missing };
 }
 
+/**
+ * What a redirect is, for a finding: where it points, and that it was not followed (the token goes
+ * to the verified target only); a redirect to plain http:// is named as what §1 forbids.
+ */
+export function redirectNote(response: RecordedResponse): string {
+  if (response.status < 300 || response.status >= 400) return '';
+  const location = response.headers.location;
+  if (location === undefined) return ' (a redirect without a Location)';
+  const plain = /^http:\/\//i.test(location) ? ', to plain http://, which §1 forbids (HTTPS-ONLY)' : '';
+  return ` (a redirect to ${location}${plain}; not followed: clockcheck sends the token to the verified target only)`;
+}
+
 /** Everything in `expectation` that `exchange` breaks, each with its rule. */
 export function judge(expectation: Expectation, exchange: Exchange, profile: Profile, defaultRule: RuleId): Judgement[] {
   const rule = expectation.rule ?? defaultRule;
@@ -170,7 +182,7 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
   if (expectation.status !== undefined) {
     const { ok, wanted } = matchStatus(expectation.status, response.status, profile, operationOf(exchange.request.method));
     if (!ok) {
-      const note = response.status === 429 ? ' (429: rate limited, which the pacer should have prevented)' : '';
+      const note = response.status === 429 ? ' (429: rate limited, which the pacer should have prevented)' : redirectNote(response);
       judgements.push({ ruleId: rule, expected: `status ${wanted}`, actual: `status ${response.status}${note}` });
       return judgements; // the body of an unexpected status says nothing about the rest
     }
@@ -185,6 +197,11 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
   }
   if (expectation.no_body && response.bodyBytes > 0) judgements.push({ ruleId: rule, expected: 'no body', actual: `${response.bodyBytes} bytes of body` });
   const needsJson = expectation.schema !== undefined || (expectation.json?.length ?? 0) > 0;
+  if (response.jsonProblem !== undefined) {
+    // Over the bounds of bounded-json.ts whatever the check needs of it: not a sound JSON document for this API.
+    judgements.push({ ruleId: 'JSON-RESPONSE', expected: 'a sound JSON document for this API (§1)', actual: `a body of ${response.bodyBytes} bytes ${response.jsonProblem}: not parsed` });
+    return judgements;
+  }
   if (needsJson && response.json === undefined) {
     judgements.push({ ruleId: rule, expected: 'a JSON body', actual: response.bodyTruncated ? 'a body too large to judge' : `not JSON: ${response.body.slice(0, 80)}` });
     return judgements;

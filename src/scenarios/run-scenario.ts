@@ -3,9 +3,9 @@ import type { TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import type { CheckResult, CheckStatus, CreatedResource, Finding } from '../report/model.ts';
-import { SkipCheck, type BuiltinCheck, type CheckContext } from '../checks/context.ts';
+import { definiteAnswer, describeAnswer, PreconditionFailed, SkipCheck, type BuiltinCheck, type CheckContext } from '../checks/context.ts';
 import type { LoadedScenario } from './loader.ts';
-import type { Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } from './format.ts';
+import type { ExpectedStatus, Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } from './format.ts';
 import { judge, unobserved, type Judgement } from './expectations.ts';
 import { createdId } from './created-id.ts';
 import { select } from './json-path.ts';
@@ -39,6 +39,16 @@ const RESOURCE_KINDS: ReadonlyArray<[RegExp, CreatedResource['kind']]> = [
   [/^\/breaks\b/, 'break'],
   [/^\/webhooks\b/, 'webhook'],
 ];
+
+/** Whether an expected status asks for a success (the step shows something the scenario builds on). */
+function expectsSuccess(status: ExpectedStatus | undefined): boolean {
+  return status === 'success' || status === '2xx' || (typeof status === 'number' && status >= 200 && status < 300);
+}
+
+/** `POST /users`, for a reason. */
+function describeRequest(exchange: Exchange): string {
+  return `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+}
 
 /** The profile value a `requires:` entry names, or undefined. */
 function required(profile: Profile, path: string): unknown {
@@ -126,6 +136,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   const runRequestStep = async (step: RequestStep, failAsError: boolean): Promise<void> => {
     const exchange = await send(toTargetRequest(step.request));
     const expectation = renderValue(step.expect) as Expectation;
+    if (!failAsError && expectsSuccess(expectation.status) && !definiteAnswer(exchange)) {
+      // A step that should succeed got a 5xx or no answer: what it was to show (a list, a created
+      // resource) was never shown, so no rule of the scenario can be judged on it.
+      throw new PreconditionFailed(`${step.name ? `${step.name}: ` : ''}${describeRequest(exchange)} ${describeAnswer(exchange)}, where a 2xx was needed: the step's behaviour was not shown`);
+    }
     const judgements = judge(expectation, exchange, deps.profile, defaultRule);
     if (judgements.length === 0) noteUnobserved(expectation, exchange);
     if (failAsError && judgements.length > 0) {
@@ -150,6 +165,9 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     },
     skip: (reason) => {
       throw new SkipCheck(reason);
+    },
+    precondition: (reason) => {
+      throw new PreconditionFailed(reason);
     },
     lastExchange: () => exchanges.at(-1),
     render: renderValue,
@@ -180,6 +198,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     const baseline = await send(toTargetRequest(pair.request, { json: baselineBody() }));
     const accepted = judge(renderValue(pair.accept ?? { status: 'success' }) as Expectation, baseline, deps.profile, defaultRule);
     if (accepted.length > 0) {
+      if (!definiteAnswer(baseline)) {
+        // A 5xx or no answer is no refusal: the server showed nothing about the rules (no finding).
+        throw new PreconditionFailed(`the valid baseline ${describeRequest(baseline)} ${describeAnswer(baseline)}: the rules could not be tested (a pair needs the baseline accepted; its variants were not sent)`);
+      }
+      // A definite refusal of the valid baseline: a conforming server accepts it, so that is a finding.
       for (const rule of scenario.rules) {
         findings.push({ ruleId: rule, expected: `the valid baseline accepted: ${accepted[0]!.expected}`, actual: accepted[0]!.actual, exchangeIds: [baseline.id] });
       }
@@ -225,6 +248,9 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     } catch (error) {
       if (error instanceof SkipCheck) {
         status = findings.length > 0 ? 'failed' : 'skipped';
+        reason = error.message;
+      } else if (error instanceof PreconditionFailed) {
+        status = findings.length > 0 ? 'failed' : 'errored';
         reason = error.message;
       } else if (error instanceof RunStopped) {
         status = 'errored';

@@ -4,6 +4,7 @@ import type { Exchange, HttpMethod, RecordedRequest, RecordedResponse, Transport
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
+import { parseBoundedJson } from './_internals/bounded-json.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
 import { transportFailure } from './_internals/transport-error.ts';
 
@@ -11,6 +12,8 @@ import { transportFailure } from './_internals/transport-error.ts';
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 /** Response bytes after which reading stops and the connection is aborted by default: 8 MiB. */
 export const DEFAULT_ABORT_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** The whole of one exchange (response head and whole body) by default: 60 s. */
+export const DEFAULT_EXCHANGE_TIMEOUT_MS = 60_000;
 
 /** Resolved options of a TargetClient (the profile layer fills in the defaults). */
 export interface TargetClientOptions {
@@ -28,10 +31,12 @@ export interface TargetClientOptions {
   /**
    * In ms. `connectMs`: TCP connect plus TLS handshake. `headersMs`: from sending to the complete
    * response head. `bodyMs`: the longest silence between two body chunks (not the whole body).
+   * `exchangeMs`: the whole exchange, from sending to the end of the body (default
+   * DEFAULT_EXCHANGE_TIMEOUT_MS), so a body that trickles a byte a second still ends.
    * undici checks timeouts above 1 s on a ~0.5 s tick, and the connect and headers timeouts always,
    * so a timeout may fire up to ~1 s late.
    */
-  readonly timeouts: { readonly connectMs: number; readonly headersMs: number; readonly bodyMs: number };
+  readonly timeouts: { readonly connectMs: number; readonly headersMs: number; readonly bodyMs: number; readonly exchangeMs?: number };
   /** Response body bytes kept in an exchange; longer bodies are cut (`bodyTruncated`, no `json`). */
   readonly maxResponseBytes: number;
   /**
@@ -175,7 +180,7 @@ export class TargetClient {
     if (this.#closed) throw new ClockcheckError('CLOCKCHECK_CLIENT_CLOSED', 'send() after close()');
     const recorded = this.#prepare(request);
     await this.#options.pacer?.acquire();
-    const exchange = this.#redactor.exchange(await this.#exchange(recorded, ++this.#sequence));
+    const exchange = withLazyJson(this.#redactor.exchange(await this.#exchange(recorded, ++this.#sequence)), this.#redactor);
     this.#options.onExchange?.(exchange);
     return exchange;
   }
@@ -241,8 +246,23 @@ export class TargetClient {
     return parsed.pathname + parsed.search;
   }
 
-  /** Performs the request; transport failures become data. */
+  /** Performs the request within the exchange deadline; transport failures become data. */
   async #exchange(request: RecordedRequest, id: number): Promise<Exchange> {
+    const deadlineMs = this.#options.timeouts.exchangeMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    try {
+      const exchange = await this.#perform(request, id, deadline.signal);
+      if (!deadline.signal.aborted || exchange.error === undefined) return exchange;
+      const error: TransportError = { code: 'EXCHANGE_TIMEOUT', message: `the exchange did not complete within ${deadlineMs} ms (timeouts.exchange)` };
+      return { ...exchange, error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Performs the request; transport failures (and the deadline's abort) become data. */
+  async #perform(request: RecordedRequest, id: number, signal: AbortSignal): Promise<Exchange> {
     const sentAtMs = Date.now();
     const started = performance.now();
     const timing = () => ({
@@ -259,6 +279,7 @@ export class TargetClient {
         method: request.method,
         headers: request.headers,
         body: request.body ?? null,
+        signal,
       });
     } catch (error) {
       if (isMisuse(error)) throw new ClockcheckError('CLOCKCHECK_INVALID_REQUEST', this.#redactor.message(error), { cause: error });
@@ -269,14 +290,12 @@ export class TargetClient {
     const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
     const text = read.kept.toString('utf8');
     const truncated = read.incomplete || read.bytes > read.kept.length;
-    const json = truncated ? undefined : parseJson(text);
     const recorded: RecordedResponse = {
       status: response.statusCode,
       headers,
       body: text,
       bodyBytes: read.bytes,
       bodyTruncated: truncated,
-      ...(json === undefined ? {} : { json }),
     };
     const error: TransportError | undefined = read.tooLarge
       ? { code: 'RESPONSE_TOO_LARGE', message: `the response body exceeded ${this.#abortBytes} bytes; reading stopped after ${read.bytes}` }
@@ -320,13 +339,28 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return out;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+/**
+ * The exchange with `response.json` and `response.jsonProblem` derived from the (redacted) body on
+ * first read: parsed within the bounds of bounded-json.ts, or the bound it is over. Nothing is
+ * parsed for an incomplete body, and nothing until a check reads it. JSON can spell the token with
+ * escapes the text forms miss (`\u0061bc`), so a body with an escape is redacted value by value.
+ */
+export function withLazyJson(exchange: Exchange, redactor: Redactor): Exchange {
+  const response = exchange.response;
+  if (response === undefined || response.bodyTruncated || exchange.error !== undefined) return exchange;
+  let view: { json?: unknown; jsonProblem?: string } | undefined;
+  const derive = () => {
+    if (view) return view;
+    const parsed = parseBoundedJson(response.body);
+    if (parsed.kind === 'over-bounds') view = { jsonProblem: parsed.problem };
+    else if (parsed.kind === 'json') view = { json: response.body.includes('\\') ? redactor.json(parsed.value) : parsed.value };
+    else view = {};
+    return view;
+  };
+  const lazy = { ...response };
+  Object.defineProperty(lazy, 'json', { enumerable: true, get: () => derive().json });
+  Object.defineProperty(lazy, 'jsonProblem', { enumerable: true, get: () => derive().jsonProblem });
+  return { ...exchange, response: lazy };
 }
 
 /** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */

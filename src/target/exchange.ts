@@ -23,8 +23,14 @@ export interface RecordedResponse {
   /** Bytes received (may exceed what was kept). */
   readonly bodyBytes: number;
   readonly bodyTruncated: boolean;
-  /** The parsed JSON body, when the body parsed as JSON and was not truncated by the size cap. */
+  /**
+   * The parsed JSON body, when the body parsed as JSON within the bounds and was not truncated by
+   * the size cap. Parsed on first read and kept only as long as the exchange a check holds; the
+   * exchanges a report keeps (see retained.ts) carry the body text alone.
+   */
   readonly json?: unknown;
+  /** Why a complete body was not parsed although it may be JSON: over the bounds of bounded-json.ts (e.g. "nested deeper than 64 levels"). A JSON-RESPONSE finding where a check needs the body. */
+  readonly jsonProblem?: string;
 }
 
 /** Why no (complete) response came back. */
@@ -32,6 +38,8 @@ export type TransportErrorCode =
   | 'CONNECT_TIMEOUT'
   | 'HEADERS_TIMEOUT'
   | 'BODY_TIMEOUT'
+  /** The exchange's overall deadline (headers and whole body, `timeouts.exchange`) passed. */
+  | 'EXCHANGE_TIMEOUT'
   | 'CONNECTION_RESET'
   | 'CONNECTION_REFUSED'
   | 'TLS_ERROR'

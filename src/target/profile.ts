@@ -95,8 +95,9 @@ export const profileSchema = z.strictObject({
     .optional(),
   /** Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived. */
   waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),
+  /** connect: TCP and TLS; headers: to the response head; body: the longest silence within a body; exchange: the whole exchange, head and body (a body that trickles forever still ends). */
   timeouts: z
-    .strictObject({ connect: duration('10s'), headers: duration('30s'), body: duration('30s') })
+    .strictObject({ connect: duration('10s'), headers: duration('30s'), body: duration('30s'), exchange: duration('60s') })
     .prefault({}),
 });
 
@@ -119,6 +120,12 @@ export function parseProfile(text: string, file: string): Profile {
 
 export async function loadProfile(file: string): Promise<Profile> {
   return parseProfile(await readFile(file, 'utf8'), file);
+}
+
+/** The client's timeouts from the profile's: connect, response head, silence within a body, and the whole exchange. */
+export function clientTimeouts(profile: Profile): { connectMs: number; headersMs: number; bodyMs: number; exchangeMs: number } {
+  const { connect, headers, body, exchange } = profile.timeouts;
+  return { connectMs: connect, headersMs: headers, bodyMs: body, exchangeMs: exchange };
 }
 
 /** The profile as it goes into a report: everything but secrets (a profile never holds the token). */

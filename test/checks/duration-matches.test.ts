@@ -35,15 +35,25 @@ describe('duration-matches', () => {
     expect(outcome.findings.map((f) => f.actual)).toEqual(['duration = 30 (break 1)', 'duration = "1800" (break 2)']);
   });
 
-  it('leaves breaks with malformed datetimes to the format rules, and skips when none is left', async () => {
+  it('leaves breaks with malformed datetimes to the format rules, and is errored when none is left', async () => {
     const outcome = await judge({ items: [{ id: 1, start: '2015-01-01 12:00', end: '2015-01-01T12:30:00-06:00', duration: 5 }] }, { items: '$.items', field: 'duration' });
-    expect(outcome).toMatchObject({ status: 'skipped', reason: 'no break with start, end and duration at $.items to judge' });
+    expect(outcome).toMatchObject({ status: 'errored', reason: 'none of 1 breaks with start, end and duration at $.items in the previous answer: BRK-DURATION needs a break to judge' });
   });
 
-  it('skips when the previous step has no JSON response', async () => {
+  it('is errored, never passed, when the previous answer lists no break (an empty list, a 500)', async () => {
+    expect(await judge({ items: [] }, { items: '$.items', field: 'duration_in_seconds' })).toMatchObject({
+      status: 'errored',
+      findings: [],
+      reason: 'no break at $.items in the previous answer: BRK-DURATION needs a break to judge',
+    });
+    const crashed = await runCheck(durationMatches, { items: '$.items', field: 'duration' }, noSend, { previous: previous({ status: 500, json: { message: 'Server Error' } }) });
+    expect(crashed).toMatchObject({ status: 'errored', findings: [] });
+  });
+
+  it('is errored when the previous step has no JSON response, or there is none', async () => {
     const outcome = await runCheck(durationMatches, { items: '$.items', field: 'duration' }, noSend, { previous: previous({ status: 200, body: 'not json' }) });
-    expect(outcome).toMatchObject({ status: 'skipped', reason: 'the previous step has no JSON response to judge' });
-    expect((await runCheck(durationMatches, { items: '$.items', field: 'duration' }, noSend)).status).toBe('skipped');
+    expect(outcome).toMatchObject({ status: 'errored', reason: "the previous step's GET answered 200 without a JSON body: the durations need a break to judge" });
+    expect((await runCheck(durationMatches, { items: '$.items', field: 'duration' }, noSend)).status).toBe('errored');
   });
 
   it('rejects an unknown field name', async () => {

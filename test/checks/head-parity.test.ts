@@ -17,9 +17,29 @@ describe('head-parity', () => {
     ]);
   });
 
-  it('passes when both refuse alike', async () => {
+  it('passes when both refuse alike, where GET is asked to answer without a 5xx (parity on errors)', async () => {
+    const refused: Reply = { status: 404, headers: { 'content-type': 'application/json' } };
+    expect(await runCheck(headParity, { path: '/nothing', get: 'not-5xx' }, target({ ...refused, body: '{}' }, refused))).toMatchObject({ status: 'passed', findings: [] });
+  });
+
+  it('is errored, never passed, when GET and HEAD both answer 500: parity needs a GET that succeeds', async () => {
+    const crashed: Reply = { status: 500, headers: { 'content-type': 'application/json' } };
+    const outcome = await runCheck(headParity, { path: '/users' }, target({ ...crashed, body: '{}' }, crashed));
+    expect(outcome).toMatchObject({
+      status: 'errored',
+      findings: [],
+      reason: 'GET /users answered 500 and HEAD answered 500: HEAD parity needs a GET that succeeds (2xx)',
+    });
+    expect((await runCheck(headParity, { path: '/nothing', get: 'not-5xx' }, target({ ...crashed, body: '{}' }, crashed))).reason).toBe(
+      'GET /nothing answered 500 and HEAD answered 500: HEAD parity needs a GET answered without a 5xx',
+    );
+  });
+
+  it('is errored when GET gets no answer, or (for the lists) a 4xx where a 2xx was needed', async () => {
+    const down = await runCheck(headParity, { path: '/users' }, target({ error: 'CONNECTION_RESET' }, { status: 200 }));
+    expect(down).toMatchObject({ status: 'errored', reason: 'GET /users got no response (CONNECTION_RESET) and HEAD answered 200: HEAD parity needs a GET that succeeds (2xx)' });
     const refused: Reply = { status: 401, headers: { 'content-type': 'application/json' } };
-    expect((await runCheck(headParity, { path: '/users' }, target({ ...refused, body: '{}' }, refused))).findings).toEqual([]);
+    expect((await runCheck(headParity, { path: '/users' }, target({ ...refused, body: '{}' }, refused))).status).toBe('errored');
   });
 
   it('fails HEAD-SUPPORTED when HEAD answers 405 or 501 where GET succeeds', async () => {
@@ -47,7 +67,7 @@ describe('head-parity', () => {
     expect(none.findings).toEqual([expect.objectContaining({ ruleId: 'HEAD-PARITY', actual: 'HEAD content-type absent' })]);
   });
 
-  it('fails HEAD-SUPPORTED with the transport error when either gets no response', async () => {
+  it('fails HEAD-SUPPORTED with the transport error when HEAD gets no response to a GET that succeeds', async () => {
     const outcome = await runCheck(headParity, { path: '/users' }, target(GET_OK, { error: 'CONNECTION_RESET' }));
     expect(outcome.findings).toEqual([expect.objectContaining({ ruleId: 'HEAD-SUPPORTED', expected: 'answers to GET and HEAD', actual: 'no response: CONNECTION_RESET' })]);
   });

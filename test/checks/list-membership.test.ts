@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listMembership } from '../../src/checks/list-membership.ts';
-import { pagedList, queryParam, runCheck } from '../scenarios/support.ts';
+import type { TargetRequest } from '../../src/target/client.ts';
+import { pagedList, queryParam, runCheck, type Reply } from '../scenarios/support.ts';
 
 describe('list-membership', () => {
   it('passes when every included id is listed and no excluded one is, walking page by page', async () => {
@@ -60,7 +61,19 @@ describe('list-membership', () => {
   it('fails when the list is not a 2xx or has no items', async () => {
     expect((await runCheck(listMembership, { path: '/users', include: [1] }, () => ({ status: 422, json: {} }))).findings).toEqual([expect.objectContaining({ expected: 'a 2xx list for /users', actual: 'status 422' })]);
     expect((await runCheck(listMembership, { path: '/users' }, () => ({ status: 200, json: {} }))).findings).toEqual([expect.objectContaining({ actual: 'no items array' })]);
-    expect((await runCheck(listMembership, { path: '/users' }, () => ({ error: 'CONNECT_TIMEOUT' }))).findings[0]!.actual).toBe('no response: CONNECT_TIMEOUT');
+    const timeoutWherePlainServed = (request: TargetRequest): Reply => (request.query?.active ? { error: 'CONNECT_TIMEOUT' } : { status: 200, json: { items: [] } });
+    expect((await runCheck(listMembership, { path: '/users', query: { active: 1 } }, timeoutWherePlainServed)).findings[0]!.actual).toBe('no response: CONNECT_TIMEOUT');
+  });
+
+  it('is errored, never passed or failed under its rule, when the list is not served at all (500 to everything, no answer)', async () => {
+    const crashed = await runCheck(listMembership, { path: '/users', query: { active: 1 }, include: [1], exclude: [4] }, () => ({ status: 500, json: {} }));
+    expect(crashed).toMatchObject({ status: 'errored', findings: [], reason: 'GET /users with active=1 answered 500 and the plain GET /users answered 500: membership needs a list the target serves' });
+    expect((await runCheck(listMembership, { path: '/users', exclude: [4] }, () => ({ error: 'CONNECTION_RESET' }))).status).toBe('errored');
+  });
+
+  it('is errored, never passed, when an exclude-only check gets an empty list (nothing was shown)', async () => {
+    const outcome = await runCheck(listMembership, { path: '/users', query: { active: 0 }, exclude: [1] }, () => ({ status: 200, json: { items: [] } }));
+    expect(outcome).toMatchObject({ status: 'errored', findings: [], reason: 'GET /users with active=0 listed no items: membership needs a list with items (or an ID to include)' });
   });
 
   it('rejects a rule that is not in the catalog', async () => {

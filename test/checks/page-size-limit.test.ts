@@ -9,7 +9,9 @@ const serving = (served: (size: number) => number) => (request: TargetRequest): 
   return { status: 200, json: { items: Array.from({ length: size }, (_, i) => ({ id: i + 1 })), meta_data: { pagination: { per_page: size } } } };
 };
 const clamps = serving((size) => Math.min(size, 100));
-const rejects = (): Reply => ({ status: 422, json: { message: 'page_size must be at most 100' } });
+/** Rejects any page_size; serves the list without one (the baseline a rejection is judged against). */
+const rejects = (request: TargetRequest): Reply =>
+  queryParam(request, 'page_size') === undefined ? { status: 200, json: { items: [{ id: 1 }] } } : { status: 422, json: { message: 'page_size must be at most 100' } };
 
 describe('page-size-limit', () => {
   it('passes a target that clamps to 100, trying 101 and 1000 by default', async () => {
@@ -18,8 +20,24 @@ describe('page-size-limit', () => {
     expect(outcome.requests.map((r) => r.query)).toEqual([{ page_size: 101 }, { page_size: 1000 }]);
   });
 
-  it('passes a target that rejects with a 4xx', async () => {
-    expect((await runCheck(pageSizeLimit, { path: '/users' }, rejects)).findings).toEqual([]);
+  it('passes a target that rejects with a 4xx, once the plain list shows it serves the list', async () => {
+    const outcome = await runCheck(pageSizeLimit, { path: '/users' }, rejects);
+    expect(outcome).toMatchObject({ status: 'passed', findings: [] });
+    expect(outcome.requests.map((r) => r.query ?? {})).toEqual([{ page_size: 101 }, { page_size: 1000 }, {}]);
+  });
+
+  it('is errored, never passed, when the list is not served at all (500 or 4xx to everything, no answer)', async () => {
+    const cases: Array<[Reply, RegExp]> = [
+      [{ status: 500, json: {} }, /^page_size=101 answered 500, page_size=1000 answered 500, and the plain GET \/users answered 500: the page_size limit needs a list the target serves$/],
+      [{ status: 400, json: {} }, /page_size=101 answered 400, .* the plain GET \/users answered 400: /],
+      [{ error: 'CONNECTION_RESET' }, /the plain GET \/users got no response \(CONNECTION_RESET\)/],
+    ];
+    for (const [reply, reason] of cases) {
+      const outcome = await runCheck(pageSizeLimit, { path: '/users' }, () => reply);
+      expect(outcome.status).toBe('errored');
+      expect(outcome.findings).toEqual([]);
+      expect(outcome.reason).toMatch(reason);
+    }
   });
 
   it('fails PAG-PAGE-SIZE-MAX when 101 items are served, on items and per_page', async () => {
@@ -36,9 +54,11 @@ describe('page-size-limit', () => {
   });
 
   it('never counts a 429 or a 5xx as a rejection', async () => {
-    const limited = await runCheck(pageSizeLimit, { path: '/users', sizes: [101] }, () => ({ status: 429 }));
+    // The plain list is served, so the 429 and the 500 to page_size=101 are the target's answers to it.
+    const plainServed = (reply: Reply) => (request: TargetRequest): Reply => (queryParam(request, 'page_size') === undefined ? { status: 200, json: { items: [] } } : reply);
+    const limited = await runCheck(pageSizeLimit, { path: '/users', sizes: [101] }, plainServed({ status: 429 }));
     expect(limited.findings).toEqual([expect.objectContaining({ ruleId: 'PAG-PAGE-SIZE-MAX', expected: 'page_size=101 clamped (2xx) or rejected (4xx)', actual: 'status 429' })]);
-    const crashed = await runCheck(pageSizeLimit, { path: '/users', sizes: [101] }, () => ({ status: 500 }));
+    const crashed = await runCheck(pageSizeLimit, { path: '/users', sizes: [101] }, plainServed({ status: 500 }));
     expect(crashed.findings[0]!.actual).toBe('status 500');
   });
 

@@ -52,9 +52,23 @@ describe('pagination-walk', () => {
     expect(kept.findings[0]).toMatchObject({ ruleId: 'PAG-LINKS', expected: 'first_page_url with page alone (profile: page_links page-only)' });
   });
 
-  it('passes an empty collection and an exactly full last page', async () => {
-    expect((await walk(pagedList(0))).findings).toEqual([]);
-    expect((await walk(pagedList(20))).findings).toEqual([]);
+  it('passes an exactly full last page', async () => {
+    expect(await walk(pagedList(20))).toMatchObject({ status: 'passed', findings: [] });
+  });
+
+  it('is errored, never passed, when the collection fits on one page (no link followed, no page boundary crossed)', async () => {
+    expect(await walk(pagedList(0))).toMatchObject({ status: 'errored', findings: [], reason: 'GET /breaks holds 0 items on one page: the walk needs at least two pages' });
+    expect(await walk(pagedList(3), { path: '/users', page_size: 5 })).toMatchObject({ status: 'errored', reason: 'GET /users with page_size=5 holds 3 items on one page: the walk needs at least two pages' });
+    // A finding on that one page still makes it failed.
+    const broken = await walk(pagedList(3, { tamper: (page) => (page.meta_data.pagination.current_page = 0) }));
+    expect(broken.status).toBe('failed');
+  });
+
+  it('is errored, never failed under PAG-WALK, when the first page and the plain list both answer 500 or nothing', async () => {
+    const crashed = await walk(() => ({ status: 500, body: 'oops' }), { path: '/users', page_size: 5 });
+    expect(crashed).toMatchObject({ status: 'errored', findings: [], reason: 'GET /users answered 500 and the plain GET /users answered 500: the walk needs a list the target serves' });
+    expect(crashed.requests.map((r) => r.query ?? {})).toEqual([{ page_size: 5 }, {}]);
+    expect((await walk(() => ({ error: 'CONNECTION_RESET' }))).status).toBe('errored');
   });
 
   it('fails PAG-WALK when an item appears on two pages', async () => {

@@ -50,6 +50,21 @@ describe('plain-http', () => {
     }
   });
 
+  it('is errored, never passed, when plain HTTP answers but HTTPS answered 500 or nothing (nothing to compare with)', async () => {
+    const { origin } = await plainServer(http('500 Internal Server Error', '{"message":"Server Error"}'));
+    const crashed = await runCheck(plainHttp, {}, () => ({ status: 503, json: { message: 'Server Error' } }), { origin });
+    expect(crashed.status).toBe('errored');
+    expect(crashed.findings).toEqual([]);
+    expect(crashed.reason).toMatch(/^plain HTTP on port \d+ answered 500.*, and GET \/users over HTTPS answered 503: a plain answer is judged against an HTTPS answer that is neither a 5xx nor a 429$/);
+    const down = await runCheck(plainHttp, {}, () => ({ error: 'CONNECTION_REFUSED' as const }), { origin });
+    expect(down.status).toBe('errored');
+  });
+
+  it('passes closed plain ports whatever HTTPS answered (they serve nothing)', async () => {
+    const { origin } = await plainServer(null);
+    expect((await runCheck(plainHttp, {}, () => ({ status: 500, json: {} }), { origin })).status).toBe('passed');
+  });
+
   it('sends the HTTPS request without a token', async () => {
     const { origin } = await plainServer(null);
     const outcome = await runCheck(plainHttp, {}, httpsAnswer, { origin });

@@ -104,12 +104,13 @@ describe('sorted', () => {
     expect(outcome.findings[0]!.ruleId).toBe('SORT-FIELD-NAMES');
   });
 
-  it('skips when the items lack the field, or there are fewer than two', async () => {
+  it('skips when the items lack the field (not shown); is errored, never passed, with fewer than two items', async () => {
     expect(await runCheck(sorted, { path: '/users', keys: [{ field: 'first_name' }] }, serve([{ id: 1 }, { id: 2 }]))).toMatchObject({
       status: 'skipped',
       reason: 'the items do not carry first_name (the spec does not show the records); the order cannot be judged',
     });
-    expect(await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, serve([{ id: 1 }]))).toMatchObject({ status: 'skipped', reason: 'fewer than 2 items to compare (sort=id)' });
+    expect(await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, serve([{ id: 1 }]))).toMatchObject({ status: 'errored', reason: 'GET /users with sort=id listed 1 item: an order needs at least 2 items to compare' });
+    expect(await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, serve([]))).toMatchObject({ status: 'errored', reason: 'GET /users with sort=id listed 0 items: an order needs at least 2 items to compare' });
   });
 
   it('reads the items of a list under another envelope key (the user list shape is not shown)', async () => {
@@ -133,12 +134,21 @@ describe('sorted', () => {
     const refused = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 422, json: {} }));
     expect(refused.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-FIELD-NAMES', actual: 'status 422' })]);
     expect(refused.findings[0]!.expected).toMatch(/set sort_names in the profile/);
-    const broken = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 500, json: {} }));
+    // A 500 to the sort where the plain list is served: the sort breaks the list, a finding.
+    const broken = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, (request) => (request.query?.sort ? { status: 500, json: {} } : { status: 200, json: { items: [] } }));
     expect(broken.findings).toEqual([expect.objectContaining({ ruleId: 'SORT-ASCENDING', expected: 'a 2xx list sorted by id', actual: 'status 500' })]);
     const empty = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ status: 200, json: { message: 'ok' } }));
     expect(empty.findings).toEqual([expect.objectContaining({ actual: 'no items array' })]);
-    const reset = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ error: 'CONNECTION_RESET' }));
+    const reset = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, (request) => (request.query?.sort ? { error: 'CONNECTION_RESET' } : { status: 200, json: { items: [] } }));
     expect(reset.findings[0]!.actual).toBe('no response: CONNECTION_RESET');
+  });
+
+  it('is errored, never failed under SORT-*, when the list is not served with or without the sort (500 to everything, no answer)', async () => {
+    const crashed = await runCheck(sorted, { path: '/users', keys: [{ field: 'first_name', descending: true }] }, () => ({ status: 500, json: {} }));
+    expect(crashed).toMatchObject({ status: 'errored', findings: [], reason: 'GET /users with sort=-firstName answered 500 and the plain GET /users answered 500: the sort order needs a list the target serves' });
+    expect(crashed.requests.map((r) => r.query ?? {})).toEqual([{ sort: '-firstName', page_size: 100 }, {}]);
+    const down = await runCheck(sorted, { path: '/users', keys: [{ field: 'id' }] }, () => ({ error: 'CONNECT_TIMEOUT' }));
+    expect(down).toMatchObject({ status: 'errored', findings: [] });
   });
 
   it('rejects args without keys', async () => {

@@ -95,6 +95,63 @@ describe('runPropertyFamily', () => {
     expect(again.sent[0]).toEqual(JSON.parse(/: (\{.*\})$/.exec(first.reason!)![1]!));
   });
 
+  it('is errored, never passed or failed under its rules, when every case and the control case answer 500', async () => {
+    const t = target(() => 500);
+    const result = await run(t.send);
+    expect(result.status).toBe('errored');
+    expect(result.findings).toEqual([]);
+    expect(result.reason).toMatch(/^no generated case was accepted \(500 ×\d+\) and a valid control case got status 500: the family's rules could not be tested \(\d+ generated cases sent/);
+    expect(t.sent.at(-1)!.n).toBeLessThanOrEqual(50); // the control case is a valid one
+  });
+
+  it('is errored when no case gets an answer at all (transport errors)', async () => {
+    let id = 0;
+    const send = async (request: TargetRequest): Promise<Exchange> => ({
+      id: ++id,
+      startedAt: new Date(0).toISOString(),
+      sentAtMs: 0,
+      durationMs: 1,
+      request: { method: request.method, url: `https://t.test/api/public${request.path}`, headers: {} },
+      error: { code: 'CONNECTION_RESET', message: 'socket hang up' },
+    });
+    const result = await run(send);
+    expect(result).toMatchObject({ status: 'errored', findings: [] });
+    expect(result.reason).toContain('a valid control case got no response (CONNECTION_RESET)');
+  });
+
+  /** Almost only invalid cases: a run of 5 generates no valid one, so the control case is the baseline. */
+  const mostlyInvalid: PropertyFamily = {
+    ...family,
+    cases: () =>
+      fc.oneof(
+        { arbitrary: fc.integer({ min: 51, max: 10_000 }).map((n) => ({ payload: { n }, breaks: 'USR-EMPLOYEE-CODE' as const, label: `n=${n} over 50` })), weight: 1000 },
+        { arbitrary: fc.integer({ min: 0, max: 50 }).map((n) => ({ payload: { n }, label: `n=${n}` })), weight: 1 },
+      ),
+  };
+  const runFew = (send: (r: TargetRequest) => Promise<Exchange>) =>
+    runPropertyFamily({ family: mostlyInvalid, context: { companyTimezone: 'America/Chicago', activeUserIds: [1], uniqueTag: 't' }, numRuns: 5, shrinkBudget: 15, seed: 99, send, profile: defaultProfile(), replay: () => 'replay' });
+
+  it('sends a valid control case when no case was accepted, and passes only when the control is accepted', async () => {
+    const t = target((p) => (p.n > 50 ? 422 : 201));
+    const result = await runFew(t.send);
+    expect(result.status).toBe('passed');
+    expect(t.sent.filter((p) => p.n <= 50)).toHaveLength(1);
+    expect(t.sent.at(-1)!.n).toBeLessThanOrEqual(50);
+  });
+
+  it('fails on the family rule when every case is rejected and so is the valid control case (a refusal is a finding)', async () => {
+    const result = await runFew(target(() => 422).send);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toEqual([expect.objectContaining({ ruleId: 'USR-EMPLOYEE-CODE', actual: 'status 422' })]);
+    expect(result.findings[0]!.expected).toMatch(/for the valid case .* \(a control case, sent because no generated case was accepted\)$/);
+  });
+
+  it('keeps a 500 to an invalid case as a finding when the control case is accepted (the target works, the case crashes it)', async () => {
+    const result = await runFew(target((p) => (p.n > 50 ? 500 : 201)).send);
+    expect(result.status).toBe('failed');
+    expect(result.findings).toEqual([expect.objectContaining({ ruleId: 'USR-EMPLOYEE-CODE', actual: 'status 500' })]);
+  });
+
   it('derives a stable, distinct seed per family from the run seed', () => {
     expect(familySeed(5, 'user-password')).toBe(familySeed(5, 'user-password'));
     expect(familySeed(5, 'user-password')).not.toBe(familySeed(5, 'timesheet-offsets'));

@@ -98,6 +98,41 @@ describe('judgeSliding (the straddle of a window reset)', () => {
   });
 });
 
+describe('no vacuous verdict in the rate-limit judges', () => {
+  it('judgeBoundary: a burst answered 500 throughout is errored, not passed', () => {
+    const result = judgeBoundary({ exchanges: calls(0, 64, 500), unanswered: 0 }, profile(), recorder());
+    expect(result).toMatchObject({ status: 'errored', findings: [] });
+    expect(result.reason).toContain('500 ×64');
+  });
+
+  it('judgeSliding: straddle bursts answered 500 are errored, never passed (the served count shows nothing)', () => {
+    const opener = call(100_000, 200);
+    const before = calls(100_000 + 54_000, 59, 500);
+    const after = calls(100_000 + 61_500, 60, 500);
+    const result = judgeSliding([timed(opener, 'poll')], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    expect(result).toMatchObject({ status: 'errored', findings: [] });
+    expect(result.reason).toBe('the straddle bursts were not all served or limited (before the reset: 500 ×59; after it: 500 ×60): the sliding window needs the limiter\'s decision on every call');
+  });
+
+  it('judgeSliding: a few undecided calls (no response) in the straddle are errored too', () => {
+    const opener = call(100_000, 200);
+    const before = [...calls(100_000 + 54_000, 58, 200), call(100_000 + 54_100, null)];
+    const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
+    const served = [opener, ...before, ...after].filter((e) => e.response?.status === 200).map((e) => timed(e, 'x'));
+    const result = judgeSliding(served, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    expect(result.status).toBe('errored');
+    expect(result.reason).toContain('CONNECTION_RESET ×1');
+  });
+
+  it('judgePageSizesUnderLoad: no page size served at all (500 or 4xx throughout) is errored, without findings', () => {
+    const all500 = new Map([100, 101, 1000, 0, -1].map((size, i) => [size, calls(i * 10, 4, 500)] as const));
+    const result = judgePageSizesUnderLoad(all500, defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    expect(result).toMatchObject({ status: 'errored', findings: [], reason: 'no page_size was served (500 ×20): the page_size limit needs a list the target serves' });
+    const all401 = new Map([100, 101].map((size, i) => [size, calls(i * 10, 4, 401)] as const));
+    expect(judgePageSizesUnderLoad(all401, defaultProfile(), recorder('rate-limit/page-size-under-load')).status).toBe('errored');
+  });
+});
+
 describe('judgePageSizesUnderLoad', () => {
   const page = (items: number, perPage: number) => ({ data: Array.from({ length: items }, (_, i) => ({ id: i })), meta_data: { pagination: { per_page: perPage } } });
   const answers = (size: number, list: ReturnType<typeof call>[]) => [size, list] as const;
@@ -120,7 +155,8 @@ describe('judgePageSizesUnderLoad', () => {
   });
 
   it('blames a 5xx for page_size=0 on ERR-NO-SERVER-ERROR, and cannot judge all-429', () => {
-    expect(rulesOf(judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
+    const servedAt100 = answers(100, Array.from({ length: 4 }, (_, i) => call(20 + i, 200, { json: page(12, 100) })));
+    expect(rulesOf(judgePageSizesUnderLoad(new Map([servedAt100, answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
     expect(judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), recorder()).status).toBe('errored');
   });
 });

@@ -60,6 +60,23 @@ describe('runScenario: minimal pairs', () => {
     ]);
   });
 
+  it('is errored without findings, and judges no variant, when the baseline gets a 5xx, a 429 or no answer', async () => {
+    const replies: Array<[Reply, RegExp]> = [
+      [{ status: 500, json: { message: 'boom' } }, /^the valid baseline POST \/api\/public\/users answered 500: the rules could not be tested/],
+      [{ status: 503 }, /answered 503: the rules could not be tested/],
+      [{ status: 429 }, /answered 429: the rules could not be tested/],
+      [{ error: 'CONNECTION_RESET' }, /got no response \(CONNECTION_RESET\): the rules could not be tested/],
+    ];
+    for (const [reply, reason] of replies) {
+      const { send, requests } = fakeSend(() => reply);
+      const result = await runScenario(loadScenario(passwordPair), scenarioDeps(send).deps);
+      expect(requests).toHaveLength(1);
+      expect(result.status).toBe('errored');
+      expect(result.findings).toEqual([]);
+      expect(result.reason).toMatch(reason);
+    }
+  });
+
   it('judges the baseline with the accept expectation when one is given', async () => {
     const { send } = fakeSend(userTarget);
     const pair = { ...passwordPair, pair: { ...passwordPair.pair, accept: { status: 200 } } };
@@ -154,11 +171,48 @@ describe('runScenario: steps', () => {
   });
 
   it('is failed, not errored, when a capture misses after a finding', async () => {
-    const { send } = fakeSend(() => ({ status: 500, json: {} }));
+    const { send } = fakeSend(() => ({ status: 422, json: {} }));
     const scenario = { id: 'capture-after', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'POST', path: '/timesheets', json: {} }, expect: { status: 'success' }, capture: { id: { from: 'created_id' } } }] };
     const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
     expect(result.status).toBe('failed');
     expect(result.reason).toMatch(/^could not capture id \(the created resource ID\)/);
+  });
+
+  it('is errored, without a finding, when a step that should succeed (a create to capture) answers 500 or nothing', async () => {
+    for (const reply of [{ status: 500, json: {} }, { error: 'CONNECTION_RESET' as const }]) {
+      const { send, requests } = fakeSend(() => reply);
+      const scenario = {
+        id: 'create-crashes',
+        title: 't',
+        rules: ['USR-ROLE-ID-DEFAULT'],
+        steps: [
+          { name: 'create a user', request: { method: 'POST', path: '/users', json: {} }, expect: { status: 'success' }, capture: { id: { from: 'created_id' } } },
+          { request: { method: 'GET', path: '/users/{{ vars.id }}' }, expect: { status: 'success' } },
+        ],
+      };
+      const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+      expect(result.status).toBe('errored');
+      expect(result.findings).toEqual([]);
+      expect(result.reason).toMatch(/^create a user: POST \/api\/public\/users (answered 500|got no response \(CONNECTION_RESET\)), where a 2xx was needed: the step's behaviour was not shown$/);
+      expect(requests).toHaveLength(1);
+    }
+  });
+
+  it('keeps the findings of earlier steps when a later step needing a 2xx answers 500 (failed)', async () => {
+    const { send } = fakeSend((request) => (request.method === 'POST' ? { status: 201, json: { id: 1 } } : { status: 500, json: {} }));
+    const scenario = {
+      id: 'finding-then-crash',
+      title: 't',
+      rules: ['USR-PASSWORD-LENGTH'],
+      steps: [
+        { request: { method: 'POST', path: '/users', json: { password: 'a' } }, expect: { status: 'rejected' } },
+        { request: { method: 'GET', path: '/users' }, expect: { status: 'success' } },
+      ],
+    };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['USR-PASSWORD-LENGTH']);
+    expect(result.reason).toContain('GET /api/public/users answered 500');
   });
 
   it('is errored, never passed or failed, when a setup step fails, and runs no further step', async () => {
@@ -200,11 +254,11 @@ describe('runScenario: steps', () => {
     expect(result.findings).toEqual([{ ruleId: 'BRK-LIST-SHAPE', expected: 'every $.items[*].id of type integer', actual: '$.items[*].id = "x"', exchangeIds: [result.exchanges[1]!.id] }]);
   });
 
-  it('runs check steps with the real built-ins and ends skipped with the check reason', async () => {
+  it('runs check steps with the real built-ins and ends errored with the check reason when its precondition fails', async () => {
     const { send } = fakeSend(() => ({ status: 200, json: { items: [{ id: 1 }] } }));
     const scenario = { id: 'sorted', title: 't', rules: ['SORT-ASCENDING'], steps: [{ check: 'sorted', args: { path: '/users', keys: [{ field: 'first_name' }] } }] };
     const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
-    expect(result).toMatchObject({ status: 'skipped', reason: 'fewer than 2 items to compare (sort=firstName)' });
+    expect(result).toMatchObject({ status: 'errored', reason: 'GET /users with sort=firstName listed 1 item: an order needs at least 2 items to compare', findings: [] });
   });
 
   it('renders check args with vars before the check runs', async () => {

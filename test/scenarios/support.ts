@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
-import { SkipCheck, type BuiltinCheck, type CheckContext } from '../../src/checks/context.ts';
+import { PreconditionFailed, SkipCheck, type BuiltinCheck, type CheckContext } from '../../src/checks/context.ts';
 import type { CreatedResource, Finding } from '../../src/report/model.ts';
 import type { RuleId } from '../../src/spec/rules.ts';
 import type { TargetRequest } from '../../src/target/client.ts';
@@ -128,7 +128,8 @@ export function scenarioDeps(send: ScenarioDeps['send'], options: { profile?: Pr
 
 /** The outcome of running one built-in check on its own. */
 export interface CheckOutcome {
-  readonly status: 'passed' | 'failed' | 'skipped';
+  /** errored: the check's precondition was not shown (findings already recorded make it failed). */
+  readonly status: 'passed' | 'failed' | 'errored' | 'skipped';
   readonly reason?: string;
   readonly findings: readonly Finding[];
   readonly requests: readonly TargetRequest[];
@@ -156,6 +157,9 @@ export async function runCheck(
     skip: (reason) => {
       throw new SkipCheck(reason);
     },
+    precondition: (reason) => {
+      throw new PreconditionFailed(reason);
+    },
     lastExchange: () => exchanges.at(-1),
     render: (value) => value,
     acquire: async () => {},
@@ -166,6 +170,7 @@ export async function runCheck(
   try {
     await check(ctx, args);
   } catch (error) {
+    if (error instanceof PreconditionFailed) return { status: findings.length > 0 ? 'failed' : 'errored', reason: error.message, findings, requests };
     if (!(error instanceof SkipCheck)) throw error;
     return { status: 'skipped', reason: error.message, findings, requests };
   }

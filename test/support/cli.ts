@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -33,4 +34,48 @@ export function runClockcheck(args: readonly string[], env: NodeJS.ProcessEnv): 
 export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** A process run to its end (or killed at its deadline), with its wall time and peak resident memory. */
+export interface MeasuredResult extends CliResult {
+  readonly wallMs: number;
+  /** The process's peak RSS (VmHWM in /proc, sampled every 50 ms until it exits), in bytes; 0 where /proc is absent. */
+  readonly peakRssBytes: number;
+  /** Killed (SIGKILL) at `deadlineMs` because it had not ended. */
+  readonly killed: boolean;
+}
+
+/** Runs `command ...args` like runProcess, sampling its peak RSS and killing it after `deadlineMs`. */
+export function runMeasured(command: string, args: readonly string[], env: NodeJS.ProcessEnv, deadlineMs: number): Promise<MeasuredResult> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    let peakRssBytes = 0;
+    let killed = false;
+    const sample = () => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+        peakRssBytes = Math.max(peakRssBytes, kb * 1024);
+      } catch {
+        // exited, or no /proc
+      }
+    };
+    const sampler = setInterval(sample, 50);
+    const deadline = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, deadlineMs);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', () => sample());
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr, wallMs: performance.now() - started, peakRssBytes, killed });
+    });
+  });
 }

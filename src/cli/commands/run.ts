@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
+import { parseDuration } from '../../duration.ts';
 import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
@@ -20,7 +21,7 @@ export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 
 const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
                [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
-               [--read-only] [--seed N] [--budget N] [--path P] [--quiet]
+               [--read-only] [--seed N] [--budget N] [--path P] [--max-time DURATION] [--quiet]
 
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
 \`clockcheck init --target URL\` writes a profile from the target's own answers.
@@ -34,7 +35,12 @@ runs just them, and the profile's rate_limit.bursts: false skips them.
 against a target, which keeps a 60-per-minute run near fourteen minutes; ${DEFAULT_BUDGET.embedded} against the embedded server).
 --path replays one generated case: clockcheck run --only properties/FAMILY --seed S --path P (from a report).
 The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
-with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, the run exits 2 with one line.
+with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
+exits 2 with one line (and a report that says so). No redirect is ever followed.
+Every run ends by itself: each exchange within the profile's timeouts.exchange (default 60s), the run
+within --max-time (e.g. 20m; default three times the plan's ETA, at least 10m), and after 5 exchanges in a
+row without an answer no more are sent; the checks not run are errored with the reason, and the reports
+are written.
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
@@ -55,6 +61,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     seed: { type: 'string' },
     budget: { type: 'string' },
     path: { type: 'string' },
+    'max-time': { type: 'string' },
     'allow-http': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     fault: { type: 'string', multiple: true, default: [] },
@@ -63,6 +70,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (values.help) {
     console.log(USAGE);
     return 0;
+  }
+  let maxTimeMs: number | undefined;
+  if (values['max-time'] !== undefined) {
+    const parsed = parseDuration(values['max-time']);
+    if (parsed === null || parsed <= 0) throw new UsageError(`--max-time takes a duration such as 90s or 20m, not "${values['max-time']}"`);
+    maxTimeMs = parsed;
   }
   const seed = integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
   const only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
@@ -112,6 +125,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       seed,
       budget: integerOption('budget', values.budget, server ? DEFAULT_BUDGET.embedded : DEFAULT_BUDGET.external, 0, 100_000),
       ...(values.path ? { path: values.path } : {}),
+      ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
     });
@@ -124,6 +138,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
     const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
     console.log(summaryTable(report, { color: process.stdout.isTTY === true, paths }));
+    if (report.runError !== undefined) console.error(`clockcheck: ${report.runError}`);
     return report.exitCode;
   } finally {
     await server?.close();

@@ -14,7 +14,10 @@ const isLenientDate = (v: string) =>
 /** Spec violations minus the ones a switched-on fault stops checking. */
 function faultTolerated(ctx: ServerContext, violations: Violation[], body: Record<string, unknown>, operation: Operation): Violation[] {
   return violations.filter((v) => {
-    const value = String(body[v.field]);
+    // The faults are lenient about strings; an array or object is never one, and String() of a
+    // deeply nested array overflows the stack.
+    const raw = body[v.field];
+    const value = typeof raw === 'object' && raw !== null ? '' : String(raw);
     switch (v.ruleId) {
       case 'SCH-DATE-FORMAT':
         if (ctx.fault('date-format-lenient') && isLenientDate(value)) return false;
@@ -55,7 +58,8 @@ function referenceViolations(ctx: ServerContext, record: Record<string, unknown>
     const accept = ctx.fault('inactive-user-assignable') ? exists : isActive;
     const bad = record.user_ids.filter((id) => !accept(id));
     if (bad.length > 0) {
-      violations.push({ rule: 'SCH-USER-IDS-ACTIVE', field: 'user_ids', message: `user_ids ${bad.join(', ')} are not active users` });
+      const shown = bad.map((id) => (typeof id === 'object' && id !== null ? (Array.isArray(id) ? 'an array' : 'an object') : String(id)));
+      violations.push({ rule: 'SCH-USER-IDS-ACTIVE', field: 'user_ids', message: `user_ids ${shown.join(', ')} are not active users` });
     }
   }
   if (typeof record.job_id === 'number' && !ctx.jobs.get(record.job_id)) {

@@ -1,3 +1,5 @@
+import { jsonBoundsProblem } from '../../target/_internals/bounded-json.ts';
+
 /**
  * A body as a person wants to read it: valid JSON re-indented by two spaces, anything else as it
  * is. Re-indenting works on the text, not on a parsed value, so what the target sent is kept
@@ -9,7 +11,8 @@ export function readableBody(body: string): string {
 }
 
 function isJson(text: string): boolean {
-  if (text.trim() === '') return false;
+  // Indentation grows with depth: a deeply nested body would be re-indented into megabytes (bounded-json.ts).
+  if (text.trim() === '' || jsonBoundsProblem(text) !== null) return false;
   try {
     JSON.parse(text);
     return true;

@@ -1,0 +1,75 @@
+import { RunStopped } from '../errors.ts';
+import { formatDuration } from '../duration.ts';
+import type { TargetRequest } from '../target/client.ts';
+import type { Exchange } from '../target/exchange.ts';
+
+/** Exchanges in a row without an answer after which a run stops sending: the target stopped answering. */
+export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;
+
+/** The least a run is given by default, whatever its plan's ETA. */
+const MIN_DEFAULT_MAX_TIME_MS = 10 * 60_000;
+
+/** The default `--max-time` of a run whose plan takes `etaMs` at the target's limit: three times that, at least ten minutes. */
+export function defaultMaxTimeMs(etaMs: number): number {
+  return Math.max(MIN_DEFAULT_MAX_TIME_MS, Math.ceil(3 * etaMs));
+}
+
+export interface RunGuardOptions {
+  /** Sends one request (the paced client). */
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  /** The run's time limit, ms from `startedAtMs`. */
+  readonly maxTimeMs: number;
+  readonly startedAtMs: number;
+  /** Where the limit came from, for the reason (e.g. "--max-time 5m"). */
+  readonly maxTimeSource: string;
+  readonly now?: () => number;
+}
+
+/**
+ * Keeps a run bounded, whatever the target does: past the run's time limit, or after
+ * MAX_CONSECUTIVE_TRANSPORT_FAILURES exchanges in a row that got no complete answer (timeouts,
+ * resets, refused connections), no request is sent any more: `send` throws RunStopped, so the check
+ * in progress and every later one are reported `errored` with the reason and the reports are still
+ * written. A dead target costs a few timeouts, not one per check.
+ */
+export class RunGuard {
+  readonly #options: RunGuardOptions;
+  readonly #now: () => number;
+  #failuresInARow = 0;
+  #stopped: RunStopped | null = null;
+
+  constructor(options: RunGuardOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Why the run stopped (the time limit passed, the target stopped answering), or null while it goes on. */
+  get stopped(): string | null {
+    if (this.#stopped === null && this.#now() - this.#options.startedAtMs > this.#options.maxTimeMs) {
+      this.#stopped = new RunStopped(
+        `the run's time limit of ${formatDuration(this.#options.maxTimeMs)} (${this.#options.maxTimeSource}) passed, so the checks from here on were not run`,
+      );
+    }
+    return this.#stopped?.reason ?? null;
+  }
+
+  /** @throws RunStopped once the run has stopped. */
+  assertRunning(): void {
+    if (this.stopped !== null) throw this.#stopped;
+  }
+
+  /** Sends one request unless the run has stopped; counts answers and failures in a row. */
+  async send(request: TargetRequest): Promise<Exchange> {
+    this.assertRunning();
+    const exchange = await this.#options.send(request);
+    const unanswered = exchange.error !== undefined && exchange.error.code !== 'RESPONSE_TOO_LARGE';
+    this.#failuresInARow = unanswered ? this.#failuresInARow + 1 : 0;
+    if (this.#failuresInARow >= MAX_CONSECUTIVE_TRANSPORT_FAILURES && this.#stopped === null) {
+      this.#stopped = new RunStopped(
+        `the target stopped answering after exchange ${exchange.id - MAX_CONSECUTIVE_TRANSPORT_FAILURES}: ${MAX_CONSECUTIVE_TRANSPORT_FAILURES} exchanges in a row ` +
+          `got no complete answer (the last: ${exchange.error!.code}), so no more requests were sent and the checks from here on were not run`,
+      );
+    }
+    return exchange;
+  }
+}

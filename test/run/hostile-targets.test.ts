@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/report/model.ts';
+import { filesUnder, runMeasured, ROOT, type MeasuredResult } from '../support/cli.ts';
+import { startHostileTarget, type HostileMode, type HostileTarget } from '../support/hostile-target.ts';
+
+const TOKEN = 'tok-hostile-run-8d2f61aa';
+/** Short timeouts, no bursts, a raised limit: each run is bounded by what the harness does, not by waiting. */
+const PROFILE = [
+  'rate_limit: { limit: 600, window: 1s, bursts: false }',
+  'timeouts: { connect: 1s, headers: 2s, body: 2s, exchange: 3s }',
+  '',
+].join('\n');
+/**
+ * Peak RSS a run may reach, whatever the target sends. The on-the-fly TypeScript compiler alone
+ * takes ~150 MB of it and a run against a well-behaved target ~210 MB (under vitest); before the
+ * bounds, these targets took 1.2 GB and 2.2 GB and crashed the run.
+ */
+const PEAK_RSS_BYTES = 400 * 2 ** 20;
+
+interface HostileRun {
+  readonly result: MeasuredResult;
+  readonly report: RunReport;
+  readonly artifacts: readonly string[];
+  readonly target: HostileTarget;
+}
+
+const targets: HostileTarget[] = [];
+
+async function runAgainst(mode: HostileMode, extraArgs: readonly string[] = [], redirectTo?: string): Promise<HostileRun> {
+  const target = await startHostileTarget({ mode, token: TOKEN, ...(redirectTo ? { redirectTo } : {}) });
+  targets.push(target);
+  const work = await mkdtemp(join(tmpdir(), `clockcheck-hostile-${mode}-`));
+  await writeFile(join(work, 'ca.pem'), target.tls.caPem);
+  await writeFile(join(work, 'profile.yaml'), PROFILE);
+  const reportDir = join(work, 'reports');
+  const result = await runMeasured(
+    process.execPath,
+    [join(ROOT, 'bin/clockcheck.mjs'), 'run', '--target', target.origin, '--ca', join(work, 'ca.pem'), '--profile', join(work, 'profile.yaml'),
+      '--report-dir', reportDir, '--budget', '22', '--seed', '3', '--quiet', ...extraArgs],
+    { ...process.env, CLOCKCHECK_TOKEN: TOKEN },
+    120_000,
+  );
+  const artifacts = await filesUnder(reportDir).catch(() => []);
+  const reportFile = artifacts.find((f) => f.endsWith('report.json'));
+  if (!reportFile) throw new Error(`no report.json after the run against ${mode} (exit ${result.code}):\n${result.stderr}`);
+  return { result, report: JSON.parse(await readFile(reportFile, 'utf8')) as RunReport, artifacts, target };
+}
+
+/** What every hostile run must show: it ended by itself, with exit 1 or 2, a report, no token anywhere, bounded memory. */
+async function expectBoundedRun(run: HostileRun, exitCode: 1 | 2): Promise<void> {
+  expect(run.result.killed).toBe(false);
+  expect(run.result.code).toBe(exitCode);
+  expect(run.report.exitCode).toBe(exitCode);
+  expect(run.artifacts.map((f) => f.split('/').pop())).toEqual(expect.arrayContaining(['report.json', 'report.html', 'junit.xml']));
+  expect(run.result.stdout + run.result.stderr).not.toContain(TOKEN);
+  for (const file of run.artifacts) expect(await readFile(file, 'utf8'), file).not.toContain(TOKEN);
+  expect(run.result.stderr).not.toMatch(/at .*\.ts:\d+|heap out of memory|Maximum call stack/);
+  if (run.result.peakRssBytes > 0) expect(run.result.peakRssBytes).toBeLessThan(PEAK_RSS_BYTES);
+}
+
+afterAll(async () => {
+  await Promise.all(targets.map((t) => t.close()));
+});
+
+describe('a run against a hostile target always ends by itself, with a verdict and a report', () => {
+  it('a body that trickles a byte a second: each exchange ends at timeouts.exchange, and the run stops after 5 in a row', async () => {
+    const run = await runAgainst('trickle');
+    await expectBoundedRun(run, 1);
+    expect(run.result.wallMs).toBeLessThan(40_000);
+    expect(run.report.notes.join('\n')).toMatch(/the target stopped answering after exchange 1: 5 exchanges in a row got no complete answer \(the last: EXCHANGE_TIMEOUT\)/);
+    // Real passes: the preflight was served (AUTH-HEADER-RAW), plain HTTP to the port is refused (HTTPS-ONLY), and no window served more than the limit (RATE-LIMIT-CAP).
+    const shown = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'RATE-LIMIT-CAP']);
+    expect(run.report.checks.filter((c) => c.status === 'passed').flatMap((c) => c.rules).filter((r) => !shown.has(r))).toEqual([]);
+    expect(run.target.received.length).toBeLessThanOrEqual(7);
+  }, 60_000);
+
+  it('the same with --max-time 5s: the run stops at its time limit, and the checks not run are errored with that reason', async () => {
+    const run = await runAgainst('trickle', ['--max-time', '5s']);
+    await expectBoundedRun(run, 1);
+    expect(run.result.wallMs).toBeLessThan(30_000);
+    expect(run.report.options.maxTimeMs).toBe(5000);
+    const reason = /the run's time limit of 5\.0 s \(--max-time\) passed/;
+    expect(run.report.notes.join('\n')).toMatch(reason);
+    expect(run.report.checks.filter((c) => c.status === 'errored' && reason.test(c.reason ?? '')).length).toBeGreaterThan(50);
+  }, 60_000);
+
+  it.each(['deep-json', 'wide-json'] as const)('%s on every call: a JSON-RESPONSE finding, never a crash, memory bounded', async (mode) => {
+    const run = await runAgainst(mode);
+    await expectBoundedRun(run, 1);
+    const findings = run.report.checks.flatMap((c) => c.findings);
+    expect(findings.some((f) => f.ruleId === 'JSON-RESPONSE' && /not parsed/.test(f.actual))).toBe(true);
+    // What a status shows without the body may pass: HEAD answered like GET, no 5xx, no window over the limit, the preflight served.
+    const byStatus = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'HEAD-SUPPORTED', 'HEAD-PARITY', 'ERR-NO-SERVER-ERROR', 'RATE-LIMIT-CAP']);
+    expect(run.report.checks.filter((c) => c.status === 'passed').flatMap((c) => c.rules).filter((r) => !byStatus.has(r))).toEqual([]);
+    for (const exchange of run.report.checks.flatMap((c) => c.exchanges)) expect(exchange.response?.body.length ?? 0).toBeLessThanOrEqual(8 * 1024);
+  }, 120_000);
+
+  it('500 to everything: nothing passes that needed a served call, and the run ends with exit 1', async () => {
+    const run = await runAgainst('error-500');
+    await expectBoundedRun(run, 1);
+    const passed = run.report.checks.filter((c) => c.status === 'passed');
+    // HTTPS-ONLY is shown without the API: plain HTTP to the port is refused, which is a real pass.
+    expect(passed.flatMap((c) => c.rules).filter((r) => r !== 'HTTPS-ONLY')).toEqual([]);
+    expect(run.report.checks.find((c) => c.id === 'rate-limit/monitor')?.status).toBe('errored');
+  }, 120_000);
+
+  it.each(['stops-answering', 'goes-silent'] as const)('a target that %s mid-run is one verdict: 5 failures in a row, then nothing more is sent', async (mode) => {
+    const run = await runAgainst(mode);
+    await expectBoundedRun(run, 1);
+    expect(run.result.wallMs).toBeLessThan(40_000);
+    expect(run.report.notes.join('\n')).toMatch(/the target stopped answering after exchange \d+: 5 exchanges in a row/);
+    expect(run.report.requests.made).toBeLessThan(40);
+  }, 60_000);
+
+  it('a redirect of everything: exit 2 with the Location and a base-URL hint, and the token never reaches the other host', async () => {
+    const elsewhere = await startHostileTarget({ mode: 'error-500', token: TOKEN });
+    targets.push(elsewhere);
+    const run = await runAgainst('redirect', [], elsewhere.origin);
+    await expectBoundedRun(run, 2);
+    expect(run.result.stderr).toMatch(new RegExp(`answered 301 with Location: ${elsewhere.origin}/api/public/users.*A wrong base URL is the likely cause: it points to another origin`));
+    expect(run.report.runError).toMatch(/follows no redirect/);
+    expect(run.report.checks.every((c) => c.status === 'errored')).toBe(true);
+    expect(run.report.requests.made).toBe(1);
+    expect(elsewhere.received).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { RunStopped } from '../../src/errors.ts';
+import { MAX_CONSECUTIVE_TRANSPORT_FAILURES, RunGuard, defaultMaxTimeMs } from '../../src/run/run-guard.ts';
+import type { Exchange, TransportErrorCode } from '../../src/target/exchange.ts';
+
+/** A send that answers (or fails with `code`) per the script, numbering exchanges from 1. */
+function scripted(script: ReadonlyArray<TransportErrorCode | number>) {
+  let id = 0;
+  const sent: number[] = [];
+  const send = async (): Promise<Exchange> => {
+    const step = script[id] ?? 200;
+    id++;
+    sent.push(id);
+    const base = { id, startedAt: '', sentAtMs: 0, durationMs: 1, request: { method: 'GET' as const, url: 'https://t.test/api/public/users', headers: {} } };
+    return typeof step === 'number'
+      ? { ...base, response: { status: step, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } }
+      : { ...base, error: { code: step, message: step } };
+  };
+  return { send, sent };
+}
+
+const GET = { method: 'GET', path: '/users' } as const;
+
+describe('RunGuard: a run always ends', () => {
+  it(`stops sending after ${MAX_CONSECUTIVE_TRANSPORT_FAILURES} exchanges in a row without an answer, naming the last answered exchange`, async () => {
+    const target = scripted([200, 200, 'CONNECTION_REFUSED', 'HEADERS_TIMEOUT', 'CONNECTION_RESET', 'EXCHANGE_TIMEOUT', 'CONNECTION_REFUSED', 200]);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    for (let i = 0; i < 7; i++) await guard.send(GET);
+    expect(guard.stopped).toMatch(/^the target stopped answering after exchange 2: 5 exchanges in a row got no complete answer \(the last: CONNECTION_REFUSED\)/);
+    await expect(guard.send(GET)).rejects.toThrow(RunStopped);
+    expect(target.sent).toHaveLength(7);
+  });
+
+  it('forgives failures that an answer interrupts, and an oversize body (the target answered)', async () => {
+    const target = scripted(['CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET', 500, 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE']);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    for (let i = 0; i < 10; i++) await guard.send(GET);
+    expect(guard.stopped).toBeNull();
+  });
+
+  it('stops once the time limit has passed, before sending, saying which limit', async () => {
+    let now = 1_000;
+    const target = scripted([]);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 5_000, startedAtMs: 1_000, maxTimeSource: '--max-time', now: () => now });
+    await guard.send(GET);
+    now = 6_001;
+    await expect(guard.send(GET)).rejects.toThrow(/^the run's time limit of 5\.0 s \(--max-time\) passed/);
+    expect(() => guard.assertRunning()).toThrow(RunStopped);
+    expect(target.sent).toHaveLength(1);
+  });
+
+  it('defaults the limit to three times the ETA, at least ten minutes', () => {
+    expect(defaultMaxTimeMs(25_000)).toBe(600_000);
+    expect(defaultMaxTimeMs(13 * 60_000)).toBe(39 * 60_000);
+  });
+});
