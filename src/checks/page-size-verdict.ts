@@ -2,6 +2,7 @@ import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import { itemsOf } from './args.ts';
+import { overBoundsFinding } from '../target/_internals/bounded-json.ts';
 
 /** One broken expectation about a page_size answer. */
 export interface PageSizeProblem {
@@ -34,9 +35,10 @@ export function pageSizeProblems(size: number | string, exchange: Exchange, prof
   const items = itemsOf(response.json, profile);
   if (!items) {
     // A served page whose items cannot be read shows nothing about its size: that is the finding.
+    const overBounds = overBoundsFinding(response);
     problems.push(
       response.jsonProblem !== undefined
-        ? { rule: 'JSON-RESPONSE', expected: 'a sound JSON document for this API (§1)', actual: `a body of ${response.bodyBytes} bytes ${response.jsonProblem}: not parsed` }
+        ? { rule: overBounds.ruleId, expected: overBounds.expected, actual: overBounds.actual }
         : { rule: 'PAG-PAGE-SIZE-MAX', expected: `a page of items for page_size=${size}`, actual: response.json === undefined ? 'a body that is not JSON' : 'no list of items in the body' },
     );
     return problems;

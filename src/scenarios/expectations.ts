@@ -4,6 +4,7 @@ import type { RuleId } from '../spec/rules.ts';
 import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../spec/responses.ts';
 import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../spec/formats/index.ts';
 import type { Exchange, RecordedResponse } from '../target/exchange.ts';
+import { overBoundsFinding } from '../target/_internals/bounded-json.ts';
 import type { Profile } from '../target/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
 import { isMultiPath, readsRecords, select } from './json-path.ts';
@@ -199,7 +200,7 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
   const needsJson = expectation.schema !== undefined || (expectation.json?.length ?? 0) > 0;
   if (response.jsonProblem !== undefined) {
     // Over the bounds of bounded-json.ts whatever the check needs of it: not a sound JSON document for this API.
-    judgements.push({ ruleId: 'JSON-RESPONSE', expected: 'a sound JSON document for this API (§1)', actual: `a body of ${response.bodyBytes} bytes ${response.jsonProblem}: not parsed` });
+    judgements.push(overBoundsFinding(response));
     return judgements;
   }
   if (needsJson && response.json === undefined) {

@@ -73,3 +73,8 @@ export function parseBoundedJson(text: string, bounds: JsonBounds = JSON_BOUNDS)
     return { kind: 'not-json' };
   }
 }
+
+/** The JSON-RESPONSE finding of a body over the bounds, as every check words it. */
+export function overBoundsFinding(response: { readonly bodyBytes: number; readonly jsonProblem?: string }): { ruleId: 'JSON-RESPONSE'; expected: string; actual: string } {
+  return { ruleId: 'JSON-RESPONSE', expected: 'a sound JSON document for this API (§1)', actual: `a body of ${response.bodyBytes} bytes ${response.jsonProblem}: not parsed` };
+}
