@@ -6,6 +6,7 @@ import type { Exchange, HttpMethod } from '../target/exchange.ts';
 import { Redactor } from '../target/redaction.ts';
 import { withLazyJson } from '../target/client.ts';
 import { transportFailure } from '../target/_internals/transport-error.ts';
+import { LARGE_BODIES, LARGE_BODY_BYTES } from '../target/_internals/large-body-collector.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
 export interface LoadRequest {
@@ -78,6 +79,8 @@ interface AutocannonClient {
   secure: boolean;
   opts: { hostname: string; port: number; servername?: string; tlsOptions: tls.ConnectionOptions };
   conn: net.Socket;
+  /** Its queue of requests in flight; `addBody` appends a response's body text (lib/pipelinedRequestsQueue.js). */
+  pipelinedRequests: { addBody(data: Buffer): void };
   _connect(): void;
   destroyed: boolean;
 }
@@ -130,6 +133,16 @@ function verifyingConnect(client: AutocannonClient, insecure: boolean, onTlsFail
   };
 }
 
+/**
+ * autocannon 9 appends every body chunk of every response to a string (`req.body += data`, for its
+ * `expectBody`/`verifyBody` options, which the harness does not use): a burst of 600 responses of
+ * 1 MB held 600 MB of strings until the next full collection. The harness reads bodies itself (the
+ * 'body' event, capped), so this makes that append a no-op.
+ */
+function keepNoBodyText(client: AutocannonClient): void {
+  client.pipelinedRequests.addBody = () => {};
+}
+
 function headerMap(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -165,10 +178,13 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
   let firstSentAtMs: number | null = null;
   let lastReceivedAtMs: number | null = null;
   let tlsFailure: Error | null = null;
+  /** Bytes of the large bodies received, counted toward a full collection once the run is over (never during a burst). */
+  let largeBodyBytes = 0;
   let instance: autocannon.Instance | undefined;
 
   const setupClient = (raw: unknown) => {
     const client = raw as AutocannonClient;
+    keepNoBodyText(client);
     verifyingConnect(client, options.tls.insecure, (error) => {
       tlsFailure ??= error;
       client.destroyed = true;
@@ -214,6 +230,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       lastReceivedAtMs = Date.now();
       if (!call) return;
       options.onResponse?.(call.status ?? 0, performance.now() - call.startedPerf);
+      if (call.bodyBytes >= LARGE_BODY_BYTES) largeBodyBytes += call.bodyBytes;
       const text = Buffer.concat(call.body).toString('utf8');
       const truncated = call.bodyBytes > maxBody;
       exchanges.push(
@@ -266,6 +283,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       (error: Error | null, res: autocannon.Result) => (error ? reject(error) : resolve(res)),
     );
   }).finally(() => clearTimeout(cap));
+  LARGE_BODIES.note(largeBodyBytes);
   if (tlsFailure) {
     throw new ClockcheckError('CLOCKCHECK_TLS', `TLS error talking to ${options.origin}: ${redactor.text((tlsFailure as Error).message)}; nothing was sent`);
   }

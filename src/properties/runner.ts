@@ -6,6 +6,7 @@ import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import { matchStatus } from '../scenarios/expectations.ts';
 import { RunStopped } from '../errors.ts';
+import { retainExchange } from '../target/retained.ts';
 import type { GeneratedCase, GeneratorContext, PropertyFamily } from './family.ts';
 
 /** How one family is run: how many cases, how many extra requests shrinking may spend, and replay. */
@@ -115,7 +116,8 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
       stopped = error;
       return true;
     }
-    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange };
+    // Judged now; what is kept is the exchange as a report keeps it (a family sends up to hundreds of cases).
+    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange) };
     verdicts.set(key(generated), verdict);
     if (verdict.finding && !firstFailure) firstFailure = verdict;
     return verdict.finding === null;
@@ -133,7 +135,7 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
     if (valid) {
       try {
         const exchange = await options.send({ method: family.request.method, path, json: valid.payload });
-        control = { finding: judgeCase(valid, exchange, family, profile), exchange };
+        control = { finding: judgeCase(valid, exchange, family, profile), exchange: retainExchange(exchange) };
         if (control.finding) control = { ...control, finding: { ...control.finding, expected: `${control.finding.expected} (a control case, sent because no generated case was accepted)` } };
       } catch (error) {
         if (!(error instanceof RunStopped)) throw error;

@@ -38,8 +38,11 @@ export interface RateLimitPhaseDeps {
   readonly profile: Profile;
   /** One call through the harness's client, recorded under `segment` (not paced inside the phase). */
   readonly call: (request: TargetRequest, segment: string) => Promise<Exchange>;
-  /** `amount` calls at once over the profile's connections (autocannon), recorded under `segment`. */
-  readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string) => Promise<BurstRecord>;
+  /**
+   * `amount` calls at once over the profile's connections (autocannon), recorded under `segment`;
+   * `wholeBodies` keeps each body up to the client's 1 MiB (a page of 100 records), else 64 KiB.
+   */
+  readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies?: boolean) => Promise<BurstRecord>;
   /** The pacer's margin on top of the window, ms: a "quiet window" is window + guard without calls. */
   readonly guardMs: number;
   readonly replay: (checkId: string) => string;
@@ -209,7 +212,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     const pageSizes = recorder('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
     const bursts = await Promise.all(
-      PAGE_SIZES_UNDER_LOAD.map(async (size) => [size, (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size')).exchanges] as const),
+      PAGE_SIZES_UNDER_LOAD.map(async (size) => [size, (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges] as const),
     );
     results.push(judgePageSizesUnderLoad(new Map(bursts), profile, pageSizes));
   }

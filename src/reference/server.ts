@@ -15,7 +15,7 @@ import {
   type RateLimitSetting,
 } from './rate-limiter.ts';
 import { seed, type SeedSummary } from './seed.ts';
-import { DIALECTS, type DialectName } from './dialect.ts';
+import { DIALECTS, type Dialect, type DialectName } from './dialect.ts';
 
 export interface ReferenceServerOptions {
   /** 0 picks a free port. */
@@ -52,6 +52,8 @@ export interface ReferenceServer {
   readonly companyTimezone: string;
   /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
   readonly rateLimit: RateLimitSetting | null;
+  /** How it answers where the spec says "not shown" (the context's dialect). */
+  readonly dialect: Dialect;
   readonly context: ServerContext;
   /** §5.4: revokes the token (as the revoke-key button does); every later request with it is refused. */
   revokeToken(): void;
@@ -129,6 +131,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     faults,
     companyTimezone,
     rateLimit,
+    dialect: ctx.dialect,
     context: ctx,
     revokeToken: () => {
       ctx.tokenRevoked = true;

@@ -253,9 +253,9 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     runRateLimitPhase({
       profile,
       call: (request, label) => transport.call(send, request, label),
-      burst: (requests, amount, label) => {
+      burst: (requests, amount, label, wholeBodies) => {
         guard.assertRunning();
-        return transport.burst(requests, amount, label);
+        return transport.burst(requests, amount, label, wholeBodies);
       },
       guardMs: pacer.spanMs - profile.rate_limit.window,
       replay: (id) => `${options.replayBase} --only ${id}`,

@@ -1,6 +1,7 @@
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
 import type { RunReport } from '../report/model.ts';
-import type { DialectName } from '../reference/dialect.ts';
+import type { Dialect, DialectName } from '../reference/dialect.ts';
+import type { SeedSummary } from '../reference/seed.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import { certify } from './certify.ts';
 import { defaultProfile, type Profile } from '../target/profile.ts';
@@ -19,10 +20,18 @@ export const EMBEDDED_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 1000
  */
 export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
 
+/** What the profile of an embedded reference server is made from (in this process or its own). */
+export interface EmbeddedFacts {
+  readonly seed: SeedSummary;
+  readonly dialect: Dialect;
+  readonly companyTimezone: string;
+  readonly rateLimit: RateLimitSetting | null;
+}
+
 /** The profile of the embedded reference server, filled from its seed data (README, "Seed data"). */
-export function embeddedProfile(server: ReferenceServer): Profile {
+export function embeddedProfile(server: EmbeddedFacts): Profile {
   const seed = server.seed;
-  const dialect = server.context.dialect;
+  const dialect = server.dialect;
   const profile = defaultProfile();
   const rateLimit = server.rateLimit ?? EMBEDDED_RATE_LIMIT;
   return {

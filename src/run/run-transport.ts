@@ -28,6 +28,9 @@ export interface RunTransportOptions {
  * given to the run-wide RateMonitor with the part of the run that sent it, ticked on the progress
  * line and handed to `onExchange`.
  */
+/** Response body bytes an exchange keeps while its check judges it: 1 MiB (a page of 100 rich records fits). */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
 export class RunTransport {
   readonly client: TargetClient;
   readonly monitor = new RateMonitor();
@@ -45,7 +48,7 @@ export class RunTransport {
       tls: this.#tls(),
       allowPlainHttp: options.allowPlainHttp,
       timeouts: clientTimeouts(profile),
-      maxResponseBytes: 1024 * 1024,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
       pacer: options.pacer,
       onExchange: (exchange) => this.#seen(exchange, this.#segment),
@@ -67,8 +70,12 @@ export class RunTransport {
     }
   }
 
-  /** `amount` calls at once through autocannon, recorded like the client's own exchanges under `segment`. */
-  async burst(requests: readonly LoadRequest[], amount: number, segment: string): Promise<BurstRecord> {
+  /**
+   * `amount` calls at once through autocannon, recorded like the client's own exchanges under
+   * `segment`. Each keeps 64 KiB of body (a burst's calls are counted and their statuses judged), or
+   * with `wholeBodies` as much as the client keeps, for the few calls whose pages are judged.
+   */
+  async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstRecord> {
     const { profile, pacer } = this.#options;
     const first = this.client.reserveExchangeIds(amount);
     const run = await runAutocannon({
@@ -81,6 +88,7 @@ export class RunTransport {
       connections: profile.rate_limit.connections,
       amount,
       record: true,
+      ...(wholeBodies ? { maxBodyBytes: MAX_RESPONSE_BYTES } : {}),
       sampleIntervalMs: 10,
       timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
       userAgent: `clockcheck/${toolVersion()}`,

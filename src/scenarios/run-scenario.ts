@@ -11,6 +11,7 @@ import { createdId } from './created-id.ts';
 import { select } from './json-path.ts';
 import { recordReading } from '../records/record-reading.ts';
 import { RunStopped } from '../errors.ts';
+import { retainExchange } from '../target/retained.ts';
 import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
 
 /** What running a scenario needs from the run. */
@@ -85,7 +86,9 @@ function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
 export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): Promise<CheckResult> {
   const { scenario } = loaded;
   const started = Date.now();
+  // The scenario's exchanges as its report keeps them (retained.ts); the last one whole, for the step that reads it.
   const exchanges: Exchange[] = [];
+  let last: Exchange | undefined;
   const findings: Finding[] = [];
   const vars: Record<string, unknown> = {};
   const defaultRule = scenario.rules[0] as RuleId;
@@ -94,7 +97,8 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
 
   const send = async (request: TargetRequest): Promise<Exchange> => {
     const exchange = await deps.send(request);
-    exchanges.push(exchange);
+    exchanges.push(retainExchange(exchange));
+    last = exchange;
     const path = request.path ?? '';
     if (request.method === 'POST' && exchange.response && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
@@ -169,7 +173,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     precondition: (reason) => {
       throw new PreconditionFailed(reason);
     },
-    lastExchange: () => exchanges.at(-1),
+    lastExchange: () => last,
     render: renderValue,
     acquire: deps.acquire,
     profile: deps.profile,

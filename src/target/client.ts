@@ -4,6 +4,7 @@ import type { Exchange, HttpMethod, RecordedRequest, RecordedResponse, Transport
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
+import { LARGE_BODIES } from './_internals/large-body-collector.ts';
 import { parseBoundedJson } from './_internals/bounded-json.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
 import { transportFailure } from './_internals/transport-error.ts';
@@ -288,6 +289,7 @@ export class TargetClient {
     const headers = flatHeaders(response.headers);
     const announced = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
     const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
+    LARGE_BODIES.note(read.kept.length);
     const text = read.kept.toString('utf8');
     const truncated = read.incomplete || read.bytes > read.kept.length;
     const recorded: RecordedResponse = {

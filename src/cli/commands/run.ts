@@ -7,7 +7,8 @@ import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
-import { embeddedProfile, startEmbeddedTarget } from '../../run/embedded-target.ts';
+import { EMBEDDED_RATE_LIMIT, embeddedProfile } from '../../run/embedded-target.ts';
+import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess } from '../target-access.ts';
@@ -83,7 +84,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const targetUrl = values.target ?? profile.target;
   if (values.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
 
-  const server = targetUrl ? null : await startEmbeddedTarget(values.fault);
+  const server = targetUrl ? null : await spawnEmbeddedTarget({ faults: values.fault, rateLimit: EMBEDDED_RATE_LIMIT });
   try {
     let origin: string;
     let token: string;
@@ -92,7 +93,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       profile = { ...embeddedProfile(server), waivers: profile.waivers };
       origin = server.origin;
       token = server.token;
-      caPem = server.tls.caPem;
+      caPem = server.caPem;
     } else {
       const access = await resolveTargetAccess(targetUrl as string, profile, { ca: values.ca, insecure: values.insecure, allowHttp: values['allow-http'] });
       origin = access.origin;
@@ -134,7 +135,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     let caFile = values.ca ?? profile.tls.ca;
     if (server) {
       caFile = join(dir, 'ca.pem');
-      await writeFile(caFile, server.tls.caPem);
+      await writeFile(caFile, server.caPem);
     }
     const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
     console.log(summaryTable(report, { color: process.stdout.isTTY === true, paths }));

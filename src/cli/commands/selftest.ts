@@ -29,7 +29,8 @@ function line(d: FaultDetection): string {
     d.verdict === 'caught'
       ? `[${by.padEnd(10)}] ` + d.catchingChecks.slice(0, 3).join(', ') + (d.catchingChecks.length > 3 ? ` +${d.catchingChecks.length - 3}` : '')
       : d.otherRules.length > 0 ? `failed only on ${d.otherRules.join(', ')}` : 'no check failed';
-  return `${mark}  ${d.dialect.padEnd(11)} ${d.fault.name.padEnd(32)} ${d.fault.rule.padEnd(28)} ${detail}`;
+  const again = d.attempts > 1 ? ` (certified ${d.attempts} times: the first left ${d.fault.rule} unjudged)` : '';
+  return `${mark}  ${d.dialect.padEnd(11)} ${d.fault.name.padEnd(32)} ${d.fault.rule.padEnd(28)} ${detail}${again}`;
 }
 
 export async function selftestCommand(argv: string[]): Promise<number> {
@@ -75,6 +76,11 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   for (const d of detections) console.log(line(d));
   const byProperties = detections.filter((d) => d.catchingProperties > 0).length;
   const byBursts = detections.filter((d) => d.catchingChecks.some((id) => id.startsWith('rate-limit/'))).length;
+  // The misses again, with how the checks of their rule ended, where a log's tail shows them.
+  for (const d of detections.filter((x) => x.verdict === 'missed')) {
+    console.log(`\n${line(d)}`);
+    for (const check of d.ruleChecks) console.log(`  ${check}`);
+  }
   console.log(`\n${count('caught')} caught (${byProperties} of them also or only by generated cases, ${byBursts} by rate-limit bursts), ${count('missed')} missed of ${detections.length} fault certifications in ${result.dialects.length} dialect(s); ${formatDuration(result.durationMs)}`);
   await mkdir(values['report-dir'], { recursive: true });
   const file = join(values['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -82,7 +88,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     dialect: d.dialect,
     clean: d.clean.summary,
     notApplicable: d.notApplicable.map((f) => f.name),
-    detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, catchingProperties: x.catchingProperties, otherRules: x.otherRules })),
+    detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
   }));
   await writeFile(file, JSON.stringify({ seed, passed: result.passed, durationMs: result.durationMs, dialects: dialectJson }, null, 2));
   console.log(`written ${file}`);

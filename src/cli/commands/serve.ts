@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts';
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
-import { parseRateLimit } from '../../reference/rate-limiter.ts';
+import { parseRateLimit, type RateLimitSetting } from '../../reference/rate-limiter.ts';
+import type { ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
 import { isTimezoneName } from '../../spec/formats/index.ts';
@@ -13,11 +14,15 @@ import { integerOption, parseCommandArgs } from '../args.ts';
 const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off]
                 [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
                 [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative|laravel] [--list-faults]
+                [--ipc]
 
 Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
 --fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
+--ipc is how \`clockcheck run\` starts its embedded target: nothing is printed, the server announces
+its address, token, CA and seed data over the IPC channel of the parent process and exits when the
+parent goes.
 --dialect chooses how the server answers where the spec says "not shown":
   standard     201 {items, message} on create, 422 for validation, page_size > 100 clamped, links keep
                the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
@@ -55,6 +60,33 @@ export function describeServer(server: ReferenceServer, caFile: string, tokenSou
   ];
 }
 
+/**
+ * `serve --ipc`: the listening announcement goes to the parent process (spawnEmbeddedTarget,
+ * ServeAnnouncement), never to stdout; the server stops on SIGTERM or when the parent goes.
+ */
+async function announceOverIpc(server: ReferenceServer, rateLimit: RateLimitSetting | null): Promise<number> {
+  if (!process.send) throw new UsageError('--ipc needs a parent process with an IPC channel (clockcheck run starts it so)');
+  const announcement: ServeAnnouncement = {
+    kind: 'listening',
+    origin: server.origin,
+    token: server.token,
+    caPem: server.tls.caPem,
+    companyTimezone: server.companyTimezone,
+    dialect: server.dialect.name,
+    rateLimit,
+    seed: server.seed,
+  };
+  process.send(announcement);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    process.once('disconnect', resolve);
+  });
+  await server.close();
+  if (process.connected) process.disconnect();
+  return 0;
+}
+
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, {
     port: { type: 'string' },
@@ -69,6 +101,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'ca-out': { type: 'string' },
     'list-faults': { type: 'boolean', default: false },
     dialect: { type: 'string', default: 'standard' },
+    ipc: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -105,6 +138,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     tls: values.cert && values.key ? tlsIdentityFromPem(await readFile(values.cert, 'utf8'), await readFile(values.key, 'utf8')) : undefined,
     onError: (error) => console.error('handler error:', error),
   });
+  if (values.ipc) return announceOverIpc(server, rateLimit);
   const caFile = await writeCaFile(server.tls, values['ca-out'] ?? join(tmpdir(), `clockcheck-${server.port}`));
   const tokenSource = values.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
   console.log(`listening ${server.origin}`);

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ClockcheckError } from '../errors.ts';
+import { DIALECTS, type DialectName } from '../reference/dialect.ts';
+import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import type { EmbeddedFacts } from './embedded-target.ts';
+
+/** The clockcheck command line a child process runs (the same checkout, the same loader). */
+const BIN = fileURLToPath(new URL('../../bin/clockcheck.mjs', import.meta.url));
+
+/** How long the embedded server may take to start listening; then the run gives up. */
+const START_TIMEOUT_MS = 30_000;
+/** How long it may take to stop after SIGTERM; then it is killed. */
+const STOP_TIMEOUT_MS = 5_000;
+/** The tail of the server's stderr kept for an error message. */
+const STDERR_TAIL_CHARS = 4_096;
+
+/** What `clockcheck serve --ipc` announces over the IPC channel once it listens. */
+export const ServeAnnouncement = z.object({
+  kind: z.literal('listening'),
+  origin: z.string().startsWith('https://'),
+  token: z.string().min(1),
+  caPem: z.string().min(1),
+  companyTimezone: z.string(),
+  dialect: z.enum(Object.keys(DIALECTS) as [DialectName, ...DialectName[]]),
+  rateLimit: z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }).nullable(),
+  seed: z.object({
+    activeUserIds: z.object({ admin: z.number(), manager: z.number(), employee: z.number() }),
+    allActiveUserIds: z.array(z.number()).readonly(),
+    inactiveUserId: z.number(),
+    jobIds: z.array(z.number()).readonly(),
+    taskIds: z.array(z.number()).readonly(),
+    breakRuleIds: z.array(z.number()).readonly(),
+    timesheetIds: z.array(z.number()).readonly(),
+    openTimesheetId: z.number(),
+    breakCount: z.number(),
+    webhookUrl: z.string(),
+  }),
+});
+export type ServeAnnouncement = z.infer<typeof ServeAnnouncement>;
+
+/** The embedded reference server in a process of its own: its facts, and how to stop it. */
+export interface EmbeddedProcess extends EmbeddedFacts {
+  readonly origin: string;
+  readonly token: string;
+  readonly caPem: string;
+  /** Stops the server process (SIGTERM, then SIGKILL after 5 s). */
+  close(): Promise<void>;
+}
+
+export interface EmbeddedProcessOptions {
+  readonly faults: readonly string[];
+  readonly rateLimit: RateLimitSetting;
+  readonly dialect?: DialectName;
+}
+
+/**
+ * Starts the reference server as a child process (`clockcheck serve --ipc`), the target of
+ * `clockcheck run` without `--target`. The harness then certifies it like any other target: the
+ * server's work and memory are its own (a run's figures are the harness's), and it runs on another
+ * core. The token, the CA and the seed data come over the IPC channel (never printed); the child
+ * exits when this process goes.
+ * @throws ClockcheckError `CLOCKCHECK_EMBEDDED_SERVER` when it does not listen within 30 s or exits first.
+ */
+export async function spawnEmbeddedTarget(options: EmbeddedProcessOptions): Promise<EmbeddedProcess> {
+  const { limit, windowMs } = options.rateLimit;
+  const args = [BIN, 'serve', '--ipc', '--port', '0', '--rate-limit', `${limit}/${windowMs}ms`, '--dialect', options.dialect ?? 'standard', ...options.faults.flatMap((f) => ['--fault', f])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: withoutToken(process.env) });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+  const announcement = await new Promise<ServeAnnouncement>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', `the embedded reference server ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`did not start listening within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    child.once('error', (error) => fail(`could not be started (${error.message})`));
+    child.once('exit', (code, signal) => fail(`exited before it listened (${signal ?? `exit code ${code}`})`));
+    child.once('message', (message) => {
+      const parsed = ServeAnnouncement.safeParse(message);
+      if (!parsed.success) return fail(`announced itself in an unexpected form (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve(parsed.data);
+    });
+  });
+  return {
+    origin: announcement.origin,
+    token: announcement.token,
+    caPem: announcement.caPem,
+    seed: announcement.seed,
+    companyTimezone: announcement.companyTimezone,
+    rateLimit: announcement.rateLimit,
+    dialect: DIALECTS[announcement.dialect],
+    close: () => stop(child),
+  };
+}
+
+/** SIGTERM, and SIGKILL when it has not exited within STOP_TIMEOUT_MS. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** The environment without CLOCKCHECK_TOKEN: the embedded server makes its own token. */
+function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CLOCKCHECK_TOKEN: _token, ...rest } = env;
+  return rest;
+}

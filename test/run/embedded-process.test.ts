@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { spawnEmbeddedTarget } from '../../src/run/embedded-process.ts';
+import { embeddedProfile, EMBEDDED_RATE_LIMIT } from '../../src/run/embedded-target.ts';
+import { ClockcheckError } from '../../src/errors.ts';
+
+describe('spawnEmbeddedTarget', () => {
+  it('starts the reference server in its own process, announces it over IPC and stops it', async () => {
+    const target = await spawnEmbeddedTarget({ faults: [], rateLimit: EMBEDDED_RATE_LIMIT, dialect: 'laravel' });
+    const agent = new Agent({ connect: { ca: target.caPem } });
+    try {
+      expect(target.origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(target.dialect.name).toBe('laravel');
+      expect(target.rateLimit).toEqual(EMBEDDED_RATE_LIMIT);
+      const profile = embeddedProfile(target);
+      expect(profile.fixtures.active_user_ids).toHaveLength(3);
+      expect(profile.rate_limit.window).toBe(1000);
+      const res = await request(`${target.origin}/api/public/users`, { headers: { authorization: target.token }, dispatcher: agent });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+    } finally {
+      await agent.close();
+      await target.close();
+    }
+    await expect(request(`${target.origin}/api/public/users`, { dispatcher: new Agent({ connect: { ca: target.caPem, timeout: 2000 } }) })).rejects.toThrow();
+  }, 60_000);
+
+  it('says why when the server cannot start, with what it printed', async () => {
+    const failure = spawnEmbeddedTarget({ faults: ['no-such-fault'], rateLimit: EMBEDDED_RATE_LIMIT });
+    await expect(failure).rejects.toBeInstanceOf(ClockcheckError);
+    await expect(failure).rejects.toThrow(/exited before it listened .*unknown fault "no-such-fault"/s);
+  }, 60_000);
+});
