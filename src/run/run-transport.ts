@@ -1,7 +1,7 @@
 import type { BurstRecord } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
 import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
-import { TargetClient, type TargetRequest } from '../target/client.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Pacer } from '../target/pacer.ts';
 import { clientTimeouts, type Profile } from '../target/profile.ts';
@@ -28,9 +28,6 @@ export interface RunTransportOptions {
  * given to the run-wide RateMonitor with the part of the run that sent it, ticked on the progress
  * line and handed to `onExchange`.
  */
-/** Response body bytes an exchange keeps while its check judges it: 1 MiB (a page of 100 rich records fits). */
-const MAX_RESPONSE_BYTES = 1024 * 1024;
-
 export class RunTransport {
   readonly client: TargetClient;
   readonly monitor = new RateMonitor();
@@ -48,7 +45,7 @@ export class RunTransport {
       tls: this.#tls(),
       allowPlainHttp: options.allowPlainHttp,
       timeouts: clientTimeouts(profile),
-      maxResponseBytes: MAX_RESPONSE_BYTES,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
       pacer: options.pacer,
       onExchange: (exchange) => this.#seen(exchange, this.#segment),
@@ -88,7 +85,7 @@ export class RunTransport {
       connections: profile.rate_limit.connections,
       amount,
       record: true,
-      ...(wholeBodies ? { maxBodyBytes: MAX_RESPONSE_BYTES } : {}),
+      ...(wholeBodies ? { maxBodyBytes: DEFAULT_MAX_RESPONSE_BYTES } : {}),
       sampleIntervalMs: 10,
       timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
       userAgent: `clockcheck/${toolVersion()}`,
