@@ -19,6 +19,7 @@ export function retainExchange(exchange: Exchange): Exchange {
   if (kept === undefined) {
     kept = retained(exchange);
     RETAINED.set(exchange, kept);
+    RETAINED.set(kept, kept); // retaining a retained exchange (a check's, then its result's) is the same copy
   }
   return kept;
 }

@@ -33,4 +33,11 @@ describe('retainExchange: an exchange as a report keeps it', () => {
     expect(retainExchange(rest as Exchange)).toMatchObject({ id: 3, error: { code: 'EXCHANGE_TIMEOUT' } });
     expect(retainExchange(rest as Exchange).response).toBeUndefined();
   });
+
+  it('is one copy per exchange: the same for the same exchange, and a retained exchange retains as itself', () => {
+    const original = exchange('z'.repeat(RETAINED_BODY_CHARS * 2));
+    const kept = retainExchange(original);
+    expect(retainExchange(original)).toBe(kept);
+    expect(retainExchange(kept)).toBe(kept);
+  });
 });
