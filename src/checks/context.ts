@@ -1,3 +1,4 @@
+import type { PacedSend } from '../target/pacer.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { TargetRequest } from '../target/client.ts';
@@ -48,8 +49,8 @@ export interface CheckContext {
   lastExchange(): Exchange | undefined;
   /** Renders templates in a value (vars, fixtures, dates). */
   render(value: unknown): unknown;
-  /** Waits for the pacer, for traffic that does not go through `send` (raw sockets). */
-  acquire(): Promise<void>;
+  /** Waits for the pacer, for traffic that does not go through `send` (raw sockets); call `done()` once answered. */
+  acquire(): Promise<PacedSend>;
   readonly profile: Profile;
   /** `https://host:port` of the target. */
   readonly origin: string;

@@ -57,8 +57,8 @@ export const plainHttp: BuiltinCheck = async (ctx) => {
   const httpsShown = definiteAnswer(https);
   const unjudged: string[] = [];
   for (const probePort of [...new Set([port, 80])]) {
-    await ctx.acquire();
-    const answer = await plainRequest(host, probePort, path);
+    const paced = await ctx.acquire();
+    const answer = await plainRequest(host, probePort, path).finally(() => paced.done());
     if (answer.status === null) continue;
     const json = parseJson(answer.body);
     // A 2xx HTML page (another site on port 80) is not API data; JSON is.

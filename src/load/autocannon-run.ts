@@ -1,12 +1,13 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { StringDecoder } from 'node:string_decoder';
 import autocannon from 'autocannon';
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, HttpMethod } from '../target/exchange.ts';
 import { Redactor } from '../target/redaction.ts';
 import { withLazyJson } from '../target/client.ts';
 import { transportFailure } from '../target/_internals/transport-error.ts';
-import { LARGE_BODIES, LARGE_BODY_BYTES } from '../target/_internals/large-body-collector.ts';
+import { LARGE_BODIES, LARGE_BODY_BYTES } from '../target/large-body-collector.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
 export interface LoadRequest {
@@ -43,6 +44,12 @@ export interface AutocannonRunOptions {
   readonly record: boolean;
   /** Response body bytes kept per recorded exchange; default 64 KiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Count each large body toward a full collection as it arrives (LARGE_BODIES), for a burst judged on
+   * its bodies, not its timing; default false: counted once the run is over, so no collection pauses
+   * a burst whose timing is judged.
+   */
+  readonly collectWhileRunning?: boolean;
   /** Seconds without a response before autocannon counts a timeout; default 10. */
   readonly timeoutSeconds?: number;
   readonly userAgent: string;
@@ -91,7 +98,9 @@ interface PendingCall {
   readonly startedPerf: number;
   status?: number;
   headers?: Record<string, string>;
-  body: Buffer[];
+  /** The kept part of the body, decoded as it arrives (no buffer per body: see bounded-body.ts). */
+  body: string[];
+  decoder: StringDecoder;
   bodyBytes: number;
 }
 
@@ -196,7 +205,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       const sentAtMs = Date.now();
       firstSentAtMs ??= sentAtMs;
       sent++;
-      pending.push({ requestIndex: made++ % options.requests.length, sentAtMs, startedPerf: performance.now(), body: [], bodyBytes: 0 });
+      pending.push({ requestIndex: made++ % options.requests.length, sentAtMs, startedPerf: performance.now(), body: [], decoder: new StringDecoder('utf8'), bodyBytes: 0 });
     });
     if (!options.record) {
       let status = 0;
@@ -221,7 +230,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
     client.on('body', (chunk) => {
       const call = pending[0];
       if (!call) return;
-      if (call.bodyBytes < maxBody) call.body.push(chunk.subarray(0, maxBody - call.bodyBytes));
+      if (call.bodyBytes < maxBody) call.body.push(call.decoder.write(chunk.subarray(0, maxBody - call.bodyBytes)));
       call.bodyBytes += chunk.length;
     });
     client.on('response', () => {
@@ -230,8 +239,9 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       lastReceivedAtMs = Date.now();
       if (!call) return;
       options.onResponse?.(call.status ?? 0, performance.now() - call.startedPerf);
-      if (call.bodyBytes >= LARGE_BODY_BYTES) largeBodyBytes += call.bodyBytes;
-      const text = Buffer.concat(call.body).toString('utf8');
+      if (options.collectWhileRunning) LARGE_BODIES.note(call.bodyBytes);
+      else if (call.bodyBytes >= LARGE_BODY_BYTES) largeBodyBytes += call.bodyBytes;
+      const text = call.body.join('') + call.decoder.end();
       const truncated = call.bodyBytes > maxBody;
       exchanges.push(
         withLazyJson(redactor.exchange({

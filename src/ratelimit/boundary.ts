@@ -4,6 +4,13 @@ import type { Exchange } from '../target/exchange.ts';
 import { CheckRecorder } from './check-recorder.ts';
 import { outcomeOf } from './window-count.ts';
 
+/**
+ * Body bytes a burst call keeps: 1 KiB. A burst is judged on statuses, headers and timing, and a 429's
+ * body on its first kilobyte (§7's "Too Many Attempts" is a short message); a burst of a few hundred
+ * calls then holds, and its check reports, well under a megabyte of bodies whatever the target sends.
+ */
+export const BURST_BODY_BYTES = 1024;
+
 /** A burst as the rate-limit checks see it: its calls, the ones with no answer, and how long it took. */
 export interface BurstRecord {
   readonly exchanges: readonly Exchange[];
@@ -70,7 +77,11 @@ export function judgeBoundary(burst: BurstRecord, profile: Profile, recorder: Ch
     recorder.fail('RATE-LIMIT-STATUS', `each call served (2xx) or, beyond the limit of ${limit}, refused with 429`, histogram(other), other.slice(0, 3));
   }
   if (bodyText !== undefined) {
-    const silent = limited.filter((e) => !(e.response?.body ?? '').toLowerCase().includes(bodyText.toLowerCase()));
+    const lacking = limited.filter((e) => !(e.response?.body ?? '').toLowerCase().includes(bodyText.toLowerCase()));
+    // A body cut before its end might say it further on: only whole bodies are judged.
+    const silent = lacking.filter((e) => !e.response?.bodyTruncated);
+    const unseen = lacking.length - silent.length;
+    if (unseen > 0) recorder.note(`${unseen} 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps do not say "${bodyText}" within them: not judged`);
     if (silent.length > 0) recorder.fail('RATE-LIMIT-BODY', `a 429 body that says "${bodyText}" (profile)`, `${silent.length} of ${limited.length} do not, e.g. ${JSON.stringify((silent[0]!.response?.body ?? '').slice(0, 80))}`, [silent[0]!]);
   }
   if (!recorder.failed && burst.unanswered > 0) return recorder.errored(`${burst.unanswered} of ${sent} calls got no response`);

@@ -1,6 +1,7 @@
 import type { CheckResult, Finding } from '../report/model.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
+import { retainExchange } from '../target/retained.ts';
 
 /**
  * Collects what one rate-limit check saw and concluded, and turns it into a CheckResult. The
@@ -19,9 +20,12 @@ export class CheckRecorder {
     readonly replay: string,
   ) {}
 
-  /** Keeps exchanges as evidence of this check (each once). */
+  /**
+   * Keeps exchanges as evidence of this check (each once), as a report keeps them (retained.ts): a
+   * whole page judged under load lives only while its judge reads it.
+   */
   keep(exchanges: Iterable<Exchange>): void {
-    for (const exchange of exchanges) this.#exchanges.set(exchange.id, exchange);
+    for (const exchange of exchanges) this.#exchanges.set(exchange.id, retainExchange(exchange));
   }
 
   /** The exchanges kept so far, in the order they were kept. */

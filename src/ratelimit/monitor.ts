@@ -21,9 +21,16 @@ export const MONITOR_CHECK_ID = 'rate-limit/monitor';
  */
 export class RateMonitor {
   readonly #calls: TimedCall[] = [];
+  /** Exchange IDs of the unintended 429s whose calls were sent again, and the wait before each (ms). */
+  readonly #resent: Array<{ readonly exchangeId: number; readonly waitMs: number }> = [];
 
   record(exchange: Exchange, segment: string): void {
     this.#calls.push(timed(exchange, segment));
+  }
+
+  /** The call of exchange `exchangeId` got an unintended 429 and was sent again after `waitMs`. */
+  resent(exchangeId: number, waitMs: number): void {
+    this.#resent.push({ exchangeId, waitMs });
   }
 
   /** How many 429s came outside the rate-limit checks. */
@@ -61,6 +68,10 @@ export class RateMonitor {
         `${premature.length} × 429 (${where}) when at most ${most} of the harness's calls could count; if another client uses the same token, that explains it`,
         [...new Set([premature[0]!.refused.exchange, premature.at(-1)!.refused.exchange])],
       );
+    }
+    if (this.#resent.length > 0) {
+      const ids = this.#resent.map((r) => `#${r.exchangeId}`).join(', ');
+      recorder.note(`${this.#resent.length} × 429 outside the rate-limit checks sent once more after the target's Retry-After (waited ${this.#resent.map((r) => formatDuration(r.waitMs)).join(', ')}): exchanges ${ids}; their checks judged the second answer`);
     }
     if (unintended.length > premature.length) {
       recorder.note(`${unintended.length - premature.length} × 429 outside the rate-limit checks after ${limit} or more calls in the window before: the pacing did not keep the run under the limit`);

@@ -23,27 +23,37 @@ function answerKey(exchange: Exchange): string {
  */
 export function judgePageSizesUnderLoad(answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, recorder: CheckRecorder): CheckResult {
   let judged = 0;
-  for (const [size, exchanges] of answers) {
-    recorder.keep(exchanges);
-    const answered = exchanges.filter((e) => e.response?.status !== 429);
-    judged += answered.length;
-    for (const exchange of answered) {
-      for (const problem of pageSizeProblems(size, exchange, profile)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
-    }
-    const kinds = new Map<string, Exchange[]>();
-    for (const exchange of answered) kinds.set(answerKey(exchange), [...(kinds.get(answerKey(exchange)) ?? []), exchange]);
-    if (kinds.size > 1) {
-      recorder.fail(
-        'PAG-PAGE-SIZE-MAX',
-        `the same answer to each of ${answered.length} concurrent requests for page_size=${size}`,
-        [...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', '),
-        [...kinds.values()].map((list) => list[0]!),
-      );
-    }
-    recorder.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
+  for (const [size, exchanges] of answers) judged += judgePageSizeCopies(size, exchanges, profile, recorder);
+  return pageSizesVerdict([...answers.values()].flat(), judged, recorder);
+}
+
+/**
+ * Judges the copies of one page size (see judgePageSizesUnderLoad) while their whole bodies are at
+ * hand; the recorder keeps them as a report does. Returns how many were judged (not 429).
+ */
+export function judgePageSizeCopies(size: number, exchanges: readonly Exchange[], profile: Profile, recorder: CheckRecorder): number {
+  recorder.keep(exchanges);
+  const answered = exchanges.filter((e) => e.response?.status !== 429);
+  for (const exchange of answered) {
+    for (const problem of pageSizeProblems(size, exchange, profile)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
   }
+  const kinds = new Map<string, Exchange[]>();
+  for (const exchange of answered) kinds.set(answerKey(exchange), [...(kinds.get(answerKey(exchange)) ?? []), exchange]);
+  if (kinds.size > 1) {
+    recorder.fail(
+      'PAG-PAGE-SIZE-MAX',
+      `the same answer to each of ${answered.length} concurrent requests for page_size=${size}`,
+      [...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', '),
+      [...kinds.values()].map((list) => list[0]!),
+    );
+  }
+  recorder.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
+  return answered.length;
+}
+
+/** The verdict once every size was asked: `all` their calls (statuses are enough), `judged` of them judged. */
+export function pageSizesVerdict(all: readonly Exchange[], judged: number, recorder: CheckRecorder): CheckResult {
   if (judged === 0) return recorder.errored('every request was refused with 429, so no page_size answer could be judged');
-  const all = [...answers.values()].flat();
   if (!all.some((e) => e.response !== undefined && !e.error && e.response.status >= 200 && e.response.status < 300)) {
     // Not even page_size=100 was served: the target serves no list here, and its answers show nothing about page sizes.
     return recorder.errored(`no page_size was served (${histogram(all)}): the page_size limit needs a list the target serves`);

@@ -9,7 +9,8 @@ import type { LoadRequest } from '../load/autocannon-run.ts';
 import { CheckRecorder } from './check-recorder.ts';
 import { judgeBoundary, burstSpan, type BurstRecord } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
-import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
+import { judgePageSizeCopies, pageSizesVerdict, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
+import { retainExchange } from '../target/retained.ts';
 import { outcomeOf, timed, type TimedCall } from './window-count.ts';
 
 /** The rules a rate-limit check names only when the profile asks for them: the rule, the profile key, and whether it is set. */
@@ -22,7 +23,7 @@ export const RATE_LIMIT_CHECKS = {
   'rate-limit/boundary': { title: 'A burst of limit + K calls after a quiet window: exactly limit served, the rest 429', rules: ['RATE-LIMIT-CAP', 'RATE-LIMIT-QUOTA', 'RATE-LIMIT-STATUS'] },
   'rate-limit/reset': { title: 'Once the window since the served calls has passed, calls are served again', rules: ['RATE-LIMIT-RESET'] },
   'rate-limit/sliding': { title: 'No window-length interval serves more than limit calls, across a fixed-window reset at the first call or at the clock', rules: ['RATE-LIMIT-SLIDING'] },
-  'rate-limit/page-size-under-load': { title: 'page_size 100, 101, 1000, 0 and -1 asked at once: never more than 100 items, the same answer for each copy', rules: ['PAG-PAGE-SIZE-MAX'] },
+  'rate-limit/page-size-under-load': { title: 'page_size 100, 101, 1000, 0 and -1, each asked several times at once: never more than 100 items, the same answer for each copy', rules: ['PAG-PAGE-SIZE-MAX'] },
 } as const satisfies Record<string, { title: string; rules: readonly RuleId[] }>;
 
 export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
@@ -40,7 +41,7 @@ export interface RateLimitPhaseDeps {
   readonly call: (request: TargetRequest, segment: string) => Promise<Exchange>;
   /**
    * `amount` calls at once over the profile's connections (autocannon), recorded under `segment`;
-   * `wholeBodies` keeps each body up to the client's 1 MiB (a page of 100 records), else 64 KiB.
+   * `wholeBodies` keeps each body up to the client's 1 MiB (a page of 100 records), else BURST_BODY_BYTES.
    */
   readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies?: boolean) => Promise<BurstRecord>;
   /** The pacer's margin on top of the window, ms: a "quiet window" is window + guard without calls. */
@@ -211,10 +212,16 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     await sleepUntil(lastEnd + windowMs + deps.guardMs);
     const pageSizes = recorder('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
-    const bursts = await Promise.all(
-      PAGE_SIZES_UNDER_LOAD.map(async (size) => [size, (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges] as const),
-    );
-    results.push(judgePageSizesUnderLoad(new Map(bursts), profile, pageSizes));
+    // One size after another (each size's copies at once): a target's pages of up to 1 MiB are held
+    // for PAGE_SIZE_COPIES calls at a time, not for every size at once.
+    const all: Exchange[] = [];
+    let judged = 0;
+    for (const size of PAGE_SIZES_UNDER_LOAD) {
+      const copies = (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
+      judged += judgePageSizeCopies(size, copies, profile, pageSizes);
+      all.push(...copies.map(retainExchange));
+    }
+    results.push(pageSizesVerdict(all, judged, pageSizes));
   }
   return results;
 }

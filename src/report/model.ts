@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.4.0';
+export const REPORT_SCHEMA_VERSION = '1.5.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -93,7 +93,15 @@ export interface RunReport {
   readonly seed: number;
   /** `budget`: generated cases the property phase could send (0: no property checks). */
   /** `maxTimeMs`: the run's time limit (`--max-time`, or three times the plan's ETA and at least 10 min). */
-  readonly options: { readonly only: readonly string[]; readonly readOnly: boolean; readonly suites: readonly string[]; readonly budget: number; readonly maxTimeMs?: number };
+  readonly options: {
+    readonly only: readonly string[];
+    readonly readOnly: boolean;
+    readonly suites: readonly string[];
+    readonly budget: number;
+    readonly maxTimeMs?: number;
+    /** `--last-failed`: the runId of the report whose failed and errored checks this run re-ran. */
+    readonly rerunOf?: string;
+  };
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
@@ -102,6 +110,8 @@ export interface RunReport {
     readonly made: number;
     /** 429s outside the rate-limit checks: the pacer should keep this 0. */
     readonly unintended429: number;
+    /** Of those, the paced calls sent once more after the target's Retry-After (their checks judged the second answer). */
+    readonly resent: number;
   };
   /**
    * How the checks sent the token: `raw` as §5.2 says, or `bearer` when the preflight found the raw

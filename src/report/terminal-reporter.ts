@@ -31,7 +31,7 @@ export function summaryTable(report: RunReport, options: SummaryTableOptions): s
     '',
     `Checks    ${COUNTED.map((s) => paint(STATUS_STYLE[s], `${summary[s]} ${s}`)).join('   ')}`,
     `Requests  ${requests.planned} planned   ${requests.made} made   ` +
-      (requests.unintended429 > 0 ? paint('red', `${requests.unintended429} unintended 429`) : '0 unintended 429'),
+      (requests.unintended429 > 0 ? paint('red', `${requests.unintended429} unintended 429 (${requests.resent} resent after Retry-After)`) : '0 unintended 429'),
     ...report.notes.map((note) => paint('yellow', `Note      ${oneLine(note, TEXT_WIDTH * 3)}`)),
     '',
     ...coverageLines(report),

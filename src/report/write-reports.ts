@@ -5,6 +5,7 @@ import { renderHtmlReport } from './html-reporter.ts';
 import { renderJsonReport } from './json-reporter.ts';
 import { renderJunitReport } from './junit-reporter.ts';
 import type { RunReport } from './model.ts';
+import { LARGE_BODIES } from '../target/large-body-collector.ts';
 
 /** Where writeReports put the files. */
 export interface ReportPaths {
@@ -28,10 +29,19 @@ export async function writeReports(report: RunReport, dir: string, options: Curl
     html: join(dir, REPORT_FILES.html),
     junit: join(dir, REPORT_FILES.junit),
   };
-  await Promise.all([
-    writeFile(paths.json, renderJsonReport(report), 'utf8'),
-    writeFile(paths.html, renderHtmlReport(report, options), 'utf8'),
-    writeFile(paths.junit, renderJunitReport(report, options), 'utf8'),
-  ]);
+  // One at a time, with the garbage of the run (large bodies) and of each text collected before the
+  // next is rendered: a report of a few thousand exchanges is megabytes of text three times over,
+  // and its rendering several times that in garbage.
+  await writeText(paths.json, () => renderJsonReport(report));
+  await writeText(paths.html, () => renderHtmlReport(report, options));
+  await writeText(paths.junit, () => renderJunitReport(report, options));
+  LARGE_BODIES.settle();
   return paths;
+}
+
+async function writeText(path: string, render: () => string): Promise<void> {
+  LARGE_BODIES.settle();
+  const text = render();
+  await writeFile(path, text, 'utf8');
+  LARGE_BODIES.note(text.length);
 }

@@ -54,6 +54,8 @@ export interface CertifyOptions {
   readonly families?: readonly PropertyFamily[];
   /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */
   readonly maxTimeMs?: number;
+  /** `--last-failed`: the report this run re-runs the failed and errored checks of. */
+  readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
 }
 
 /** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
@@ -206,13 +208,16 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
   const notes: string[] = [];
+  if (options.rerunOf) {
+    notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
+  }
   const unique = uniqueValues();
   let fingerprint: string | null = null;
   let scheme: TokenScheme = 'raw';
   let runError: string | undefined;
   const maxTimeMs = options.maxTimeMs ?? defaultMaxTimeMs(estimateMs(plan.requests));
   const guard = new RunGuard({
-    send: (request) => client.send(request),
+    send: (request) => transport.send(request),
     maxTimeMs,
     startedAtMs: startedAt.getTime(),
     maxTimeSource: options.maxTimeMs === undefined ? "--max-time's default, three times the plan's ETA and at least 10 min" : '--max-time',
@@ -281,7 +286,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       notes.push(`the run could not be made: ${error.message}`);
       results.push(preflightEvidence(error, `${options.replayBase} --only auth`));
       for (const unit of units) results.push(...unit.stopped(`not run: ${error.message}`));
-      return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: 0, maxTimeMs, runError });
+      return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: 0, resent: 0, maxTimeMs, runError });
     }
     scheme = pre.scheme;
     notes.push(...pre.notes);
@@ -298,7 +303,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     progress?.finish();
     await transport.close();
   }
-  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, maxTimeMs });
+  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, resent: transport.resent.length, maxTimeMs });
 }
 
 /** The report of an executed plan: coverage, summary and exit code from the check results. */
@@ -313,6 +318,7 @@ function judge(run: {
   readonly fingerprint: string | null;
   readonly made: number;
   readonly unintended429: number;
+  readonly resent: number;
   readonly maxTimeMs: number;
   /** Why the run could not be made (exit 2). */
   readonly runError?: string;
@@ -329,11 +335,18 @@ function judge(run: {
     target: { baseUrl: options.origin, apiPrefix: options.profile.api_prefix, tlsFingerprint256: run.fingerprint, embedded: options.embedded },
     profile: profileForReport(options.profile),
     seed: options.seed,
-    options: { only: options.only, readOnly: options.readOnly, suites: [options.suiteGlob], budget: options.budget, maxTimeMs: run.maxTimeMs },
+    options: {
+      only: options.only,
+      readOnly: options.readOnly,
+      suites: [options.suiteGlob],
+      budget: options.budget,
+      maxTimeMs: run.maxTimeMs,
+      ...(options.rerunOf ? { rerunOf: options.rerunOf.runId } : {}),
+    },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
-    requests: { planned: run.plan.requests, made: run.made, unintended429: run.unintended429 },
+    requests: { planned: run.plan.requests, made: run.made, unintended429: run.unintended429, resent: run.resent },
     tokenForm: run.scheme,
     notes: run.notes,
     checks: run.results,

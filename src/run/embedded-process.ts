@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ClockcheckError } from '../errors.ts';
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
-import type { EmbeddedFacts } from './embedded-target.ts';
+import type { EmbeddedFacts } from './embedded-profile.ts';
 
 /** The clockcheck command line a child process runs (the same checkout, the same loader). */
 const BIN = fileURLToPath(new URL('../../bin/clockcheck.mjs', import.meta.url));

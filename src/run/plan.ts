@@ -3,7 +3,8 @@ import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { RunError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
-import { isRuleId } from '../spec/rules.ts';
+import { isRuleId, type RuleId } from '../spec/rules.ts';
+import { Pacer } from '../target/pacer.ts';
 import type { Profile } from '../target/profile.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
@@ -27,19 +28,44 @@ export interface PlanOptions {
   readonly families?: readonly PropertyFamily[];
 }
 
+/** One check of a plan, with the requests it will send. */
+export interface PlannedCheck {
+  readonly id: string;
+  readonly kind: 'preflight' | 'scenario' | 'property' | 'rate-limit' | 'monitor';
+  readonly rules: readonly RuleId[];
+  /**
+   * Requests it sends. The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
+   * requests are the plan's `rateLimit.requests`; the monitor sends nothing (it watches every call).
+   */
+  readonly requests: number;
+}
+
 /** The run as planned: the checks it will run, in order, and the requests they cost. */
 export interface RunPlan {
+  /** Every check, in run order: the preflight, the scenarios, the property families, the rate-limit phase, the monitor. */
+  readonly checks: readonly PlannedCheck[];
   readonly scenarios: readonly LoadedScenario[];
   readonly families: readonly PropertyFamily[];
   /** Generated cases each family sends (the budget shared evenly). */
   readonly casesPerFamily: number;
   /** The rate-limit checks selected, and the phase's requests and time. */
-  readonly rateLimit: { readonly selected: (id: RateLimitCheckId) => boolean; readonly any: boolean; readonly requests: number; readonly ms: number };
+  readonly rateLimit: {
+    readonly selected: (id: RateLimitCheckId) => boolean;
+    readonly any: boolean;
+    readonly requests: number;
+    readonly ms: number;
+    /** `ms` in the profile's windows. */
+    readonly windows: number;
+  };
   /** Whether the run-wide rate monitor and the token-form check of the preflight are reported. */
   readonly monitor: boolean;
   readonly tokenFormCheck: boolean;
   /** Requests the run is expected to make, the preflight included. */
   readonly requests: number;
+  /** Of those, the ones paced at the target's limit (all but the rate-limit phase's). */
+  readonly pacedRequests: number;
+  /** The run's expected duration at the profile's limit: the paced requests as the pacer spaces them, plus the phase. */
+  readonly etaMs: number;
 }
 
 /** Whether `--only` selects a built-in check: by ID, by its suite (`rate-limit`, `auth`), or by a rule it names. */
@@ -70,14 +96,29 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   const phase = plannedRateLimitPhase(profile, selected);
   const perFamily = options.path ? 1 : casesPerFamily(options.budget, families.length);
   const propertyRequests = perFamily < 1 ? 0 : families.length * perFamily + families.filter((f) => f.needs).length;
-  const preflight = 1;
+  const monitor = !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']);
+  const tokenFormCheck = !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']);
+  const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
+  const checks: PlannedCheck[] = [
+    { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
+    ...scenarios.map((s): PlannedCheck => ({ id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests) })),
+    ...(perFamily < 1 ? [] : families.map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: perFamily + (f.needs ? 1 : 0) }))),
+    ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
+    ...(monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
+  ];
+  const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
+  const pacedRequests = requests - phase.requests;
+  const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
   return {
+    checks,
     scenarios,
     families,
     casesPerFamily: perFamily,
-    rateLimit: { selected, any: (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(selected), ...phase },
-    monitor: !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']),
-    tokenFormCheck: !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']),
-    requests: preflight + scenarios.reduce((n, s) => n + plannedRequests(s, estimateCheckRequests), 0) + propertyRequests + phase.requests,
+    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window },
+    monitor,
+    tokenFormCheck,
+    requests,
+    pacedRequests,
+    etaMs: pacer.estimateMs(pacedRequests) + phase.ms,
   };
 }

@@ -1,13 +1,24 @@
-import type { BurstRecord } from '../ratelimit/boundary.ts';
+import { BURST_BODY_BYTES, type BurstRecord } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
-import { runAutocannon, type LoadRequest } from '../load/autocannon-run.ts';
+import type { LoadRequest } from '../load/autocannon-run.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Pacer } from '../target/pacer.ts';
 import { clientTimeouts, type Profile } from '../target/profile.ts';
 import type { Progress } from '../target/progress.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import { toolVersion } from './spec-document.ts';
+import { retryAfterMs } from '../target/retry-after.ts';
 import { retainExchange } from '../target/retained.ts';
+import { LARGE_BODIES } from '../target/large-body-collector.ts';
+
+/** A paced call answered 429 and sent again (RunTransport.send). */
+export interface ResentCall {
+  /** The exchange that got the 429. */
+  readonly exchangeId: number;
+  /** How long the run waited before sending it again, ms. */
+  readonly waitMs: number;
+}
 
 export interface RunTransportOptions {
   readonly origin: string;
@@ -34,6 +45,7 @@ export class RunTransport {
   readonly #options: RunTransportOptions;
   #made = 0;
   #segment = 'paced';
+  readonly #resent: ResentCall[] = [];
 
   constructor(options: RunTransportOptions) {
     this.#options = options;
@@ -57,6 +69,28 @@ export class RunTransport {
     return this.#made;
   }
 
+  /** The 429s of paced calls that were sent again, with how long the run waited before. */
+  get resent(): readonly ResentCall[] {
+    return this.#resent;
+  }
+
+  /**
+   * One paced call. A 429 outside the rate-limit phase (the pacing or another client of the same
+   * token filled the target's window) is made harmless: the run waits for the target's Retry-After
+   * (or one window, and at most two), sends the call once more, and the check sees that answer. The
+   * 429 stays in the monitor as unintended and is listed in `resent`; a second 429 stands.
+   */
+  async send(request: TargetRequest): Promise<Exchange> {
+    const first = await this.client.send(request);
+    if (this.#segment !== 'paced' || first.response?.status !== 429) return first;
+    const windowMs = this.#options.profile.rate_limit.window;
+    const waitMs = Math.min(retryAfterMs(first.response.headers['retry-after'], Date.now()) ?? windowMs, 2 * windowMs) + this.#options.pacer.spanMs - windowMs;
+    this.#resent.push({ exchangeId: first.id, waitMs });
+    this.monitor.resent(first.id, waitMs);
+    await delay(waitMs);
+    return this.client.send(request);
+  }
+
   /** One call through the client, recorded under `segment` (a part of the rate-limit phase). */
   async call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
     this.#segment = segment;
@@ -69,12 +103,16 @@ export class RunTransport {
 
   /**
    * `amount` calls at once through autocannon, recorded like the client's own exchanges under
-   * `segment`. Each keeps 64 KiB of body (a burst's calls are counted and their statuses judged), or
-   * with `wholeBodies` as much as the client keeps, for the few calls whose pages are judged.
+   * `segment`. Each keeps BURST_BODY_BYTES of body (a burst's calls are counted and their statuses judged), or
+   * with `wholeBodies` as much as the client keeps, for the few calls whose pages are judged (and
+   * whose timing is not, so their large bodies may be collected as they arrive).
    */
   async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstRecord> {
     const { profile, pacer } = this.#options;
     const first = this.client.reserveExchangeIds(amount);
+    // Loaded at the first burst, not at start: autocannon is about 25 MB of a process, and many runs send no burst.
+    const { runAutocannon } = await import('../load/autocannon-run.ts');
+    LARGE_BODIES.settle(); // the garbage of large bodies goes before the burst, not on top of it (and no collection pauses it)
     const run = await runAutocannon({
       origin: this.client.origin,
       apiPrefix: profile.api_prefix,
@@ -85,7 +123,8 @@ export class RunTransport {
       connections: profile.rate_limit.connections,
       amount,
       record: true,
-      ...(wholeBodies ? { maxBodyBytes: DEFAULT_MAX_RESPONSE_BYTES } : {}),
+      maxBodyBytes: wholeBodies ? DEFAULT_MAX_RESPONSE_BYTES : BURST_BODY_BYTES,
+      collectWhileRunning: wholeBodies,
       sampleIntervalMs: 10,
       timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
       userAgent: `clockcheck/${toolVersion()}`,

@@ -1,3 +1,4 @@
+import type { PacedSend } from '../target/pacer.ts';
 import type { RuleId } from '../spec/rules.ts';
 import type { TargetRequest } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
@@ -17,8 +18,8 @@ import { referencedPaths, render, TemplateError, type TemplateContext } from './
 /** What running a scenario needs from the run. */
 export interface ScenarioDeps {
   readonly send: (request: TargetRequest) => Promise<Exchange>;
-  /** Waits for the pacer without sending (for raw-socket probes). */
-  readonly acquire: () => Promise<void>;
+  /** Waits for the pacer without sending (for raw-socket probes); `done()` once answered. */
+  readonly acquire: () => Promise<PacedSend>;
   readonly profile: Profile;
   readonly origin: string;
   /** The template context without the scenario's own vars. */

@@ -4,7 +4,7 @@ import type { Exchange, HttpMethod, RecordedRequest, RecordedResponse, Transport
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
-import { LARGE_BODIES } from './_internals/large-body-collector.ts';
+import { LARGE_BODIES } from './large-body-collector.ts';
 import { parseBoundedJson } from './_internals/bounded-json.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
 import { transportFailure } from './_internals/transport-error.ts';
@@ -180,8 +180,14 @@ export class TargetClient {
   async send(request: TargetRequest): Promise<Exchange> {
     if (this.#closed) throw new ClockcheckError('CLOCKCHECK_CLIENT_CLOSED', 'send() after close()');
     const recorded = this.#prepare(request);
-    await this.#options.pacer?.acquire();
-    const exchange = withLazyJson(this.#redactor.exchange(await this.#exchange(recorded, ++this.#sequence)), this.#redactor);
+    const paced = await this.#options.pacer?.acquire();
+    let raw: Exchange;
+    try {
+      raw = await this.#exchange(recorded, ++this.#sequence);
+    } finally {
+      paced?.done(); // the target counted the call by now: the pacer's window runs from here
+    }
+    const exchange = withLazyJson(this.#redactor.exchange(raw), this.#redactor);
     this.#options.onExchange?.(exchange);
     return exchange;
   }
@@ -289,9 +295,9 @@ export class TargetClient {
     const headers = flatHeaders(response.headers);
     const announced = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
     const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
-    LARGE_BODIES.note(read.kept.length);
-    const text = read.kept.toString('utf8');
-    const truncated = read.incomplete || read.bytes > read.kept.length;
+    LARGE_BODIES.note(read.keptBytes);
+    const text = read.text;
+    const truncated = read.incomplete || read.bytes > read.keptBytes;
     const recorded: RecordedResponse = {
       status: response.statusCode,
       headers,

@@ -14,9 +14,16 @@ export interface PacerOptions {
   readonly limit: number;
   /** The target's window in ms (§8: 60 000). */
   readonly windowMs: number;
-  /** Fraction of `limit` kept in reserve; default 0.1. At least one call is always kept in reserve. */
-  readonly safety?: number;
-  /** Added to the window to absorb clock and latency differences; default `max(50, windowMs * 0.02)` ms. */
+  /**
+   * Calls of each window kept in reserve; default 1 (59 of §8's 60), for a call the target counts
+   * that the harness did not make (another process with the same token, a call a moment early).
+   * Never all: at least one call a window is allowed.
+   */
+  readonly reserve?: number;
+  /**
+   * Added to the window for clock uncertainty; default `max(25, windowMs / 1000)` ms. The latency of
+   * each call is accounted for by the call itself (see Pacer), not by this guard.
+   */
   readonly guardMs?: number;
   /** Default: the monotonic `performance` clock and `setTimeout`. */
   readonly clock?: PacerClock;
@@ -28,97 +35,121 @@ export const SYSTEM_CLOCK: PacerClock = {
   sleep: (ms) => delay(ms),
 };
 
+/** A send the pacer let go: tell it when the answer came (`done`), and the window counts from then. */
+export interface PacedSend {
+  done(): void;
+}
+
+/** One send as the pacer counts it: until `end` + the span it may still count at the target. */
+interface Send {
+  /** When the answer came (the latest moment the target can have counted the call); Infinity while in flight. */
+  end: number;
+  readonly grantedAt: number;
+}
+
+const NO_SEND: PacedSend = { done: () => {} };
+
 /**
- * Keeps the harness under the target's rate limit (§8) in every sliding window.
+ * Keeps the harness under the target's rate limit (§8) in every sliding window, at the limit rather
+ * than under it.
  *
- * The rule: at most `allowed = max(1, limit - max(1, ceil(limit * safety)))` sends happen in any
- * window of `spanMs = windowMs + guardMs`. With the defaults and §8's 60 calls per minute, that is
- * 54 sends in any 61.2 s. A send is allowed at time t when fewer than `allowed` sends were recorded
- * in (t - spanMs, t]; otherwise the pacer sleeps until the oldest of the last `allowed` leaves that span.
+ * A target counts a call when it arrives, which is after the pacer let it go and before its answer
+ * came back. So a send counts, for the pacer, from when it was let go until `spanMs = windowMs +
+ * guardMs` after its answer came (`done()`), and while it is in flight. A send is allowed when fewer
+ * than `allowed = limit - reserve` sends count; then in any window of the target's at most `allowed`
+ * calls arrive, whatever the latency, and no latency margin is needed beyond each call's own. With
+ * §8's 60 calls a minute: 59 calls, then the 60th one minute and 25 ms after the first one's answer.
  *
  * Acquirers are served one at a time in call order, so concurrent callers never overshoot.
  * A pacer with `limit: Infinity` never waits and keeps no history.
  */
 export class Pacer {
-  /** Sends allowed in any span of `spanMs`. */
+  /** Sends allowed to count at once. */
   readonly allowed: number;
-  /** The window the rule is enforced over, in ms: `windowMs + guardMs`. */
+  /** How long a send counts after its answer, in ms: `windowMs + guardMs`. */
   readonly spanMs: number;
   readonly #clock: PacerClock;
-  /** Send times in order; entries before `#head` have left the span. */
-  #sends: number[] = [];
-  #head = 0;
+  /** The sends that may still count, in the order they were let go. */
+  #sends: Send[] = [];
+  /** Round trips of the last answered sends (ms), for the estimate. */
+  readonly #latencies: number[] = [];
+  /** Resolves when a send in flight is answered (a waiting acquirer may go). */
+  #answered: { promise: Promise<void>; resolve: () => void } = signal();
   /** The tail of the line of acquirers (and exclusive runs): each waits for the one before. */
   #line: Promise<unknown> = Promise.resolve();
   /** Set inside `exclusive(fn)`: sends made by fn are recorded but not paced. */
   readonly #exclusive = new AsyncLocalStorage<true>();
 
-  /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, safety or guard out of range. */
+  /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, reserve or guard out of range. */
   constructor(options: PacerOptions) {
-    const { limit, windowMs, safety = 0.1, clock = SYSTEM_CLOCK } = options;
-    const guardMs = options.guardMs ?? Math.max(50, windowMs * 0.02);
+    const { limit, windowMs, reserve = 1, clock = SYSTEM_CLOCK } = options;
+    const guardMs = options.guardMs ?? Math.max(25, windowMs / 1000);
     if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) invalid(`limit must be a positive integer or Infinity, not ${limit}`);
     if (!(Number.isFinite(windowMs) && windowMs > 0)) invalid(`windowMs must be a positive number, not ${windowMs}`);
-    if (!(safety >= 0 && safety < 1)) invalid(`safety must be in [0, 1), not ${safety}`);
+    if (!(Number.isInteger(reserve) && reserve >= 0)) invalid(`reserve must be a whole number of calls, not ${reserve}`);
     if (!(Number.isFinite(guardMs) && guardMs >= 0)) invalid(`guardMs must be a non-negative number, not ${guardMs}`);
-    this.allowed = limit === Infinity ? Infinity : Math.max(1, limit - Math.max(1, Math.ceil(limit * safety)));
+    this.allowed = limit === Infinity ? Infinity : Math.max(1, limit - reserve);
     this.spanMs = windowMs + guardMs;
     this.#clock = clock;
   }
 
-  /** Resolves when a send is allowed, and records the send at that moment. */
-  acquire(): Promise<void> {
-    if (this.allowed === Infinity) return Promise.resolve();
+  /** Resolves when a send is allowed, and counts the send from that moment; call `done()` when its answer came. */
+  acquire(): Promise<PacedSend> {
+    if (this.allowed === Infinity) return Promise.resolve(NO_SEND);
     if (this.#exclusive.getStore()) {
-      this.#record(this.#clock.now());
-      return Promise.resolve();
+      // Recorded after the fact (a burst's calls): answered by now.
+      const now = this.#clock.now();
+      this.#sends.push({ grantedAt: now, end: now });
+      return Promise.resolve(NO_SEND);
     }
     return this.#enqueue(() => this.#takeSlot());
   }
 
   /**
-   * Records `count` sends made elsewhere as made now (e.g. the calls a target's X-RateLimit-Remaining
-   * says it has already counted for this token), without waiting: later acquirers keep their distance.
+   * Records `count` sends made elsewhere as made and answered now (e.g. the calls a target's
+   * X-RateLimit-Remaining says it has already counted for this token), without waiting: later
+   * acquirers keep their distance.
    */
   account(count: number): void {
     if (this.allowed === Infinity) return;
     const now = this.#clock.now();
-    for (let i = 0; i < count; i++) this.#record(now);
+    for (let i = 0; i < count; i++) this.#sends.push({ grantedAt: now, end: now });
   }
 
   /**
-   * Waits until no send was made in the last `spanMs`, then runs `fn` alone: other acquirers wait until
-   * it settles, and sends that `fn` makes (`acquire()` calls in its async context) are recorded but not
-   * paced, so the window after a burst is still respected. For the rate-limit burst checks.
+   * Waits until no send counts any more (none in flight, none answered in the last `spanMs`), then
+   * runs `fn` alone: other acquirers wait until it settles, and sends that `fn` makes (`acquire()`
+   * calls in its async context) are recorded but not paced, so the window after a burst is still
+   * respected. For the rate-limit burst checks.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#exclusive.getStore() || this.allowed === Infinity) return fn();
     return this.#enqueue(async () => {
-      await this.#quiet();
+      await this.#waitUntil(0);
       return this.#exclusive.run(true, fn);
     });
   }
 
   /**
-   * Milliseconds from now until the last of `requests` further sends is allowed, given the sends
-   * already recorded and assuming each send takes no time. 0 when pacing is off.
+   * Milliseconds from now until the last of `requests` further sends is let go, given the sends
+   * that still count and assuming each takes the mean round trip of the last answered ones (0 before
+   * any). 0 when pacing is off.
    */
   estimateMs(requests: number): number {
     if (requests <= 0 || this.allowed === Infinity) return 0;
     const now = this.#clock.now();
     this.#prune(now);
-    // The last `allowed` send times, oldest first, as a ring: a send waits for the one `allowed` back.
-    const ring = this.#sends.slice(Math.max(this.#head, this.#sends.length - this.allowed));
-    let oldest = 0;
+    const latency = this.#latencies.length === 0 ? 0 : this.#latencies.reduce((a, b) => a + b, 0) / this.#latencies.length;
+    // When each counting send stops counting, soonest first (in flight: as if answered now).
+    const frees = this.#sends.map((s) => (s.end === Infinity ? now : s.end) + this.spanMs).sort((a, b) => a - b);
     let at = now;
     for (let i = 0; i < requests; i++) {
-      if (ring.length < this.allowed) {
-        ring.push(at);
-        continue;
+      while (frees.length > 0 && (frees[0] as number) <= at) frees.shift();
+      if (frees.length >= this.allowed) {
+        at = frees[frees.length - this.allowed] as number;
+        while (frees.length > 0 && (frees[0] as number) <= at) frees.shift();
       }
-      at = Math.max(at, (ring[oldest] as number) + this.spanMs);
-      ring[oldest] = at;
-      oldest = (oldest + 1) % this.allowed;
+      insertSorted(frees, at + latency + this.spanMs);
     }
     return at - now;
   }
@@ -129,43 +160,58 @@ export class Pacer {
     return turn;
   }
 
-  async #takeSlot(): Promise<void> {
+  async #takeSlot(): Promise<PacedSend> {
+    await this.#waitUntil(this.allowed - 1);
+    const send: Send = { grantedAt: this.#clock.now(), end: Infinity };
+    this.#sends.push(send);
+    return {
+      done: () => {
+        if (send.end !== Infinity) return;
+        send.end = this.#clock.now();
+        this.#latencies.push(send.end - send.grantedAt);
+        if (this.#latencies.length > 20) this.#latencies.shift();
+        const answered = this.#answered;
+        this.#answered = signal();
+        answered.resolve();
+      },
+    };
+  }
+
+  /** Waits until at most `count` sends still count. */
+  async #waitUntil(count: number): Promise<void> {
     for (;;) {
       const now = this.#clock.now();
       this.#prune(now);
-      if (this.#sends.length - this.#head < this.allowed) {
-        this.#record(now);
-        return;
-      }
-      const blocker = this.#sends[this.#sends.length - this.allowed] as number;
-      await this.#clock.sleep(blocker + this.spanMs - now);
+      if (this.#sends.length <= count) return;
+      const frees = this.#sends.filter((s) => s.end !== Infinity).map((s) => s.end + this.spanMs).sort((a, b) => a - b);
+      const needed = this.#sends.length - count;
+      const wakeAt = frees[needed - 1];
+      // An answer still to come stops counting later than every answer already in (end <= now), so
+      // the time is known when enough are in; else wait for the next answer.
+      await (wakeAt === undefined ? this.#answered.promise : this.#clock.sleep(wakeAt - now));
     }
   }
 
-  async #quiet(): Promise<void> {
-    for (;;) {
-      const now = this.#clock.now();
-      this.#prune(now);
-      const last = this.#sends[this.#sends.length - 1];
-      if (this.#head === this.#sends.length || last === undefined) return;
-      await this.#clock.sleep(last + this.spanMs - now);
-    }
-  }
-
-  #record(at: number): void {
-    this.#sends.push(at);
-  }
-
-  /** Drops the sends that left the span. */
+  /** Drops the sends that stopped counting. */
   #prune(now: number): void {
-    // `s + spanMs <= now`, not `s <= now - spanMs`: the same float expression as the wake-up time
-    // `blocker + spanMs`, so a sleeper that wakes at that time always finds its blocker gone.
-    while (this.#head < this.#sends.length && (this.#sends[this.#head] as number) + this.spanMs <= now) this.#head++;
-    if (this.#head > 1024 && this.#head * 2 > this.#sends.length) {
-      this.#sends = this.#sends.slice(this.#head);
-      this.#head = 0;
-    }
+    // `end + spanMs <= now`: the same float expression as the wake-up time, so a sleeper that wakes
+    // at that time always finds its blocker gone.
+    if (this.#sends.some((s) => s.end + this.spanMs <= now)) this.#sends = this.#sends.filter((s) => s.end + this.spanMs > now);
   }
+}
+
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function insertSorted(values: number[], value: number): void {
+  let i = values.length;
+  while (i > 0 && (values[i - 1] as number) > value) i--;
+  values.splice(i, 0, value);
 }
 
 function invalid(message: string): never {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckRecorder } from '../../src/ratelimit/check-recorder.ts';
-import { judgeBoundary } from '../../src/ratelimit/boundary.ts';
+import { BURST_BODY_BYTES, judgeBoundary } from '../../src/ratelimit/boundary.ts';
 import { judgeSliding } from '../../src/ratelimit/sliding.ts';
 import { judgePageSizesUnderLoad } from '../../src/ratelimit/page-size-under-load.ts';
 import { RateMonitor } from '../../src/ratelimit/monitor.ts';
@@ -51,6 +51,18 @@ describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
     expect(judgeBoundary(plain, profile(), recorder()).status).toBe('passed');
     expect(rulesOf(judgeBoundary(plain, profile({ body_text: 'Too Many Attempts' }), recorder()))).toEqual(['RATE-LIMIT-BODY']);
     expect(judgeBoundary(burst(60, 429, 4), profile({ body_text: 'too many attempts' }), recorder()).status).toBe('passed');
+  });
+
+  it('does not fail RATE-LIMIT-BODY on a 429 body cut before the text could appear (a burst keeps BURST_BODY_BYTES)', () => {
+    const cut = (id: number) => {
+      const exchange = call(60 + id, 429, { body: ' '.repeat(BURST_BODY_BYTES) });
+      return { ...exchange, response: { ...exchange.response!, bodyBytes: 5000, bodyTruncated: true } };
+    };
+    const result = judgeBoundary({ exchanges: [...calls(0, 60, 200), ...[0, 1, 2, 3].map(cut)], unanswered: 0 }, profile({ body_text: 'Too Many Attempts' }), recorder());
+    expect(result.status).toBe('passed');
+    expect(result.notes?.join('\n')).toContain(`4 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps`);
+    const whole = { exchanges: [...calls(0, 60, 200), cut(0), call(61, 429, { body: '{"error":"slow down"}' })], unanswered: 0 };
+    expect(rulesOf(judgeBoundary(whole, profile({ body_text: 'Too Many Attempts' }), recorder()))).toEqual(['RATE-LIMIT-BODY']);
   });
 
   it('draws no verdict from a burst that took a whole window, or that nothing answered', () => {

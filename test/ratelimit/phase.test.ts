@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServerOptions } from '../../src/reference/server.ts';
 import type { RateDecision, RateLimiter } from '../../src/reference/rate-limiter.ts';
-import { embeddedProfile } from '../../src/run/embedded-target.ts';
+import { embeddedProfile } from '../../src/run/embedded-profile.ts';
 import { certify } from '../../src/run/certify.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import type { Profile } from '../../src/target/profile.ts';

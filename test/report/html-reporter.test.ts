@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html-reporter.ts';
 import { HOSTILE_TITLE, sampleReport } from './sample-report.ts';
+import { HTML_EXCHANGES_PER_CHECK } from '../../src/report/_internals/html-checks.ts';
+import { exchangeAnchor } from '../../src/report/_internals/html-anchors.ts';
 
 const html = renderHtmlReport(sampleReport(), { caFile: '/tmp/ca.pem' });
 
@@ -90,5 +92,20 @@ describe('report.html exchanges', () => {
     const page = renderHtmlReport({ ...report, checks }, {});
     expect(page).toContain('201 Created</span>, then <span class="http-status http-error">BODY_TIMEOUT</span>');
     expect(page).toContain('Transport error <b>BODY_TIMEOUT</b> after the response head: body stalled after 10 s');
+  });
+
+  it('shows at most HTML_EXCHANGES_PER_CHECK exchanges of a check, every finding\'s among them, and says how many it left out', () => {
+    const report = sampleReport();
+    const template = report.checks.find((c) => c.exchanges.length > 0)!;
+    const exchanges = Array.from({ length: 300 }, (_, i) => ({ ...template.exchanges[0]!, id: 1000 + i }));
+    const burst = { ...template, id: 'rate-limit/boundary', status: 'failed' as const, exchanges, findings: [{ ruleId: 'RATE-LIMIT-CAP' as const, expected: 'e', actual: 'a', exchangeIds: [1250] }] };
+    const page = renderHtmlReport({ ...report, checks: [burst] }, {});
+    expect(page).toContain('Exchanges (300)');
+    const anchor = exchangeAnchor('rate-limit/boundary', 0).replace(/0$/, '');
+    expect(page.split(`id="${anchor}`).length - 1).toBe(HTML_EXCHANGES_PER_CHECK);
+    expect(page).toContain(`id="${exchangeAnchor('rate-limit/boundary', 1250)}"`);
+    expect(page).toContain(`id="${exchangeAnchor('rate-limit/boundary', 1000)}"`);
+    expect(page).not.toContain(`id="${exchangeAnchor('rate-limit/boundary', 1299)}"`);
+    expect(page).toContain(`${300 - HTML_EXCHANGES_PER_CHECK} more exchanges of this check are in report.json.`);
   });
 });

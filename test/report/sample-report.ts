@@ -255,7 +255,7 @@ export function sampleReport(): RunReport {
     startedAt: '2026-10-01T09:00:00.000Z',
     finishedAt: '2026-10-01T09:00:31.470Z',
     durationMs: 31_470,
-    requests: { planned: 8, made: 7, unintended429: 0 },
+    requests: { planned: 8, made: 7, unintended429: 0, resent: 0 },
     tokenForm: 'raw',
     notes: [],
     checks,

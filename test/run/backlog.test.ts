@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
 import { rateLimitBacklog } from '../../src/run/backlog.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
-import { embeddedProfile } from '../../src/run/embedded-target.ts';
+import { embeddedProfile } from '../../src/run/embedded-profile.ts';
 import { exchangeFor } from '../scenarios/support.ts';
 
 const withHeaders = (headers: Record<string, string>) => exchangeFor({ method: 'GET', path: '/users' }, { status: 200, json: {}, headers });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { spawnEmbeddedTarget } from '../../src/run/embedded-process.ts';
-import { embeddedProfile, EMBEDDED_RATE_LIMIT } from '../../src/run/embedded-target.ts';
+import { embeddedProfile, EMBEDDED_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
 import { ClockcheckError } from '../../src/errors.ts';
 
 describe('spawnEmbeddedTarget', () => {

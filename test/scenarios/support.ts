@@ -108,7 +108,7 @@ export function scenarioDeps(send: ScenarioDeps['send'], options: { profile?: Pr
   const profile = options.profile ?? profileWith();
   const deps: ScenarioDeps = {
     send,
-    acquire: async () => {},
+    acquire: async () => ({ done: () => {} }),
     profile,
     origin: ORIGIN,
     template: {
@@ -162,7 +162,7 @@ export async function runCheck(
     },
     lastExchange: () => exchanges.at(-1),
     render: (value) => value,
-    acquire: async () => {},
+    acquire: async () => ({ done: () => {} }),
     profile: options.profile ?? profileWith(),
     origin: options.origin ?? ORIGIN,
     defaultRule: options.defaultRule ?? 'SEARCH-MATCHES',

@@ -117,6 +117,7 @@ describe('TargetClient against the reference server', () => {
         pacer: {
           acquire: async () => {
             order.push('acquire');
+            return { done: () => order.push('done') };
           },
         },
         onExchange: () => order.push('exchange'),
@@ -125,7 +126,7 @@ describe('TargetClient against the reference server', () => {
     await paced.send({ method: 'GET', path: '/users' });
     await paced.send({ method: 'GET', path: '/users' });
     await paced.close();
-    expect(order).toEqual(['acquire', 'exchange', 'acquire', 'exchange']);
+    expect(order).toEqual(['acquire', 'done', 'exchange', 'acquire', 'done', 'exchange']);
   });
 
   it('throws after close()', async () => {

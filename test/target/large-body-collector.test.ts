@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LARGE_BODY_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyCollector } from '../../src/target/_internals/large-body-collector.ts';
+import { LARGE_BODY_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyCollector } from '../../src/target/large-body-collector.ts';
 
 describe('LargeBodyCollector', () => {
   it('never collects for small bodies, however many', () => {
@@ -27,5 +27,20 @@ describe('LargeBodyCollector', () => {
     const collector = new LargeBodyCollector(null);
     collector.note(LARGE_BODY_BUDGET_BYTES * 2);
     expect(collector.collections).toBe(0);
+  });
+
+  it('settles: collects now when a large body was noted since the last collection, else not', () => {
+    let collected = 0;
+    const collector = new LargeBodyCollector(() => collected++);
+    collector.settle();
+    collector.note(LARGE_BODY_BYTES - 1);
+    collector.settle();
+    expect(collected).toBe(0);
+    collector.note(LARGE_BODY_BYTES);
+    collector.settle();
+    expect(collected).toBe(1);
+    collector.settle();
+    expect(collected).toBe(1);
+    new LargeBodyCollector(null).settle();
   });
 });

@@ -21,48 +21,61 @@ function sendsBefore(times: readonly number[], t: number, spanMs: number): numbe
 }
 
 describe('Pacer rule', () => {
-  it('allows limit - max(1, ceil(limit * 0.1)) sends per window + guard by default', () => {
+  it('allows limit - 1 calls to count at once by default, each for a window + guard after its answer', () => {
     const clock = new FakeClock();
-    expect(new Pacer({ limit: 60, windowMs: 60_000, clock })).toMatchObject({ allowed: 54, spanMs: 61_200 });
-    expect(new Pacer({ limit: 10, windowMs: 1000, clock })).toMatchObject({ allowed: 9, spanMs: 1050 });
+    expect(new Pacer({ limit: 60, windowMs: 60_000, clock })).toMatchObject({ allowed: 59, spanMs: 60_060 });
+    expect(new Pacer({ limit: 10, windowMs: 1000, clock })).toMatchObject({ allowed: 9, spanMs: 1025 });
     expect(new Pacer({ limit: 1, windowMs: 1000, clock }).allowed).toBe(1);
-    expect(new Pacer({ limit: 100, windowMs: 1000, safety: 0.25, guardMs: 0, clock })).toMatchObject({ allowed: 75, spanMs: 1000 });
+    expect(new Pacer({ limit: 100, windowMs: 1000, reserve: 25, guardMs: 0, clock })).toMatchObject({ allowed: 75, spanMs: 1000 });
   });
 
   it('refuses options out of range as misuse', () => {
     expect(() => new Pacer({ limit: 0, windowMs: 1000 })).toThrow(ClockcheckError);
     expect(() => new Pacer({ limit: 1.5, windowMs: 1000 })).toThrow(ClockcheckError);
     expect(() => new Pacer({ limit: 10, windowMs: 0 })).toThrow(ClockcheckError);
-    expect(() => new Pacer({ limit: 10, windowMs: 1000, safety: 1 })).toThrow(ClockcheckError);
+    expect(() => new Pacer({ limit: 10, windowMs: 1000, reserve: 0.5 })).toThrow(ClockcheckError);
   });
 });
 
+/** The most arrivals in any half-open window [t, t + windowMs). */
+function busiestWindow(arrivals: readonly number[], windowMs: number): number {
+  return busiestSpan(arrivals, windowMs);
+}
+
 describe('Pacer.acquire', () => {
-  it('never exceeds the allowed count in any window, and waits only when the window is full, over random schedules', async () => {
+  it('never lets more than `allowed` calls arrive in any window, whatever each call\'s latency, over random schedules', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 100, max: 60_000 }),
-        fc.double({ min: 0, max: 0.5, noNaN: true }),
-        fc.array(fc.record({ gap: fc.double({ min: 0, max: 2, noNaN: true }), burst: fc.integer({ min: 1, max: 12 }) }), { minLength: 1, maxLength: 40 }),
-        async (limit, windowMs, safety, schedule) => {
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(
+          fc.record({ gap: fc.double({ min: 0, max: 2, noNaN: true }), burst: fc.integer({ min: 1, max: 12 }), latency: fc.double({ min: 0, max: 0.5, noNaN: true }), arrival: fc.double({ min: 0, max: 1, noNaN: true }) }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        async (limit, windowMs, reserve, schedule) => {
           const clock = new FakeClock();
-          const pacer = new Pacer({ limit, windowMs, safety, clock });
-          const sends: Array<{ arrival: number; at: number }> = [];
+          const pacer = new Pacer({ limit, windowMs, reserve, clock });
+          // Each call arrives at the target somewhere between being let go and being answered.
+          const arrivals: number[] = [];
           const pending: Promise<void>[] = [];
-          let arrival = 0;
-          for (const { gap, burst } of schedule) {
-            arrival += Math.round(gap * windowMs * 0.3);
-            await clock.advanceTo(arrival);
-            const at = clock.now();
-            for (let i = 0; i < burst; i++) pending.push(pacer.acquire().then(() => void sends.push({ arrival: at, at: clock.now() })));
+          let at = 0;
+          for (const { gap, burst, latency, arrival } of schedule) {
+            at += Math.round(gap * windowMs * 0.3);
+            await clock.advanceTo(at);
+            for (let i = 0; i < burst; i++) {
+              pending.push(
+                pacer.acquire().then(async (send) => {
+                  const roundTrip = Math.round(latency * windowMs);
+                  arrivals.push(clock.now() + arrival * roundTrip);
+                  await clock.sleep(roundTrip);
+                  send.done();
+                }),
+              );
+            }
           }
           await clock.run(Promise.all(pending));
-          const times = sends.map((s) => s.at);
-          expect(busiestSpan(times, pacer.spanMs)).toBeLessThanOrEqual(pacer.allowed);
-          for (const send of sends) {
-            if (send.at > send.arrival) expect(sendsBefore(times, send.at, pacer.spanMs)).toBeGreaterThanOrEqual(pacer.allowed);
-          }
+          expect(busiestWindow(arrivals, windowMs)).toBeLessThanOrEqual(pacer.allowed);
         },
       ),
       { numRuns: 150 },
@@ -73,11 +86,31 @@ describe('Pacer.acquire', () => {
     const clock = new FakeClock();
     const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
     const times: number[] = [];
-    await clock.run(Promise.all(Array.from({ length: 100 }, () => pacer.acquire().then(() => void times.push(clock.now())))));
+    await clock.run(Promise.all(Array.from({ length: 100 }, () => pacer.acquire().then((send) => {
+      times.push(clock.now());
+      send.done();
+    }))));
     expect(times).toHaveLength(100);
     expect(busiestSpan(times, pacer.spanMs)).toBe(9);
-    // 100 sends at 9 per 1050 ms: the 100th goes out in the 12th span.
-    expect(Math.max(...times)).toBe(11 * 1050);
+    // 100 answered-at-once sends at 9 per 1025 ms: the 100th goes out in the 12th span.
+    expect(Math.max(...times)).toBe(11 * 1025);
+  });
+
+  it('counts a call in flight until its answer, and from the answer on for the span', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 2, windowMs: 1000, guardMs: 0, clock });
+    const first = await clock.run(pacer.acquire());
+    let second = false;
+    const waiting = pacer.acquire().then(() => {
+      second = true;
+    });
+    await clock.advanceTo(5000);
+    expect(second).toBe(false); // the first is still in flight: it may not have arrived yet
+    first.done();
+    await clock.advanceTo(5999);
+    expect(second).toBe(false);
+    await clock.run(waiting);
+    expect(clock.now()).toBe(6000);
   });
 
   it('never waits when the limit is Infinity', async () => {
@@ -93,9 +126,9 @@ describe('Pacer.exclusive', () => {
   it('waits for a quiet window, runs without pacing, holds others back, and leaves the burst in the history', async () => {
     const clock = new FakeClock();
     const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
-    await clock.run(pacer.acquire());
+    (await clock.run(pacer.acquire())).done();
     await clock.advanceTo(300);
-    await clock.run(pacer.acquire());
+    (await clock.run(pacer.acquire())).done();
     const log: string[] = [];
     const burst = pacer.exclusive(async () => {
       log.push(`burst starts at ${clock.now()}`);
@@ -107,8 +140,8 @@ describe('Pacer.exclusive', () => {
     const outsider = pacer.acquire().then(() => log.push(`outsider at ${clock.now()}`));
     expect(await clock.run(burst)).toBe('result');
     await clock.run(outsider);
-    // Quiet from 300 + 1050; the outsider waits for the burst, then for the burst to leave the window.
-    expect(log).toEqual(['burst starts at 1350', '30 sends done at 1350', `outsider at ${1350 + 1050}`]);
+    // Quiet from 300 + 1025; the outsider waits for the burst, then for the burst to leave the window.
+    expect(log).toEqual(['burst starts at 1325', '30 sends done at 1325', `outsider at ${1325 + 1025}`]);
   });
 });
 
@@ -117,7 +150,7 @@ describe('Pacer.account', () => {
     const clock = new FakeClock();
     const pacer = new Pacer({ limit: 10, windowMs: 1000, guardMs: 0, clock });
     pacer.account(8);
-    await pacer.acquire();
+    (await pacer.acquire()).done();
     expect(clock.now()).toBe(0);
     await clock.run(pacer.acquire());
     expect(clock.now()).toBe(1000);
@@ -128,7 +161,7 @@ describe('Pacer.estimateMs', () => {
   it('is 0 for a fresh pacer within the allowance', () => {
     const pacer = new Pacer({ limit: 10, windowMs: 1000, clock: new FakeClock() });
     expect(pacer.estimateMs(9)).toBe(0);
-    expect(pacer.estimateMs(10)).toBe(1050);
+    expect(pacer.estimateMs(10)).toBe(1025);
     expect(pacer.estimateMs(0)).toBe(0);
   });
 
@@ -143,12 +176,12 @@ describe('Pacer.estimateMs', () => {
           const pacer = new Pacer({ limit, windowMs: 1000, clock });
           for (const gap of gaps) {
             await clock.advanceTo(clock.now() + gap);
-            await clock.run(pacer.acquire());
+            (await clock.run(pacer.acquire())).done();
           }
           const start = clock.now();
           const estimate = pacer.estimateMs(requests);
           await clock.run((async () => {
-            for (let i = 0; i < requests; i++) await pacer.acquire();
+            for (let i = 0; i < requests; i++) (await pacer.acquire()).done();
           })());
           expect(estimate).toBe(clock.now() - start);
         },

@@ -7,7 +7,10 @@ import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
-import { EMBEDDED_RATE_LIMIT, embeddedProfile } from '../../run/embedded-target.ts';
+import { EMBEDDED_RATE_LIMIT, embeddedProfile, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
+import { planRun } from '../../run/plan.ts';
+import { readLastFailed } from '../../run/last-failed.ts';
+import { planDocument, planText } from '../../run/plan-text.ts';
 import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
@@ -23,9 +26,16 @@ export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
                [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
                [--read-only] [--seed N] [--budget N] [--path P] [--max-time DURATION] [--quiet]
+               [--plan [--format text|json]] [--last-failed [REPORT]]
 
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
 \`clockcheck init --target URL\` writes a profile from the target's own answers.
+--plan prints what the run would do and sends nothing (no token needed): each check with its requests
+and rules, the rate-limit phase with its windows, the total and the ETA at the target's limit; --format
+json for machines. The run itself follows the same plan.
+--last-failed re-runs only the checks that failed or errored in REPORT (a report.json or its directory;
+default: the newest report of the same target in --report-dir), with that run's seed and generated cases
+per family, so the cases are the same cases; the new report names the run it re-ran.
 --target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
 profile's token_env), never from the command line. Without --target, the embedded reference server is
 started and certified (its rate window scaled to 60 calls per second).
@@ -48,7 +58,7 @@ Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or er
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('run', argv, {
+  const { values, positionals } = parseCommandArgs('run', argv, {
     target: { type: 'string' },
     profile: { type: 'string' },
     ca: { type: 'string' },
@@ -65,6 +75,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     'max-time': { type: 'string' },
     'allow-http': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    plan: { type: 'boolean', default: false },
+    'last-failed': { type: 'boolean', default: false },
+    format: { type: 'string', default: 'text' },
     fault: { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -78,11 +91,43 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (parsed === null || parsed <= 0) throw new UsageError(`--max-time takes a duration such as 90s or 20m, not "${values['max-time']}"`);
     maxTimeMs = parsed;
   }
-  const seed = integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
-  const only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
+  if (positionals.length > (values['last-failed'] ? 1 : 0)) {
+    throw new UsageError(`run: unexpected argument "${positionals.at(-1)}"${values['last-failed'] ? '' : ' (a report to re-run goes after --last-failed)'}`);
+  }
+  if (values['last-failed'] && (values.only !== '' || values.seed !== undefined || values.path !== undefined || values.budget !== undefined)) {
+    throw new UsageError('--last-failed takes the checks, the seed and the generated cases from the report it re-runs; drop --only, --seed, --budget and --path');
+  }
   let profile: Profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
   const targetUrl = values.target ?? profile.target;
+  const lastFailed = values['last-failed'] ? await readLastFailed(positionals[0], values['report-dir'], targetUrl ? { embedded: false, baseUrl: originOf(targetUrl) } : { embedded: true }) : null;
+  const seed = lastFailed?.seed ?? integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
+  const only = lastFailed ? [...lastFailed.checkIds] : values.only.split(',').map((s) => s.trim()).filter(Boolean);
+  if (lastFailed && lastFailed.checkIds.length === 0) {
+    console.log(`nothing failed or errored in run ${lastFailed.runId} (${lastFailed.reportPath}): nothing to re-run`);
+    return 0;
+  }
   if (values.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
+  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format is text or json, not "${values.format}"`);
+  if (values.format === 'json' && !values.plan) throw new UsageError('--format applies to --plan (a run writes report.json anyway)');
+  // A re-run family sends as many generated cases as it did in the report, so they are the same cases.
+  const budget = lastFailed
+    ? lastFailed.casesPerFamily * lastFailed.checkIds.filter((id) => id.startsWith('properties/')).length
+    : integerOption('budget', values.budget, targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded, 0, 100_000);
+  const selection = {
+    suitesDir: values['suites-dir'],
+    suiteGlob: values.suite,
+    only,
+    budget,
+    ...(values.path ? { path: values.path } : {}),
+  };
+
+  if (values.plan) {
+    const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
+    const plan = await planRun({ profile: planned, ...selection });
+    const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
+    console.log(values.format === 'json' ? JSON.stringify(planDocument(plan, where), null, 2) : planText(plan, where));
+    return 0;
+  }
 
   const server = targetUrl ? null : await spawnEmbeddedTarget({ faults: values.fault, rateLimit: EMBEDDED_RATE_LIMIT });
   try {
@@ -100,16 +145,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       token = access.token;
       caPem = access.caPem;
     }
-    if (values['rate-limit']) {
-      let setting;
-      try {
-        setting = parseRateLimit(values['rate-limit']);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-      if (!setting) throw new UsageError('--rate-limit off is not allowed for a run: the harness must pace itself');
-      profile = { ...profile, rate_limit: { ...profile.rate_limit, limit: setting.limit, window: setting.windowMs } };
-    }
+    profile = withRateLimitOption(profile, values['rate-limit']);
     const replayTarget = server ? '' : ` --target ${origin}`;
     const report = await certify({
       origin,
@@ -119,13 +155,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       caPem,
       insecure: values.insecure || profile.tls.insecure,
       allowPlainHttp: values['allow-http'],
-      suitesDir: values['suites-dir'],
-      suiteGlob: values.suite,
-      only,
+      ...selection,
       readOnly: values['read-only'],
       seed,
-      budget: integerOption('budget', values.budget, server ? DEFAULT_BUDGET.embedded : DEFAULT_BUDGET.external, 0, 100_000),
-      ...(values.path ? { path: values.path } : {}),
+      ...(lastFailed ? { rerunOf: { runId: lastFailed.runId, reportPath: lastFailed.reportPath } } : {}),
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
@@ -143,5 +176,27 @@ export async function runCommand(argv: string[]): Promise<number> {
     return report.exitCode;
   } finally {
     await server?.close();
+  }
+}
+
+/** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */
+function withRateLimitOption(profile: Profile, option: string | undefined): Profile {
+  if (!option) return profile;
+  let setting;
+  try {
+    setting = parseRateLimit(option);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!setting) throw new UsageError('--rate-limit off is not allowed for a run: the harness must pace itself');
+  return { ...profile, rate_limit: { ...profile.rate_limit, limit: setting.limit, window: setting.windowMs } };
+}
+
+/** The origin of a --target (what a report's target.baseUrl holds); the URL as given when it is not one. */
+function originOf(target: string): string {
+  try {
+    return new URL(target).origin;
+  } catch {
+    return target;
   }
 }

@@ -56,6 +56,27 @@ function openExchangeIds(check: CheckResult): ReadonlySet<number> {
   return ids;
 }
 
+/**
+ * Exchanges a check shows in the page: every one that is evidence, then the first others up to 40.
+ * A burst's hundreds of calls stay in report.json; the page says how many it left out.
+ */
+export const HTML_EXCHANGES_PER_CHECK = 40;
+
+function shownExchanges(check: CheckResult, open: ReadonlySet<number>): { shown: CheckResult['exchanges']; left: number } {
+  if (check.exchanges.length <= HTML_EXCHANGES_PER_CHECK) return { shown: check.exchanges, left: 0 };
+  let room = Math.max(0, HTML_EXCHANGES_PER_CHECK - check.exchanges.filter((e) => open.has(e.id)).length);
+  const shown = check.exchanges.filter((e) => open.has(e.id) || (room > 0 && room-- > 0));
+  return { shown, left: check.exchanges.length - shown.length };
+}
+
+function exchangesSection(check: CheckResult, open: ReadonlySet<number>, tls: CurlTlsOptions): SafeHtml | '' {
+  if (check.exchanges.length === 0) return '';
+  const { shown, left } = shownExchanges(check, open);
+  return html`<h4>Exchanges (${check.exchanges.length})</h4>${shown.map((e) => exchangeBlock(check.id, e, open.has(e.id), tls))}${
+    left > 0 ? html`<p class="muted" data-testid="exchanges-left-out">${left} more exchanges of this check are in report.json.</p>` : ''
+  }`;
+}
+
 function checkDetails(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): SafeHtml {
   const open = openExchangeIds(check);
   return html`<details class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}">
@@ -66,7 +87,7 @@ ${check.reason !== undefined ? html`<p class="reason status-${check.status}">${c
 ${check.waiver ? html`<p class="reason status-waived">Waived by the profile for ${ruleLink(check.waiver.rule)}: ${check.waiver.reason}</p>` : ''}
 ${check.findings.length > 0 ? html`<h4>Findings</h4>${check.findings.map((f) => findingBlock(check, f, rules))}` : ''}
 ${notesList(check)}
-${check.exchanges.length > 0 ? html`<h4>Exchanges (${check.exchanges.length})</h4>${check.exchanges.map((e) => exchangeBlock(check.id, e, open.has(e.id), tls))}` : ''}
+${exchangesSection(check, open, tls)}
 <h4>Replay this check</h4>
 <pre class="command" data-testid="replay">${check.replay}</pre>
 </div>

@@ -34,7 +34,7 @@ ${fact('Spec', html`${report.spec.title} <span class="muted">SHA-256</span> <spa
 ${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
 ${fact('Seed', html`<span class="mono">${report.seed}</span>`)}
 ${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}`)}
-${fact('Requests', html`${requests.planned} planned · ${requests.made} made · <span class="${requests.unintended429 > 0 ? 'warn' : ''}">${requests.unintended429} unintended 429</span>`)}
+${fact('Requests', html`${requests.planned} planned · ${requests.made} made · <span class="${requests.unintended429 > 0 ? 'warn' : ''}">${requests.unintended429} unintended 429${requests.unintended429 > 0 ? ` (${requests.resent} resent after Retry-After)` : ''}</span>`)}
 ${fact('Options', optionsText(report))}
 ${fact('Token', report.tokenForm === 'raw' ? 'sent as §5.2 says: Authorization: <token>' : html`<span class="warn">sent as Authorization: Bearer &lt;token&gt;</span> (the raw form was refused)`)}
 </dl>

@@ -29,9 +29,22 @@ export class LargeBodyCollector {
     if (bytes < LARGE_BODY_BYTES || this.#collect === null) return;
     this.#pending += bytes;
     if (this.#pending < LARGE_BODY_BUDGET_BYTES) return;
+    this.#collect_();
+  }
+
+  /**
+   * Collects now if a large body (or a large text, such as a rendered report) was noted since the
+   * last collection: before building something big, so it is not built on top of the garbage.
+   */
+  settle(): void {
+    if (this.#pending === 0 || this.#collect === null) return;
+    this.#collect_();
+  }
+
+  #collect_(): void {
     this.#pending = 0;
     this.collections++;
-    this.#collect();
+    this.#collect!();
   }
 }
 

@@ -1,0 +1,65 @@
+import { STANDARD_DIALECT, type Dialect } from '../reference/dialect.ts';
+import { ServerContext } from '../reference/context.ts';
+import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import { seed, type SeedSummary } from '../reference/seed.ts';
+import { defaultProfile, type Profile } from '../target/profile.ts';
+
+/**
+ * The embedded reference server's rate window for certification runs: 60 calls per second. The
+ * limit is the spec's; only the window is scaled, so the run stays quick while pacing is exercised,
+ * and a burst of 64 calls (tens of milliseconds on loopback) still fits well inside one window.
+ */
+export const EMBEDDED_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 1000 };
+
+/**
+ * For certifications without the rate-limit bursts (the selftest of faults that scenarios and
+ * generated cases observe): 60 calls per 100 ms paces ten times faster, too fast a window for a
+ * burst to show one window's count.
+ */
+export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
+
+/** What the profile of an embedded reference server is made from (in this process or its own). */
+export interface EmbeddedFacts {
+  readonly seed: SeedSummary;
+  readonly dialect: Dialect;
+  readonly companyTimezone: string;
+  readonly rateLimit: RateLimitSetting | null;
+}
+
+/** The profile of the embedded reference server, filled from its seed data (README, "Seed data"). */
+export function embeddedProfile(server: EmbeddedFacts): Profile {
+  const seed = server.seed;
+  const dialect = server.dialect;
+  const profile = defaultProfile();
+  const rateLimit = server.rateLimit ?? EMBEDDED_RATE_LIMIT;
+  return {
+    ...profile,
+    // The reference server's 429 body is {"message":"Too Many Attempts."} (§7), so the profile holds it to that.
+    rate_limit: { ...profile.rate_limit, limit: rateLimit.limit, window: rateLimit.windowMs, body_text: 'Too Many Attempts' },
+    company_timezone: server.companyTimezone,
+    versioned_prefix: '/api/v2',
+    fixtures: {
+      active_user_ids: [seed.activeUserIds.admin, seed.activeUserIds.manager, seed.activeUserIds.employee],
+      inactive_user_id: seed.inactiveUserId,
+      job_id: seed.jobIds[0],
+      task_id: seed.taskIds[0],
+      break_rule_id: seed.breakRuleIds[0],
+      role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
+    },
+    webhook: { subscribe_path: '/webhooks/subscription', subscribe_body: { url: 'https://hooks.example.test/clockcheck' }, read_path: '/webhooks/subscription' },
+    // The readings the spec leaves open, as the server's dialect makes them (README, "clockcheck serve").
+    user_email_format: dialect.emailFormat,
+    user_edit_required: dialect.editRequires,
+    // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).
+    ...(dialect.sortNames === 'snake' ? { sort_names: { first_name: 'first_name', role_id: 'role_id' } } : {}),
+  };
+}
+
+/**
+ * What `clockcheck run` without --target would certify, without starting the server: its seed data
+ * is the same at every start. For `--plan`, which sends nothing and starts nothing.
+ */
+export function unstartedEmbeddedFacts(): EmbeddedFacts {
+  const companyTimezone = 'America/Chicago';
+  return { seed: seed(new ServerContext(companyTimezone, new Set(), STANDARD_DIALECT)), dialect: STANDARD_DIALECT, companyTimezone, rateLimit: EMBEDDED_RATE_LIMIT };
+}

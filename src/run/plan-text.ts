@@ -1,0 +1,65 @@
+import { formatDuration } from '../duration.ts';
+import type { PlannedCheck, RunPlan } from './plan.ts';
+
+/** Where the plan would be sent, and at what limit: what `--plan` prints above the checks. */
+export interface PlanTarget {
+  /** The spec's `{base_url}`, or "embedded reference server". */
+  readonly target: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/** The plan as `clockcheck run --plan --format json` prints it. */
+export interface PlanDocument {
+  readonly target: string;
+  readonly rateLimit: { readonly limit: number; readonly windowMs: number };
+  readonly requests: number;
+  readonly pacedRequests: number;
+  readonly etaMs: number;
+  readonly checks: readonly PlannedCheck[];
+  readonly rateLimitPhase: { readonly checks: readonly string[]; readonly requests: number; readonly windows: number; readonly ms: number } | null;
+}
+
+export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
+  const phaseChecks = plan.checks.filter((c) => c.kind === 'rate-limit').map((c) => c.id);
+  return {
+    target: where.target,
+    rateLimit: { limit: where.limit, windowMs: where.windowMs },
+    requests: plan.requests,
+    pacedRequests: plan.pacedRequests,
+    etaMs: Math.round(plan.etaMs),
+    checks: plan.checks,
+    rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
+  };
+}
+
+/**
+ * The plan for people: one line per check (requests, ID, rules), the rate-limit phase as one line
+ * with its windows, and the totals with the ETA at the target's limit.
+ */
+export function planText(plan: RunPlan, where: PlanTarget): string {
+  const doc = planDocument(plan, where);
+  const limit = `${where.limit} calls per ${formatDuration(where.windowMs)}`;
+  const idWidth = Math.max(...doc.checks.map((c) => c.id.length), 20);
+  const row = (requests: string, id: string, rules: string) => `${requests.padStart(8)}  ${id.padEnd(idWidth)}  ${rules}`;
+  const lines = [`plan: ${doc.target}, at ${limit} (nothing sent)`, row('requests', 'check', 'rules')];
+  for (const check of doc.checks) {
+    const requests = check.kind === 'rate-limit' ? 'phase' : check.kind === 'monitor' ? '-' : String(check.requests);
+    lines.push(row(requests, check.id, check.rules.join(' ')));
+  }
+  const phase = doc.rateLimitPhase;
+  if (phase) {
+    lines.push(
+      row(String(phase.requests), 'rate-limit phase', `${phase.checks.length} checks, ${formatWindows(phase.windows)} (${formatDuration(phase.ms)}), after the paced checks`),
+    );
+  }
+  lines.push(
+    `${doc.requests} requests: ${doc.pacedRequests} paced at ${limit}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}; ETA ${formatDuration(doc.etaMs)}`,
+  );
+  return lines.join('\n');
+}
+
+function formatWindows(windows: number): string {
+  const rounded = Math.round(windows * 10) / 10;
+  return `${rounded} window${rounded === 1 ? '' : 's'}`;
+}
