@@ -26,7 +26,7 @@ function inModelOrder(r: RunReport): RunReport {
     },
     profile: r.profile,
     seed: r.seed,
-    options: { only: r.options.only, readOnly: r.options.readOnly, suites: r.options.suites, budget: r.options.budget, maxTimeMs: r.options.maxTimeMs, rerunOf: r.options.rerunOf },
+    options: { only: r.options.only, readOnly: r.options.readOnly, suites: r.options.suites, budget: r.options.budget, maxTimeMs: r.options.maxTimeMs, rerunOf: r.options.rerunOf, withinMs: r.options.withinMs, maxRequests: r.options.maxRequests },
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     durationMs: r.durationMs,

@@ -101,6 +101,10 @@ export interface RunReport {
     readonly maxTimeMs?: number;
     /** `--last-failed`: the runId of the report whose failed and errored checks this run re-ran. */
     readonly rerunOf?: string;
+    /** `--within`, in ms: the checks that cover the most rules for it ran; the rest are skipped as over budget. */
+    readonly withinMs?: number;
+    /** `--max-requests`: likewise, in requests. */
+    readonly maxRequests?: number;
   };
   readonly startedAt: string;
   readonly finishedAt: string;

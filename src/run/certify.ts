@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { formatDuration } from '../duration.ts';
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import { RunError, RunStopped } from '../errors.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
@@ -15,7 +16,8 @@ import type { PropertyFamily } from '../properties/family.ts';
 import { familyCheck, runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
-import { planRun, type RunPlan } from './plan.ts';
+import type { RunPlan } from './plan.ts';
+import { budgetNote, planWithinBudget, type RunBudget } from './budget.ts';
 import { preflight, refusesToken, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
 import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
@@ -54,6 +56,8 @@ export interface CertifyOptions {
   readonly families?: readonly PropertyFamily[];
   /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */
   readonly maxTimeMs?: number;
+  /** `--within` / `--max-requests`: the checks that cover the most rules for the budget run (budget.ts); the rest are skipped. */
+  readonly runBudget?: RunBudget;
   /** `--last-failed`: the report this run re-runs the failed and errored checks of. */
   readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
 }
@@ -84,10 +88,13 @@ function uniqueValues(): { tag: string; next: () => { email: string; name: strin
   };
 }
 
-/** One step of the execution: checks run together, and what they report when the run stopped before them. */
+/** One step of the execution: checks run together, and what they report when they are not run. */
 interface CheckUnit {
+  /** The IDs of its checks. */
+  readonly ids: readonly string[];
   run(): Promise<readonly CheckResult[]>;
-  stopped(reason: string): readonly CheckResult[];
+  /** Its checks, not run: errored when the run stopped before them, skipped when a budget left them out. */
+  notRun(reason: string, status?: 'errored' | 'skipped'): readonly CheckResult[];
 }
 
 /** The preflight's verdict when the run could not be made: errored, with the exchanges that showed why. */
@@ -106,9 +113,9 @@ function preflightEvidence(error: RunError, replay: string): CheckResult {
   };
 }
 
-/** A check that was not run because the run stopped. */
-function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'>, reason: string): CheckResult {
-  return { ...check, status: 'errored', reason, findings: [], exchanges: [], durationMs: 0 };
+/** A check that was not run: the run stopped (errored), or a budget left it out (skipped). */
+function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'>, reason: string, status: 'errored' | 'skipped' = 'errored'): CheckResult {
+  return { ...check, status, reason, findings: [], exchanges: [], durationMs: 0 };
 }
 
 /** What the execution of a plan needs from the run: the paced, watched send, and the run's context. */
@@ -122,19 +129,21 @@ interface Execution {
 /** The plan's checks in run order: the scenarios, the property families, then the rate-limit phase. */
 function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
+    ids: [loaded.id],
     run: async () => [await runScenario(loaded, execution.scenarioDeps)],
-    stopped: (reason) => [notRun(scenarioCheck(loaded, execution.scenarioDeps.replay), reason)],
+    notRun: (reason, status) => [notRun(scenarioCheck(loaded, execution.scenarioDeps.replay), reason, status)],
   });
   const familyUnit = (family: PropertyFamily): CheckUnit => ({
+    ids: [`properties/${family.name}`],
     run: async () => [await runFamily(family, execution.properties)],
-    stopped: (reason) => [notRun(familyCheck(family, execution.properties), reason)],
+    notRun: (reason, status) => [notRun(familyCheck(family, execution.properties), reason, status)],
   });
+  const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(plan.rateLimit.selected);
   const rateLimitUnit: CheckUnit = {
+    ids: rateLimitIds,
     run: execution.rateLimitPhase,
-    stopped: (reason) =>
-      (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[])
-        .filter(plan.rateLimit.selected)
-        .map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${options.replayBase} --only ${id}` }, reason)),
+    notRun: (reason, status) =>
+      rateLimitIds.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${options.replayBase} --only ${id}` }, reason, status)),
   };
   return [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...(plan.rateLimit.any ? [rateLimitUnit] : [])];
 }
@@ -151,14 +160,14 @@ async function executeUnits(units: readonly CheckUnit[], stoppedReason: () => st
   for (const unit of units) {
     stopped ??= stoppedReason();
     if (stopped !== null) {
-      results.push(...unit.stopped(stopped));
+      results.push(...unit.notRun(stopped));
       continue;
     }
     try {
       results.push(...(await unit.run()).map((r) => retainResult(applyWaivers(r, profile))));
     } catch (error) {
       if (!(error instanceof RunStopped)) throw error;
-      results.push(...unit.stopped(error.reason));
+      results.push(...unit.notRun(error.reason));
       stopped = error.reason;
     }
   }
@@ -195,7 +204,7 @@ async function runPreflight(transport: RunTransport, pacer: Pacer, plan: RunPlan
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   const startedAt = new Date();
   const { profile } = options;
-  const plan = await planRun(options);
+  const { plan, full, choice } = await planWithinBudget(options, options.runBudget);
 
   const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
   // The rate-limit phase runs last and is timed by the window, not paced: its time is added until it starts.
@@ -208,6 +217,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
   const notes: string[] = [];
+  if (choice && options.runBudget) notes.push(budgetNote(choice, options.runBudget, new Set(full.checks.flatMap((c) => c.rules)).size));
   if (options.rerunOf) {
     notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
   }
@@ -215,12 +225,13 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   let fingerprint: string | null = null;
   let scheme: TokenScheme = 'raw';
   let runError: string | undefined;
-  const maxTimeMs = options.maxTimeMs ?? defaultMaxTimeMs(estimateMs(plan.requests));
+  const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(estimateMs(plan.requests));
   const guard = new RunGuard({
     send: (request) => transport.send(request),
     maxTimeMs,
     startedAtMs: startedAt.getTime(),
-    maxTimeSource: options.maxTimeMs === undefined ? "--max-time's default, three times the plan's ETA and at least 10 min" : '--max-time',
+    maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
+    ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),
   });
   const watch = new TokenWatch((request) => guard.send(request), (status) => refusesToken(status, profile));
   const send = (request: TargetRequest) => watch.send(request);
@@ -259,7 +270,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       profile,
       call: (request, label) => transport.call(send, request, label),
       burst: (requests, amount, label, wholeBodies) => {
-        guard.assertRunning();
+        guard.assertRunning(amount);
         return transport.burst(requests, amount, label, wholeBodies);
       },
       guardMs: pacer.spanMs - profile.rate_limit.window,
@@ -274,7 +285,12 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
           return runPhase();
         })
       : runPhase();
-  const units = checkUnits(plan, { send, scenarioDeps, properties, rateLimitPhase }, options);
+  const execution = { send, scenarioDeps, properties, rateLimitPhase };
+  const units = checkUnits(plan, execution, options);
+  // What the budget left out is reported, skipped with the reason, where a full run would have run it.
+  const planned = new Set(plan.checks.map((c) => c.id));
+  const leftOut = choice ? checkUnits(full, execution, options).filter((u) => u.ids.length > 0 && !u.ids.some((id) => planned.has(id))) : [];
+  const overBudget = options.runBudget ? `over budget (${budgetLimits(options.runBudget)}): a full run sends it` : '';
   try {
     let pre: Awaited<ReturnType<typeof runPreflight>>;
     try {
@@ -285,7 +301,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       runError = error.message;
       notes.push(`the run could not be made: ${error.message}`);
       results.push(preflightEvidence(error, `${options.replayBase} --only auth`));
-      for (const unit of units) results.push(...unit.stopped(`not run: ${error.message}`));
+      for (const unit of units) results.push(...unit.notRun(`not run: ${error.message}`));
       return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: 0, resent: 0, maxTimeMs, runError });
     }
     scheme = pre.scheme;
@@ -295,6 +311,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
 
     const executed = await executeUnits(units, () => guard.stopped ?? watch.stopped, profile);
     results.push(...executed.results);
+    for (const unit of leftOut) results.push(...unit.notRun(overBudget, 'skipped'));
     if (executed.stopped !== null) notes.push(`the run stopped: ${executed.stopped}`);
     if (plan.monitor) {
       results.push(retainResult(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile)));
@@ -341,6 +358,8 @@ function judge(run: {
       suites: [options.suiteGlob],
       budget: options.budget,
       maxTimeMs: run.maxTimeMs,
+      ...(options.runBudget?.withinMs === undefined ? {} : { withinMs: options.runBudget.withinMs }),
+      ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests }),
       ...(options.rerunOf ? { rerunOf: options.rerunOf.runId } : {}),
     },
     startedAt: startedAt.toISOString(),
@@ -356,4 +375,12 @@ function judge(run: {
     ...(run.runError === undefined ? {} : { runError: run.runError }),
     exitCode: run.runError !== undefined ? 2 : summary.failed + summary.errored > 0 ? 1 : 0,
   };
+}
+
+/** `--within 6 min 00 s and --max-requests 300`, as a skipped check's reason names the budget. */
+function budgetLimits(budget: RunBudget): string {
+  return [
+    ...(budget.withinMs === undefined ? [] : [`--within ${formatDuration(budget.withinMs)}`]),
+    ...(budget.maxRequests === undefined ? [] : [`--max-requests ${budget.maxRequests}`]),
+  ].join(' and ');
 }

@@ -92,19 +92,52 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
-  const selected = (id: RateLimitCheckId) => !options.path && selectsBuiltin(only, id, RATE_LIMIT_CHECKS[id].rules);
+  return assemblePlan(profile, {
+    scenarios,
+    families,
+    casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, families.length),
+    rateLimit: (id) => !options.path && selectsBuiltin(only, id, RATE_LIMIT_CHECKS[id].rules),
+    monitor: !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']),
+    tokenFormCheck: !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']),
+  });
+}
+
+/** What a plan is made of, once selected. */
+interface PlanParts {
+  readonly scenarios: readonly LoadedScenario[];
+  readonly families: readonly PropertyFamily[];
+  readonly casesPerFamily: number;
+  readonly rateLimit: (id: RateLimitCheckId) => boolean;
+  readonly monitor: boolean;
+  readonly tokenFormCheck: boolean;
+}
+
+/**
+ * The plan restricted to the checks in `checkIds` (the preflight always stays), each chosen
+ * property family sending `casesPerFamily` generated cases: what a budget chose (budget.ts).
+ */
+export function restrictPlan(full: RunPlan, profile: Profile, checkIds: ReadonlySet<string>, casesPerFamily: number): RunPlan {
+  return assemblePlan(profile, {
+    scenarios: full.scenarios.filter((s) => checkIds.has(s.id)),
+    families: full.families.filter((f) => checkIds.has(`properties/${f.name}`)),
+    casesPerFamily,
+    rateLimit: (id) => full.rateLimit.selected(id) && checkIds.has(id),
+    monitor: full.monitor && checkIds.has(MONITOR_CHECK_ID),
+    tokenFormCheck: full.tokenFormCheck,
+  });
+}
+
+function assemblePlan(profile: Profile, parts: PlanParts): RunPlan {
+  const { scenarios, families, casesPerFamily: perFamily } = parts;
+  const selected = parts.rateLimit;
   const phase = plannedRateLimitPhase(profile, selected);
-  const perFamily = options.path ? 1 : casesPerFamily(options.budget, families.length);
-  const propertyRequests = perFamily < 1 ? 0 : families.length * perFamily + families.filter((f) => f.needs).length;
-  const monitor = !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']);
-  const tokenFormCheck = !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']);
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
     ...scenarios.map((s): PlannedCheck => ({ id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests) })),
     ...(perFamily < 1 ? [] : families.map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: perFamily + (f.needs ? 1 : 0) }))),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
-    ...(monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
+    ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
   ];
   const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
   const pacedRequests = requests - phase.requests;
@@ -115,8 +148,8 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     families,
     casesPerFamily: perFamily,
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window },
-    monitor,
-    tokenFormCheck,
+    monitor: parts.monitor,
+    tokenFormCheck: parts.tokenFormCheck,
     requests,
     pacedRequests,
     etaMs: pacer.estimateMs(pacedRequests) + phase.ms,

@@ -22,6 +22,10 @@ export interface RunGuardOptions {
   readonly startedAtMs: number;
   /** Where the limit came from, for the reason (e.g. "--max-time 5m"). */
   readonly maxTimeSource: string;
+  /** `--max-requests`: no send goes past this many requests of the run (`made`). */
+  readonly maxRequests?: number;
+  /** Requests the run made so far, bursts included. */
+  readonly made?: () => number;
   readonly now?: () => number;
 }
 
@@ -53,12 +57,19 @@ export class RunGuard {
     return this.#stopped?.reason ?? null;
   }
 
-  /** @throws RunStopped once the run has stopped. */
-  assertRunning(): void {
+  /**
+   * @throws RunStopped once the run has stopped, or when `requests` more would take the run past
+   *   `maxRequests` (the budget is then spent: nothing more is sent).
+   */
+  assertRunning(requests = 1): void {
+    const { maxRequests, made } = this.#options;
+    if (this.stopped === null && maxRequests !== undefined && made !== undefined && made() + requests > maxRequests) {
+      this.#stopped = new RunStopped(`the --max-requests budget of ${maxRequests} requests was spent (${made()} made), so the checks from here on were not run`);
+    }
     if (this.stopped !== null) throw this.#stopped;
   }
 
-  /** Sends one request unless the run has stopped; counts answers and failures in a row. */
+  /** Sends one request unless the run has stopped (or its request budget is spent); counts answers and failures in a row. */
   async send(request: TargetRequest): Promise<Exchange> {
     this.assertRunning();
     const exchange = await this.#options.send(request);

@@ -50,4 +50,25 @@ describe('clockcheck run --plan', () => {
     expect((await runClockcheck(['run', '--format', 'json'], withoutToken())).code).toBe(2);
     expect((await runClockcheck(['run', '--plan', '--format', 'xml'], withoutToken())).code).toBe(2);
   });
+
+  it('fits --plan and the run into --max-requests: the run never exceeds it, and says what it left out', async () => {
+    const planned = await runClockcheck(['run', '--plan', '--format', 'json', '--max-requests', '120'], withoutToken());
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.stdout) as PlanDocument & { budget: { note: string; leftOut: string[] } };
+    expect(plan.requests).toBeLessThanOrEqual(120);
+    expect(plan.budget.leftOut.length).toBeGreaterThan(0);
+    expect(plan.budget.note).toMatch(/^--max-requests 120: \d+ checks planned/);
+
+    const reportDir = await mkdtemp(join(tmpdir(), 'clockcheck-budget-'));
+    const run = await runClockcheck(['run', '--max-requests', '120', '--quiet', '--seed', '7', '--report-dir', reportDir], process.env);
+    expect(run.code).toBe(0);
+    const reportFile = (await filesUnder(reportDir)).find((f) => f.endsWith('report.json'))!;
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as RunReport;
+    expect(report.options.maxRequests).toBe(120);
+    expect(report.requests.planned).toBe(plan.requests);
+    expect(report.requests.made).toBeLessThanOrEqual(120);
+    const overBudget = report.checks.filter((c) => c.status === 'skipped' && c.reason?.startsWith('over budget (--max-requests 120)'));
+    expect(overBudget.map((c) => c.id).sort()).toEqual([...plan.budget.leftOut].sort());
+    expect(report.notes.join('\n')).toContain(plan.budget.note);
+  }, 120_000);
 });

@@ -31,6 +31,27 @@ describe('RunGuard: a run always ends', () => {
     expect(target.sent).toHaveLength(7);
   });
 
+  it('never sends past --max-requests: the send or burst that would go over stops the run instead', async () => {
+    const target = scripted([]);
+    let made = 0;
+    const guard = new RunGuard({
+      send: async () => {
+        made++;
+        return target.send();
+      },
+      maxTimeMs: 60_000,
+      startedAtMs: Date.now(),
+      maxTimeSource: '--max-time',
+      maxRequests: 5,
+      made: () => made,
+    });
+    for (let i = 0; i < 3; i++) await guard.send(GET);
+    expect(() => guard.assertRunning(3)).toThrow(RunStopped); // a burst of 3 would make 6
+    expect(guard.stopped).toBe('the --max-requests budget of 5 requests was spent (3 made), so the checks from here on were not run');
+    await expect(guard.send(GET)).rejects.toThrow(RunStopped);
+    expect(made).toBe(3);
+  });
+
   it('forgives failures that an answer interrupts, and an oversize body (the target answered)', async () => {
     const target = scripted(['CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET', 'CONNECTION_RESET', 500, 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE', 'RESPONSE_TOO_LARGE']);
     const guard = new RunGuard({ send: target.send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });

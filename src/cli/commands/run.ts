@@ -8,7 +8,7 @@ import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
 import { EMBEDDED_RATE_LIMIT, embeddedProfile, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
-import { planRun } from '../../run/plan.ts';
+import { budgetNote, planWithinBudget, type RunBudget } from '../../run/budget.ts';
 import { readLastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
 import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
@@ -26,13 +26,17 @@ export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
                [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
                [--read-only] [--seed N] [--budget N] [--path P] [--max-time DURATION] [--quiet]
-               [--plan [--format text|json]] [--last-failed [REPORT]]
+               [--plan [--format text|json]] [--last-failed [REPORT]] [--within DURATION] [--max-requests N]
 
 Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
 \`clockcheck init --target URL\` writes a profile from the target's own answers.
 --plan prints what the run would do and sends nothing (no token needed): each check with its requests
 and rules, the rate-limit phase with its windows, the total and the ETA at the target's limit; --format
 json for machines. The run itself follows the same plan.
+--within 6m / --max-requests N fit the run into a budget at the target's limit: first every rule once with
+the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
+budget lasts; the checks left out are skipped "over budget", and a note says which rules went uncovered.
+The rate-limit phase is costed in windows (about three whole windows at any request count).
 --last-failed re-runs only the checks that failed or errored in REPORT (a report.json or its directory;
 default: the newest report of the same target in --report-dir), with that run's seed and generated cases
 per family, so the cases are the same cases; the new report names the run it re-ran.
@@ -77,6 +81,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     quiet: { type: 'boolean', default: false },
     plan: { type: 'boolean', default: false },
     'last-failed': { type: 'boolean', default: false },
+    within: { type: 'string' },
+    'max-requests': { type: 'string' },
     format: { type: 'string', default: 'text' },
     fault: { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
@@ -113,6 +119,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   const budget = lastFailed
     ? lastFailed.casesPerFamily * lastFailed.checkIds.filter((id) => id.startsWith('properties/')).length
     : integerOption('budget', values.budget, targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded, 0, 100_000);
+  let runBudget: RunBudget | undefined;
+  if (values.within !== undefined || values['max-requests'] !== undefined) {
+    const withinMs = values.within === undefined ? undefined : parseDuration(values.within);
+    if (withinMs === null || (withinMs !== undefined && withinMs <= 0)) throw new UsageError(`--within takes a duration such as 6m or 90s, not "${values.within}"`);
+    const maxRequests = values['max-requests'] === undefined ? undefined : integerOption('max-requests', values['max-requests'], 0, 1, 1_000_000);
+    runBudget = { ...(withinMs === undefined ? {} : { withinMs }), ...(maxRequests === undefined ? {} : { maxRequests }) };
+  }
   const selection = {
     suitesDir: values['suites-dir'],
     suiteGlob: values.suite,
@@ -123,9 +136,10 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   if (values.plan) {
     const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
-    const plan = await planRun({ profile: planned, ...selection });
+    const { plan, full, choice } = await planWithinBudget({ profile: planned, ...selection }, runBudget);
     const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
-    console.log(values.format === 'json' ? JSON.stringify(planDocument(plan, where), null, 2) : planText(plan, where));
+    const budget = choice && runBudget ? { note: budgetNote(choice, runBudget, new Set(full.checks.flatMap((c) => c.rules)).size), leftOut: choice.leftOut.map((c) => c.id) } : null;
+    console.log(values.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
     return 0;
   }
 
@@ -159,6 +173,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       readOnly: values['read-only'],
       seed,
       ...(lastFailed ? { rerunOf: { runId: lastFailed.runId, reportPath: lastFailed.reportPath } } : {}),
+      ...(runBudget ? { runBudget } : {}),
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,

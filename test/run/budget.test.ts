@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chooseWithinBudget, type Pacing } from '../../src/run/budget.ts';
+import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/run/embedded-profile.ts';
+import { planRun, restrictPlan, type RunPlan } from '../../src/run/plan.ts';
+import type { Profile } from '../../src/target/profile.ts';
+import { ROOT } from '../support/cli.ts';
+
+/** The embedded server's profile at §8's 60 calls a minute: what a real target's run plans. */
+const profile: Profile = (() => {
+  const embedded = embeddedProfile(unstartedEmbeddedFacts());
+  return { ...embedded, rate_limit: { ...embedded.rate_limit, limit: 60, window: 60_000 } };
+})();
+const PACING: Pacing = { allowed: 59, spanMs: 60_025 };
+let full: RunPlan;
+
+beforeAll(async () => {
+  full = await planRun({ profile, suitesDir: join(ROOT, 'suites'), suiteGlob: '**/*.yaml', only: [], budget: 110 });
+});
+
+const rulesOf = (plan: RunPlan, ids: ReadonlySet<string>) => new Set(plan.checks.filter((c) => ids.has(c.id)).flatMap((c) => c.rules));
+
+describe('chooseWithinBudget', () => {
+  it('never plans more requests than --max-requests, and the restricted plan counts the same', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1200 }), (maxRequests) => {
+        const choice = chooseWithinBudget(full, { maxRequests }, PACING);
+        const plan = restrictPlan(full, profile, choice.checkIds, choice.casesPerFamily);
+        expect(plan.requests).toBe(choice.requests);
+        // The preflight always goes; everything else fits the budget.
+        expect(plan.requests).toBeLessThanOrEqual(Math.max(maxRequests, 1));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('runs everything when the budget holds the full plan', () => {
+    const choice = chooseWithinBudget(full, { maxRequests: full.requests }, PACING);
+    expect(choice.leftOut).toEqual([]);
+    expect(choice.uncovered).toEqual([]);
+    expect(choice.casesPerFamily).toBe(full.casesPerFamily);
+  });
+
+  it('covers rules before depth: a budget that covers every rule of the paced checks covers them all, with generated cases cut first', () => {
+    const pacedRules = new Set(full.checks.filter((c) => c.kind !== 'rate-limit').flatMap((c) => c.rules));
+    const choice = chooseWithinBudget(full, { maxRequests: full.pacedRequests - 200 }, PACING);
+    const covered = rulesOf(full, choice.checkIds);
+    for (const rule of pacedRules) expect(covered.has(rule), rule).toBe(true);
+    expect(choice.casesPerFamily).toBeLessThan(full.casesPerFamily);
+  });
+
+  it('costs the rate-limit phase in windows: left out of a time budget shorter than its windows, whatever the requests allow', () => {
+    const phaseIds = full.checks.filter((c) => c.kind === 'rate-limit').map((c) => c.id);
+    const short = chooseWithinBudget(full, { withinMs: full.rateLimit.ms - 1, maxRequests: 10_000 }, PACING);
+    for (const id of phaseIds) expect(short.checkIds.has(id)).toBe(false);
+    expect(short.uncovered).toContain('RATE-LIMIT-RESET');
+    const long = chooseWithinBudget(full, { withinMs: full.etaMs + 120_000 }, PACING);
+    for (const id of phaseIds) expect(long.checkIds.has(id)).toBe(true);
+  });
+
+  it('at 60 calls a minute, --within 6m covers at least 90 of the rules a full run covers', () => {
+    const choice = chooseWithinBudget(full, { withinMs: 6 * 60_000 }, PACING);
+    const fullRules = new Set(full.checks.flatMap((c) => c.rules)).size;
+    expect(fullRules - choice.uncovered.length).toBeGreaterThanOrEqual(90);
+    expect(choice.etaMs).toBeLessThanOrEqual(6 * 60_000);
+    expect(choice.leftOut.length).toBeGreaterThan(0);
+  });
+});
