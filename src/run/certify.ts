@@ -302,6 +302,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       notes.push(`the run could not be made: ${error.message}`);
       results.push(preflightEvidence(error, `${options.replayBase} --only auth`));
       for (const unit of units) results.push(...unit.notRun(`not run: ${error.message}`));
+      for (const unit of leftOut) results.push(...unit.notRun(overBudget, 'skipped'));
       return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: 0, resent: 0, maxTimeMs, runError });
     }
     scheme = pre.scheme;
