@@ -10,6 +10,14 @@ export const PROVOKING_SEGMENTS: ReadonlySet<string> = new Set(['boundary', 'pol
 
 export const MONITOR_CHECK_ID = 'rate-limit/monitor';
 
+/** A paced call answered 429 and sent again. */
+export interface ResentCall {
+  /** The exchange that got the 429. */
+  readonly exchangeId: number;
+  /** How long the run waited before sending it again, ms. */
+  readonly waitMs: number;
+}
+
 /**
  * The run-wide view of §8: every call of the run with its time. At the end it verifies that no
  * window-length interval holds more than `limit` handled calls (any answer but 429 or 5xx), and
@@ -21,16 +29,20 @@ export const MONITOR_CHECK_ID = 'rate-limit/monitor';
  */
 export class RateMonitor {
   readonly #calls: TimedCall[] = [];
-  /** Exchange IDs of the unintended 429s whose calls were sent again, and the wait before each (ms). */
-  readonly #resent: Array<{ readonly exchangeId: number; readonly waitMs: number }> = [];
+  readonly #resent: ResentCall[] = [];
 
   record(exchange: Exchange, segment: string): void {
     this.#calls.push(timed(exchange, segment));
   }
 
-  /** The call of exchange `exchangeId` got an unintended 429 and was sent again after `waitMs`. */
-  resent(exchangeId: number, waitMs: number): void {
-    this.#resent.push({ exchangeId, waitMs });
+  /** A paced call got an unintended 429 and was sent again (RunTransport.send). */
+  noteResent(call: ResentCall): void {
+    this.#resent.push(call);
+  }
+
+  /** The unintended 429s whose calls were sent again. */
+  get resent(): readonly ResentCall[] {
+    return this.#resent;
   }
 
   /** How many 429s came outside the rate-limit checks. */

@@ -4,6 +4,7 @@ import type { Exchange } from '../target/exchange.ts';
 import { pageSizeProblems } from '../checks/page-size-verdict.ts';
 import type { CheckRecorder } from './check-recorder.ts';
 import { histogram } from './boundary.ts';
+import { retainExchange } from '../target/retained.ts';
 
 /** §4.6 / §8: the page sizes sent at once: the maximum, just above it, far above it, zero and negative. */
 export const PAGE_SIZES_UNDER_LOAD: readonly number[] = [100, 101, 1000, 0, -1];
@@ -16,22 +17,31 @@ function answerKey(exchange: Exchange): string {
 }
 
 /**
- * PAG-PAGE-SIZE-MAX under load: each size is asked for several times at once. Every answer is judged
- * as the single-request check judges it (never more than 100 items; a valid error or a clamp), and
- * the copies of one size must agree: the same status and per_page, not a clamp for some and a
- * full page for others. A 429 is not judged (the monitor reports it).
+ * PAG-PAGE-SIZE-MAX under load: each size is asked for several times at once (`ask`). Every answer is
+ * judged as the single-request check judges it (never more than 100 items; a valid error or a
+ * clamp), and the copies of one size must agree: the same status and per_page, not a clamp for some
+ * and a full page for others. A 429 is not judged (the monitor reports it). One size after another,
+ * each judged while its whole pages are at hand and then kept as a report keeps it: a target's
+ * pages of up to 1 MiB are held for one size's copies at a time, not for every size at once.
  */
-export function judgePageSizesUnderLoad(answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, recorder: CheckRecorder): CheckResult {
+export async function judgePageSizesUnderLoad(
+  sizes: readonly number[],
+  ask: (size: number) => Promise<readonly Exchange[]>,
+  profile: Profile,
+  recorder: CheckRecorder,
+): Promise<CheckResult> {
+  const all: Exchange[] = [];
   let judged = 0;
-  for (const [size, exchanges] of answers) judged += judgePageSizeCopies(size, exchanges, profile, recorder);
-  return pageSizesVerdict([...answers.values()].flat(), judged, recorder);
+  for (const size of sizes) {
+    const copies = await ask(size);
+    judged += judgeCopies(size, copies, profile, recorder);
+    all.push(...copies.map(retainExchange));
+  }
+  return verdict(all, judged, recorder);
 }
 
-/**
- * Judges the copies of one page size (see judgePageSizesUnderLoad) while their whole bodies are at
- * hand; the recorder keeps them as a report does. Returns how many were judged (not 429).
- */
-export function judgePageSizeCopies(size: number, exchanges: readonly Exchange[], profile: Profile, recorder: CheckRecorder): number {
+/** Judges the copies of one page size; the recorder keeps them as a report does. Returns how many were judged (not 429). */
+function judgeCopies(size: number, exchanges: readonly Exchange[], profile: Profile, recorder: CheckRecorder): number {
   recorder.keep(exchanges);
   const answered = exchanges.filter((e) => e.response?.status !== 429);
   for (const exchange of answered) {
@@ -52,7 +62,7 @@ export function judgePageSizeCopies(size: number, exchanges: readonly Exchange[]
 }
 
 /** The verdict once every size was asked: `all` their calls (statuses are enough), `judged` of them judged. */
-export function pageSizesVerdict(all: readonly Exchange[], judged: number, recorder: CheckRecorder): CheckResult {
+function verdict(all: readonly Exchange[], judged: number, recorder: CheckRecorder): CheckResult {
   if (judged === 0) return recorder.errored('every request was refused with 429, so no page_size answer could be judged');
   if (!all.some((e) => e.response !== undefined && !e.error && e.response.status >= 200 && e.response.status < 300)) {
     // Not even page_size=100 was served: the target serves no list here, and its answers show nothing about page sizes.

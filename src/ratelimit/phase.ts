@@ -9,8 +9,7 @@ import type { LoadRequest } from '../load/autocannon-run.ts';
 import { CheckRecorder } from './check-recorder.ts';
 import { judgeBoundary, burstSpan, type BurstRecord } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
-import { judgePageSizeCopies, pageSizesVerdict, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
-import { retainExchange } from '../target/retained.ts';
+import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
 import { outcomeOf, timed, type TimedCall } from './window-count.ts';
 
 /** The rules a rate-limit check names only when the profile asks for them: the rule, the profile key, and whether it is set. */
@@ -212,16 +211,8 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     await sleepUntil(lastEnd + windowMs + deps.guardMs);
     const pageSizes = recorder('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
-    // One size after another (each size's copies at once): a target's pages of up to 1 MiB are held
-    // for PAGE_SIZE_COPIES calls at a time, not for every size at once.
-    const all: Exchange[] = [];
-    let judged = 0;
-    for (const size of PAGE_SIZES_UNDER_LOAD) {
-      const copies = (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
-      judged += judgePageSizeCopies(size, copies, profile, pageSizes);
-      all.push(...copies.map(retainExchange));
-    }
-    results.push(pageSizesVerdict(all, judged, pageSizes));
+    const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
+    results.push(await judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, profile, pageSizes));
   }
   return results;
 }

@@ -35,7 +35,6 @@ export async function writeReports(report: RunReport, dir: string, options: Curl
   await writeText(paths.json, () => renderJsonReport(report));
   await writeText(paths.html, () => renderHtmlReport(report, options));
   await writeText(paths.junit, () => renderJunitReport(report, options));
-  LARGE_BODIES.settle();
   return paths;
 }
 

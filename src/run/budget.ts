@@ -17,10 +17,14 @@ export interface Pacing {
 
 /** What fits a budget: the checks to run (by ID), the generated cases each chosen family sends, and what was left out. */
 export interface BudgetChoice {
+  /** The budget it was chosen for. */
+  readonly budget: RunBudget;
   readonly checkIds: ReadonlySet<string>;
   readonly casesPerFamily: number;
   /** Checks of the full plan left out, in plan order. */
   readonly leftOut: readonly PlannedCheck[];
+  /** How many rules a full run covers. */
+  readonly fullRules: number;
   /** Rules a full run covers that no chosen check names. */
   readonly uncovered: readonly RuleId[];
   /** Rules still covered, but by fewer checks than a full run. */
@@ -115,8 +119,10 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
   const kept = ruleCount(plan.checks.filter((c) => checkIds.has(c.id)));
   const total = cost(0, null);
   return {
+    budget,
     checkIds,
     casesPerFamily,
+    fullRules: full.size,
     leftOut: plan.checks.filter((c) => !checkIds.has(c.id)),
     uncovered: [...full.keys()].filter((r) => !kept.has(r)),
     thinner: [...full.keys()].filter((r) => kept.has(r) && (kept.get(r) as number) < (full.get(r) as number)),
@@ -148,16 +154,19 @@ function planUnits(plan: RunPlan): Unit[] {
   return units;
 }
 
-/** One line for the run's notes: what the budget chose and what it left out. */
-export function budgetNote(choice: BudgetChoice, budget: RunBudget, fullRules: number): string {
-  const limits = [
+/** `--within 6 min 00 s and --max-requests 300`: the budget as a note or a skipped check's reason names it. */
+export function budgetLimits(budget: RunBudget): string {
+  return [
     ...(budget.withinMs === undefined ? [] : [`--within ${formatDuration(budget.withinMs)}`]),
     ...(budget.maxRequests === undefined ? [] : [`--max-requests ${budget.maxRequests}`]),
   ].join(' and ');
-  const covered = fullRules - choice.uncovered.length;
+}
+
+/** One line for the run's notes: what the budget chose and what it left out. */
+export function budgetNote(choice: BudgetChoice): string {
   const parts = [
-    `${limits}: ${choice.checkIds.size} checks planned (${choice.requests} requests, ETA at most ${formatDuration(choice.etaMs)}), ${choice.leftOut.length} left out as over budget`,
-    `${covered} of the ${fullRules} rules a full run covers are covered`,
+    `${budgetLimits(choice.budget)}: ${choice.checkIds.size} checks planned (${choice.requests} requests, ETA at most ${formatDuration(choice.etaMs)}), ${choice.leftOut.length} left out as over budget`,
+    `${choice.fullRules - choice.uncovered.length} of the ${choice.fullRules} rules a full run covers are covered`,
     ...(choice.uncovered.length > 0 ? [`not covered: ${choice.uncovered.join(', ')}`] : []),
     ...(choice.thinner.length > 0 ? [`${choice.thinner.length} covered by fewer checks than a full run`] : []),
   ];

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { formatDuration } from '../duration.ts';
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import { RunError, RunStopped } from '../errors.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
@@ -17,7 +16,7 @@ import { familyCheck, runFamily, type PropertyPhaseOptions } from '../properties
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import type { RunPlan } from './plan.ts';
-import { budgetNote, planWithinBudget, type RunBudget } from './budget.ts';
+import { budgetLimits, budgetNote, planWithinBudget, type RunBudget } from './budget.ts';
 import { preflight, refusesToken, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
 import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
@@ -217,7 +216,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
   const notes: string[] = [];
-  if (choice && options.runBudget) notes.push(budgetNote(choice, options.runBudget, new Set(full.checks.flatMap((c) => c.rules)).size));
+  if (choice) notes.push(budgetNote(choice));
   if (options.rerunOf) {
     notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
   }
@@ -225,7 +224,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   let fingerprint: string | null = null;
   let scheme: TokenScheme = 'raw';
   let runError: string | undefined;
-  const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(estimateMs(plan.requests));
+  const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
   const guard = new RunGuard({
     send: (request) => transport.send(request),
     maxTimeMs,
@@ -290,7 +289,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   // What the budget left out is reported, skipped with the reason, where a full run would have run it.
   const planned = new Set(plan.checks.map((c) => c.id));
   const leftOut = choice ? checkUnits(full, execution, options).filter((u) => u.ids.length > 0 && !u.ids.some((id) => planned.has(id))) : [];
-  const overBudget = options.runBudget ? `over budget (${budgetLimits(options.runBudget)}): a full run sends it` : '';
+  const overBudget = choice ? `over budget (${budgetLimits(choice.budget)}): a full run sends it` : '';
   try {
     let pre: Awaited<ReturnType<typeof runPreflight>>;
     try {
@@ -321,7 +320,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     progress?.finish();
     await transport.close();
   }
-  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, resent: transport.resent.length, maxTimeMs });
+  return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, resent: monitor.resent.length, maxTimeMs });
 }
 
 /** The report of an executed plan: coverage, summary and exit code from the check results. */
@@ -376,12 +375,4 @@ function judge(run: {
     ...(run.runError === undefined ? {} : { runError: run.runError }),
     exitCode: run.runError !== undefined ? 2 : summary.failed + summary.errored > 0 ? 1 : 0,
   };
-}
-
-/** `--within 6 min 00 s and --max-requests 300`, as a skipped check's reason names the budget. */
-function budgetLimits(budget: RunBudget): string {
-  return [
-    ...(budget.withinMs === undefined ? [] : [`--within ${formatDuration(budget.withinMs)}`]),
-    ...(budget.maxRequests === undefined ? [] : [`--max-requests ${budget.maxRequests}`]),
-  ].join(' and ');
 }

@@ -12,14 +12,6 @@ import { retryAfterMs } from '../target/retry-after.ts';
 import { retainExchange } from '../target/retained.ts';
 import { LARGE_BODIES } from '../target/large-body-collector.ts';
 
-/** A paced call answered 429 and sent again (RunTransport.send). */
-export interface ResentCall {
-  /** The exchange that got the 429. */
-  readonly exchangeId: number;
-  /** How long the run waited before sending it again, ms. */
-  readonly waitMs: number;
-}
-
 export interface RunTransportOptions {
   readonly origin: string;
   readonly profile: Profile;
@@ -45,7 +37,6 @@ export class RunTransport {
   readonly #options: RunTransportOptions;
   #made = 0;
   #segment = 'paced';
-  readonly #resent: ResentCall[] = [];
 
   constructor(options: RunTransportOptions) {
     this.#options = options;
@@ -69,24 +60,18 @@ export class RunTransport {
     return this.#made;
   }
 
-  /** The 429s of paced calls that were sent again, with how long the run waited before. */
-  get resent(): readonly ResentCall[] {
-    return this.#resent;
-  }
-
   /**
    * One paced call. A 429 outside the rate-limit phase (the pacing or another client of the same
    * token filled the target's window) is made harmless: the run waits for the target's Retry-After
    * (or one window, and at most two), sends the call once more, and the check sees that answer. The
-   * 429 stays in the monitor as unintended and is listed in `resent`; a second 429 stands.
+   * 429 stays in the monitor as unintended and is listed in its `resent`; a second 429 stands.
    */
   async send(request: TargetRequest): Promise<Exchange> {
     const first = await this.client.send(request);
     if (this.#segment !== 'paced' || first.response?.status !== 429) return first;
     const windowMs = this.#options.profile.rate_limit.window;
     const waitMs = Math.min(retryAfterMs(first.response.headers['retry-after'], Date.now()) ?? windowMs, 2 * windowMs) + this.#options.pacer.spanMs - windowMs;
-    this.#resent.push({ exchangeId: first.id, waitMs });
-    this.monitor.resent(first.id, waitMs);
+    this.monitor.noteResent({ exchangeId: first.id, waitMs });
     await delay(waitMs);
     return this.client.send(request);
   }

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CheckRecorder } from '../../src/ratelimit/check-recorder.ts';
 import { BURST_BODY_BYTES, judgeBoundary } from '../../src/ratelimit/boundary.ts';
 import { judgeSliding } from '../../src/ratelimit/sliding.ts';
-import { judgePageSizesUnderLoad } from '../../src/ratelimit/page-size-under-load.ts';
+import { judgePageSizesUnderLoad as judgeSizes } from '../../src/ratelimit/page-size-under-load.ts';
 import { RateMonitor } from '../../src/ratelimit/monitor.ts';
 import { timed } from '../../src/ratelimit/window-count.ts';
 import { defaultProfile, type Profile } from '../../src/target/profile.ts';
 import { call, calls } from './synthetic.ts';
+import type { Exchange } from '../../src/target/exchange.ts';
+import { RETAINED_BODY_CHARS } from '../../src/target/retained.ts';
 
 const WINDOW = 60_000;
 const profile = (changes: Partial<Profile['rate_limit']> = {}): Profile => {
@@ -14,6 +16,9 @@ const profile = (changes: Partial<Profile['rate_limit']> = {}): Profile => {
   return { ...base, rate_limit: { ...base.rate_limit, ...changes } };
 };
 const recorder = (id = 'rate-limit/boundary') => new CheckRecorder(id, 'title', ['RATE-LIMIT-CAP'], 'clockcheck run --only x');
+/** The page sizes of `answers` asked in order, each answered by its copies. */
+const judgePageSizesUnderLoad = (answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, recorder: CheckRecorder) =>
+  judgeSizes([...answers.keys()], async (size) => answers.get(size)!, profile, recorder);
 const rulesOf = (result: { findings: readonly { ruleId: string }[] }) => result.findings.map((f) => f.ruleId);
 
 describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
@@ -136,12 +141,12 @@ describe('no vacuous verdict in the rate-limit judges', () => {
     expect(result.reason).toContain('CONNECTION_RESET ×1');
   });
 
-  it('judgePageSizesUnderLoad: no page size served at all (500 or 4xx throughout) is errored, without findings', () => {
+  it('judgePageSizesUnderLoad: no page size served at all (500 or 4xx throughout) is errored, without findings', async () => {
     const all500 = new Map([100, 101, 1000, 0, -1].map((size, i) => [size, calls(i * 10, 4, 500)] as const));
-    const result = judgePageSizesUnderLoad(all500, defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    const result = await judgePageSizesUnderLoad(all500, defaultProfile(), recorder('rate-limit/page-size-under-load'));
     expect(result).toMatchObject({ status: 'errored', findings: [], reason: 'no page_size was served (500 ×20): the page_size limit needs a list the target serves' });
     const all401 = new Map([100, 101].map((size, i) => [size, calls(i * 10, 4, 401)] as const));
-    expect(judgePageSizesUnderLoad(all401, defaultProfile(), recorder('rate-limit/page-size-under-load')).status).toBe('errored');
+    expect((await judgePageSizesUnderLoad(all401, defaultProfile(), recorder('rate-limit/page-size-under-load'))).status).toBe('errored');
   });
 });
 
@@ -149,8 +154,8 @@ describe('judgePageSizesUnderLoad', () => {
   const page = (items: number, perPage: number) => ({ data: Array.from({ length: items }, (_, i) => ({ id: i })), meta_data: { pagination: { per_page: perPage } } });
   const answers = (size: number, list: ReturnType<typeof call>[]) => [size, list] as const;
 
-  it('passes clamps and rejections that agree across copies', () => {
-    const result = judgePageSizesUnderLoad(
+  it('passes clamps and rejections that agree across copies', async () => {
+    const result = await judgePageSizesUnderLoad(
       new Map([answers(101, Array.from({ length: 4 }, (_, i) => call(i, 200, { json: page(12, 100) }))), answers(0, calls(10, 4, 422))]),
       defaultProfile(),
       recorder('rate-limit/page-size-under-load'),
@@ -158,18 +163,36 @@ describe('judgePageSizesUnderLoad', () => {
     expect(result.status).toBe('passed');
   });
 
-  it('fails copies that disagree, and pages over 100', () => {
+  it('asks one size after another, and keeps each page as a report keeps it once judged', async () => {
+    const asked: number[] = [];
+    const big = 'x'.repeat(3 * RETAINED_BODY_CHARS);
+    const result = await judgeSizes(
+      [100, 101],
+      async (size) => {
+        asked.push(size);
+        return Array.from({ length: 4 }, (_, i) => call(size + i, 200, { json: page(12, 100), body: big }));
+      },
+      defaultProfile(),
+      recorder('rate-limit/page-size-under-load'),
+    );
+    expect(asked).toEqual([100, 101]);
+    expect(result.status).toBe('passed');
+    expect(result.exchanges).toHaveLength(8);
+    for (const exchange of result.exchanges) expect(exchange.response!.body.length).toBe(RETAINED_BODY_CHARS);
+  });
+
+  it('fails copies that disagree, and pages over 100', async () => {
     const mixed = [call(0, 200, { json: page(12, 100) }), call(1, 200, { json: page(12, 100) }), call(2, 422), call(3, 200, { json: page(12, 1000) })];
-    const result = judgePageSizesUnderLoad(new Map([answers(1000, mixed)]), defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    const result = await judgePageSizesUnderLoad(new Map([answers(1000, mixed)]), defaultProfile(), recorder('rate-limit/page-size-under-load'));
     expect(result.status).toBe('failed');
     expect(result.findings.map((f) => f.actual)).toContain('per_page 1000');
     expect(result.findings.some((f) => f.expected.includes('same answer') && f.actual.includes('422 ×1'))).toBe(true);
   });
 
-  it('blames a 5xx for page_size=0 on ERR-NO-SERVER-ERROR, and cannot judge all-429', () => {
+  it('blames a 5xx for page_size=0 on ERR-NO-SERVER-ERROR, and cannot judge all-429', async () => {
     const servedAt100 = answers(100, Array.from({ length: 4 }, (_, i) => call(20 + i, 200, { json: page(12, 100) })));
-    expect(rulesOf(judgePageSizesUnderLoad(new Map([servedAt100, answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
-    expect(judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), recorder()).status).toBe('errored');
+    expect(rulesOf(await judgePageSizesUnderLoad(new Map([servedAt100, answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
+    expect((await judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), recorder())).status).toBe('errored');
   });
 });
 

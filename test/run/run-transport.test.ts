@@ -47,7 +47,7 @@ describe('RunTransport.send: an unintended 429 of a paced call', () => {
     expect(target.calls).toHaveLength(3);
     expect(target.calls[2]! - target.calls[1]!).toBeGreaterThanOrEqual(1000);
     expect(transport.made).toBe(3);
-    expect(transport.resent).toEqual([{ exchangeId: 2, waitMs: 1000 + 25 }]); // Retry-After, and the pacer's guard
+    expect(transport.monitor.resent).toEqual([{ exchangeId: 2, waitMs: 1000 + 25 }]); // Retry-After, and the pacer's guard
     expect(transport.monitor.unintended429).toBe(1);
     const monitor = transport.monitor.check(60, 500, 'clockcheck run --only rate-limit');
     expect(monitor.notes?.join('\n')).toMatch(/1 × 429 outside the rate-limit checks sent once more after the target's Retry-After .*exchanges #2/);
@@ -62,7 +62,7 @@ describe('RunTransport.send: an unintended 429 of a paced call', () => {
     expect(answer.response?.status).toBe(429);
     expect(target.calls).toHaveLength(2);
     expect(target.calls[1]! - target.calls[0]!).toBeGreaterThanOrEqual(300);
-    expect(transport.resent).toHaveLength(1);
+    expect(transport.monitor.resent).toHaveLength(1);
     expect(transport.monitor.unintended429).toBe(2);
     await transport.close();
   });
@@ -74,7 +74,7 @@ describe('RunTransport.send: an unintended 429 of a paced call', () => {
     const poll = await transport.call((request) => transport.send(request), { method: 'GET', path: '/users' }, 'poll');
     expect(poll.response?.status).toBe(429);
     expect(target.calls).toHaveLength(1);
-    expect(transport.resent).toHaveLength(0);
+    expect(transport.monitor.resent).toHaveLength(0);
     await transport.close();
   });
 });

@@ -136,9 +136,9 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   if (values.plan) {
     const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
-    const { plan, full, choice } = await planWithinBudget({ profile: planned, ...selection }, runBudget);
+    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection }, runBudget);
     const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
-    const budget = choice && runBudget ? { note: budgetNote(choice, runBudget, new Set(full.checks.flatMap((c) => c.rules)).size), leftOut: choice.leftOut.map((c) => c.id) } : null;
+    const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
     console.log(values.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
     return 0;
   }
