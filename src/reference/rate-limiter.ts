@@ -103,15 +103,18 @@ export class FixedWindowLimiter implements RateLimiter {
 }
 
 /**
- * The racy limiter's simulated store round trip: 20 ms, a loaded remote store. Long enough that the
- * calls of a burst are in flight together at the limit even when client and server share one
- * process on two cores, as in the selftest; at 5 ms a burst's calls were too serialized to overshoot.
+ * How stale the racy limiter's reads are: a call it recorded less than 100 ms before is not yet
+ * seen, as a read from a lagging replica of the store misses it. The lag is in wall-clock time, not
+ * in event-loop turns: a simulated round trip (an await between read and write) let a stalled loop
+ * run every pending write before the next read, so a burst could land on exactly the limit and the
+ * fault went unseen (it did once in CI, on two loaded cores).
  */
-const STORE_ROUND_TRIP_MS = 20;
+const STORE_LAG_MS = 100;
 
 /**
- * A sliding window whose check and record are split by an await, as a limiter backed by a remote
- * store without an atomic increment is: concurrent calls all see the same count. The `rate-limit-race` fault.
+ * A sliding window whose check does not see its own latest records, as a limiter backed by a
+ * replicated store without an atomic increment is: every call within the lag of the one that took
+ * the last slot reads the same count and is served too. The `rate-limit-race` fault.
  */
 export class RacyWindowLimiter implements RateLimiter {
   private readonly inner: Map<string, number[]> = new Map();
@@ -121,15 +124,13 @@ export class RacyWindowLimiter implements RateLimiter {
     private readonly windowMs: number,
   ) {}
 
-  async attempt(key: string, now: number): Promise<RateDecision> {
+  attempt(key: string, now: number): RateDecision {
     const times = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    const count = times.length;
-    await new Promise((resolve) => setTimeout(resolve, STORE_ROUND_TRIP_MS)); // the round trip between read and write
-    if (count >= this.limit) return denied(this.limit, (times[0] as number) + this.windowMs - now);
-    const fresh = (this.inner.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    fresh.push(now);
-    this.inner.set(key, fresh);
-    return { allowed: true, limit: this.limit, remaining: Math.max(0, this.limit - fresh.length), retryAfterSeconds: 0 };
+    this.inner.set(key, times);
+    const seen = times.filter((t) => t <= now - STORE_LAG_MS);
+    if (seen.length >= this.limit) return denied(this.limit, (seen[0] as number) + this.windowMs - now);
+    times.push(now);
+    return { allowed: true, limit: this.limit, remaining: Math.max(0, this.limit - times.length), retryAfterSeconds: 0 };
   }
 }
 
