@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { referenceThroughput, type ThroughputFigures } from './reference-throughput.ts';
 import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
-import { embeddedCertification, type CertificationFigures } from './embedded-certification.ts';
+import { embeddedCertification, npmStartCertification, type CertificationFigures } from './embedded-certification.ts';
 import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
 import { initDiscovery, type InitFigures } from './init-discovery.ts';
@@ -27,7 +27,7 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
     await referenceThroughput({ label: 'GET /users?sort=firstName, limit raised', path: '/api/public/users?sort=firstName', connections: 10, durationSeconds: duration, rateLimit: RAISED }),
   ],
   runner: () => runnerVersusUndici({ durationSeconds: duration, path: '/breaks' }),
-  certification: async () => [await embeddedCertification()],
+  certification: async () => [await npmStartCertification(), await embeddedCertification()],
   generators: async () => generatorThroughput({ secondsPerFamily: 2 }),
   load: () => loadVersusAutocannon({ durationSeconds: duration, connections: 10 }),
   init: async () => [
@@ -53,7 +53,7 @@ function describe(f: Figures): string {
     return `${f.label.padEnd(52)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  total ${f.total}  non-2xx ${f.non2xx}  errors ${f.errors}`;
   }
   if ('checks' in f) {
-    return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(2)} s wall, ${f.requests} requests, ${f.checks} checks (${f.failed} failed), rules covered ${f.rulesCovered}/${f.rulesTotal}`;
+    return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(2)} s wall (${f.runsMs.map((ms) => (ms / 1000).toFixed(1)).join(', ')}), ${f.requests} requests, ${f.checks} checks (${f.failed} failed), rules covered ${f.rulesCovered}/${f.rulesTotal}`;
   }
   return `${f.label.padEnd(52)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, sequential)`;
 }

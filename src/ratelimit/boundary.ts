@@ -48,14 +48,20 @@ function headerNotes(label: string, exchange: Exchange | undefined): string[] {
  * (anything else: RATE-LIMIT-STATUS); with the profile's `rate_limit.body_text`, each 429 body says
  * it (RATE-LIMIT-BODY). The burst must fit well inside one window, or no verdict is drawn.
  */
-export function judgeBoundary(burst: BurstRecord, profile: Profile, recorder: CheckRecorder): ReturnType<CheckRecorder['result']> {
+export function judgeBoundary(
+  burst: BurstRecord,
+  profile: Profile,
+  recorder: CheckRecorder,
+  /** What emptied the window before the burst, for the note; default: a window without calls. */
+  after?: string,
+): ReturnType<CheckRecorder['result']> {
   const { limit, window: windowMs, body_text: bodyText } = profile.rate_limit;
   const calls = burst.exchanges;
   recorder.keep(calls);
   if (calls.length === 0) return recorder.errored(`none of the ${burst.unanswered} calls of the burst got a response`);
   const span = burstSpan(burst);
   const sent = calls.length + burst.unanswered;
-  recorder.note(`${sent} calls sent at once after ${formatDuration(windowMs)} without calls; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
+  recorder.note(`${sent} calls sent at once ${after ?? `after ${formatDuration(windowMs)} without calls`}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
   const served = calls.filter((e) => outcomeOf(e) === 'served');
   const limited = calls.filter((e) => outcomeOf(e) === 'limited');
   const other = calls.filter((e) => outcomeOf(e) === 'other');

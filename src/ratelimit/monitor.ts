@@ -30,9 +30,26 @@ export interface ResentCall {
 export class RateMonitor {
   readonly #calls: TimedCall[] = [];
   readonly #resent: ResentCall[] = [];
+  /** Limiter restarts: from `#calls[at]` on, the calls were made under a fresh limiter with `windowMs`. */
+  readonly #restarts: { readonly at: number; readonly windowMs: number }[] = [];
 
   record(exchange: Exchange, segment: string): void {
     this.#calls.push(timed(exchange, segment));
+  }
+
+  /**
+   * The target's limiter was replaced by a fresh one with `windowMs` (the embedded server, before
+   * the rate-limit phase): the calls from now on are judged at that window, apart from the calls
+   * before (no window of the new limiter holds them).
+   */
+  limiterRestarted(windowMs: number): void {
+    this.#restarts.push({ at: this.#calls.length, windowMs });
+  }
+
+  /** The calls by limiter, each part with its window (the first part's is `firstWindowMs`). */
+  #parts(firstWindowMs: number): { readonly calls: readonly TimedCall[]; readonly windowMs: number }[] {
+    const starts = [{ at: 0, windowMs: firstWindowMs }, ...this.#restarts];
+    return starts.map((start, i) => ({ calls: this.#calls.slice(start.at, starts[i + 1]?.at ?? this.#calls.length), windowMs: start.windowMs })).filter((p) => p.calls.length > 0);
   }
 
   /** A paced call got an unintended 429 and was sent again (RunTransport.send). */
@@ -59,18 +76,30 @@ export class RateMonitor {
     return this.#calls.length;
   }
 
+  /** `windowMs`: the target's window, the one the run's first calls were made under (for the embedded server, its quick window). */
   check(limit: number, windowMs: number, replay: string): CheckResult {
-    const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${formatDuration(windowMs)} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
+    const parts = this.#parts(windowMs);
+    const windows = [...new Set([windowMs, ...parts.map((p) => p.windowMs)])].map(formatDuration).join(' or ');
+    const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${windows} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
     if (this.#calls.length === 0) return recorder.skipped('no calls were made');
     if (!this.#calls.some((c) => isServed(c.exchange.response?.status))) {
       return recorder.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
     }
-    const busiest = busiestSpan(this.#calls.filter((c) => handled(c.exchange)), windowMs);
-    recorder.note(`${this.#calls.length} calls watched; the busiest interval: ${describeBusiest(busiest)}`);
-    const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;
-    failIfOverLimit(recorder, acrossParts ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP', busiest, limit, windowMs);
-    const unintended = this.#unintended();
-    const premature = unintended.map((refused) => ({ refused, counted: callsThatCouldCount(refused, this.#calls, windowMs) })).filter((u) => u.counted < limit);
+    if (parts.length > 1) recorder.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
+    for (const part of parts) {
+      const busiest = busiestSpan(part.calls.filter((c) => handled(c.exchange)), part.windowMs);
+      const watched = parts.length > 1 ? `under the ${formatDuration(part.windowMs)} window, ${part.calls.length} calls` : `${part.calls.length} calls watched`;
+      recorder.note(`${watched}; the busiest interval: ${describeBusiest(busiest)}`);
+      const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;
+      failIfOverLimit(recorder, acrossParts ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP', busiest, limit, part.windowMs);
+    }
+    const unintended = new Set(this.#unintended());
+    const premature = parts.flatMap((part) =>
+      part.calls
+        .filter((c) => unintended.has(c))
+        .map((refused) => ({ refused, counted: callsThatCouldCount(refused, part.calls, part.windowMs) }))
+        .filter((u) => u.counted < limit),
+    );
     if (premature.length > 0) {
       const most = Math.max(...premature.map((u) => u.counted));
       const where = [...new Set(premature.map((u) => u.refused.segment))].join(', ');
@@ -85,8 +114,8 @@ export class RateMonitor {
       const ids = this.#resent.map((r) => `#${r.exchangeId}`).join(', ');
       recorder.note(`${this.#resent.length} × 429 outside the rate-limit checks sent once more after the target's Retry-After (waited ${this.#resent.map((r) => formatDuration(r.waitMs)).join(', ')}): exchanges ${ids}; their checks judged the second answer`);
     }
-    if (unintended.length > premature.length) {
-      recorder.note(`${unintended.length - premature.length} × 429 outside the rate-limit checks after ${limit} or more calls in the window before: the pacing did not keep the run under the limit`);
+    if (unintended.size > premature.length) {
+      recorder.note(`${unintended.size - premature.length} × 429 outside the rate-limit checks after ${limit} or more calls in the window before: the pacing did not keep the run under the limit`);
     }
     return recorder.result();
   }

@@ -45,6 +45,12 @@ export interface RateLimitPhaseDeps {
   readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies?: boolean) => Promise<BurstRecord>;
   /** The pacer's margin on top of the window, ms: a "quiet window" is window + guard without calls. */
   readonly guardMs: number;
+  /**
+   * Instead of a quiet window before the page sizes, a fresh limiter: the embedded server's limiter
+   * is restarted (CertifyOptions.quickPacing), which empties its window at once. Absent: a target's
+   * window is waited out.
+   */
+  readonly restartLimiter?: () => Promise<void>;
   readonly replay: (checkId: string) => string;
   /** Which checks to run (by ID or rule, as --only selects). */
   readonly selected: (checkId: RateLimitCheckId) => boolean;
@@ -111,7 +117,8 @@ export function estimateWithPhase(
  * 2. reset: single calls every window/40 until one is served again (the first call of a new
  *    window); if none is within a window and a guard, a window with no calls and then one call.
  * 3. sliding: a window after that call, limit − 1 calls just before it and limit just after.
- * 4. page size under load: after another quiet window, each page size asked several times at once.
+ * 4. page size under load: after another quiet window (or a restart of the embedded server's
+ *    limiter), each page size asked several times at once.
  *
  * Every burst is at most limit + K calls. Returns the selected checks' results.
  */
@@ -136,7 +143,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     const boundaryRecorder = recorder('rate-limit/boundary', deps);
     const boundary = await deps.burst([probe], limit + extra, 'boundary');
     keepServed(boundary.exchanges, 'boundary');
-    const boundaryResult = judgeBoundary(boundary, profile, boundaryRecorder);
+    const boundaryResult = judgeBoundary(boundary, profile, boundaryRecorder, deps.restartLimiter ? 'on a fresh limiter' : undefined);
     if (deps.selected('rate-limit/boundary')) results.push(boundaryResult);
     const usable = boundary.exchanges.length > 0 && boundaryResult.status !== 'errored';
     lastEnd = boundary.exchanges.length > 0 ? endOf(boundary.exchanges) : Date.now();
@@ -208,7 +215,8 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
 
   // 4. page size under load
   if (deps.selected('rate-limit/page-size-under-load')) {
-    await sleepUntil(lastEnd + windowMs + deps.guardMs);
+    if (deps.restartLimiter) await deps.restartLimiter();
+    else await sleepUntil(lastEnd + windowMs + deps.guardMs);
     const pageSizes = recorder('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
     const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;

@@ -1,3 +1,5 @@
+import { formatDuration } from '../duration.ts';
+
 /**
  * Rate limiters for the reference server (spec §8: at most 60 calls within ANY one-minute window).
  * The clean server uses `SlidingWindowLimiter`; the other kinds exist to be switched on as faults.
@@ -13,7 +15,7 @@ export interface RateDecision {
 
 export interface RateLimiter {
   /** Checks and records one call for `key` at `now` (ms). */
-  attempt(key: string, now: number): RateDecision | Promise<RateDecision>;
+  attempt(key: string, now: number): RateDecision;
 }
 
 /** The accepted calls of one key inside the current window, oldest first; a queue with an amortised shift. */
@@ -148,6 +150,11 @@ export interface RateLimitSetting {
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m)?$/;
+
+/** "60 calls per 1.0 s": a rate limit for people. */
+export function formatRateLimit(setting: RateLimitSetting): string {
+  return `${setting.limit} calls per ${formatDuration(setting.windowMs)}`;
+}
 
 /** Parses `60/60s`, `60/1m`, `600/1s`, or `off` (null). Throws a message that says the expected form. */
 export function parseRateLimit(text: string): RateLimitSetting | null {

@@ -52,6 +52,12 @@ export interface ReferenceServer {
   readonly companyTimezone: string;
   /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
   readonly rateLimit: RateLimitSetting | null;
+  /**
+   * Enforces another limit from now on, on a fresh limiter (no call counted yet; the active faults
+   * still apply). The embedded certification serves its paced checks at a quick window and its
+   * rate-limit phase at the profile's (README, "Two windows for the embedded server").
+   */
+  setRateLimit(setting: RateLimitSetting | null): void;
   /** How it answers where the spec says "not shown" (the context's dialect). */
   readonly dialect: Dialect;
   readonly context: ServerContext;
@@ -90,11 +96,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const seeded = seed(ctx);
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());
-  const rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  let rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  let limiter = options.limiter ?? limiterFor(rateLimit, ctx);
   const listener = createRequestListener({
     ctx,
     token,
-    limiter: options.limiter ?? limiterFor(rateLimit, ctx),
+    limiter: { attempt: (key, now) => limiter.attempt(key, now) },
     versions: options.versions ?? ['v2'],
     onError: options.onError,
   });
@@ -130,7 +137,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     seed: seeded,
     faults,
     companyTimezone,
-    rateLimit,
+    get rateLimit() {
+      return rateLimit;
+    },
+    setRateLimit: (setting) => {
+      rateLimit = setting;
+      limiter = limiterFor(setting, ctx);
+    },
     dialect: ctx.dialect,
     context: ctx,
     revokeToken: () => {

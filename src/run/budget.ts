@@ -1,7 +1,6 @@
 import { formatDuration } from '../duration.ts';
 import type { RuleId } from '../spec/rules.ts';
-import { Pacer } from '../target/pacer.ts';
-import { planRun, restrictPlan, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
+import { pacerFor, planRun, restrictPlan, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
 
 /** What a run may spend: requests (`--max-requests`) and time at the target's limit (`--within`). */
 export interface RunBudget {
@@ -185,7 +184,7 @@ export interface BudgetedPlan {
 export async function planWithinBudget(options: PlanOptions, budget: RunBudget | undefined): Promise<BudgetedPlan> {
   const full = await planRun(options);
   if (budget === undefined || (budget.maxRequests === undefined && budget.withinMs === undefined)) return { plan: full, full, choice: null };
-  const pacer = new Pacer({ limit: options.profile.rate_limit.limit, windowMs: options.profile.rate_limit.window });
+  const pacer = pacerFor(options.profile, full.pacedAt);
   const choice = chooseWithinBudget(full, budget, { allowed: pacer.allowed, spanMs: pacer.spanMs });
   return { plan: restrictPlan(full, options.profile, choice.checkIds, choice.casesPerFamily), full, choice };
 }

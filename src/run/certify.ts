@@ -7,15 +7,17 @@ import { runDates } from '../scenarios/template.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
 import type { TargetRequest, TokenScheme } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
-import { Pacer } from '../target/pacer.ts';
+import type { Pacer } from '../target/pacer.ts';
 import { Progress, type ProgressStream } from '../target/progress.ts';
 import { profileForReport, type Profile } from '../target/profile.ts';
 import { specIdentity, toolVersion } from './spec-document.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { familyCheck, runFamily, type PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { applyWaivers, coverage, summarize } from './verdicts.ts';
+import type { RateMonitor } from '../ratelimit/monitor.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
-import type { RunPlan } from './plan.ts';
+import { pacerFor, type RunPlan } from './plan.ts';
+import { formatRateLimit, type RateLimitSetting } from '../reference/rate-limiter.ts';
 import { budgetLimits, budgetNote, planWithinBudget, type RunBudget } from './budget.ts';
 import { preflight, refusesToken, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
@@ -59,6 +61,18 @@ export interface CertifyOptions {
   readonly runBudget?: RunBudget;
   /** `--last-failed`: the report this run re-runs the failed and errored checks of. */
   readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
+  /**
+   * The embedded reference server only: it serves the paced checks at `rateLimit`, a quicker window
+   * than the profile's, and `switchToProfileRateLimit` gives it the profile's limit on a fresh
+   * limiter just before the rate-limit phase (README, "Two windows for the embedded server").
+   */
+  readonly quickPacing?: QuickPacing;
+}
+
+/** See CertifyOptions.quickPacing. */
+export interface QuickPacing {
+  readonly rateLimit: RateLimitSetting;
+  readonly switchToProfileRateLimit: () => Promise<void>;
 }
 
 /** A value generator unique within the run and across runs (e-mails must not collide on a real target). */
@@ -203,9 +217,10 @@ async function runPreflight(transport: RunTransport, pacer: Pacer, plan: RunPlan
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   const startedAt = new Date();
   const { profile } = options;
-  const { plan, full, choice } = await planWithinBudget(options, options.runBudget);
+  const quick = profile.rate_limit.bursts ? options.quickPacing : undefined;
+  const { plan, full, choice } = await planWithinBudget({ ...options, ...(quick ? { pacedAt: quick.rateLimit } : {}) }, options.runBudget);
 
-  const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
+  const pacer = pacerFor(profile, plan.pacedAt);
   // The rate-limit phase runs last and is timed by the window, not paced: its time is added until it starts.
   let rateLimitPhaseStarted = false;
   const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => rateLimitPhaseStarted);
@@ -217,6 +232,9 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const created: CreatedResource[] = [];
   const notes: string[] = [];
   if (choice) notes.push(budgetNote(choice));
+  if (quick) {
+    notes.push(`the embedded server served the paced checks at ${formatRateLimit(quick.rateLimit)} and the rate-limit phase at the profile's ${formatRateLimit({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window })}, on a fresh limiter`);
+  }
   if (options.rerunOf) {
     notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
   }
@@ -272,14 +290,16 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
         guard.assertRunning(amount);
         return transport.burst(requests, amount, label, wholeBodies);
       },
-      guardMs: pacer.spanMs - profile.rate_limit.window,
+      guardMs: pacer.spanMs - plan.pacedAt.windowMs,
+      ...(quick ? { restartLimiter: () => restartTargetLimiter(quick, monitor, profile.rate_limit.window) } : {}),
       replay: (id) => `${options.replayBase} --only ${id}`,
       selected: plan.rateLimit.selected,
     });
   // The bursts start after a window without calls, and the pacer counts them for what follows.
   const rateLimitPhase = () =>
     profile.rate_limit.bursts
-      ? pacer.exclusive(() => {
+      ? pacer.exclusive(async () => {
+          if (quick) await restartTargetLimiter(quick, monitor, profile.rate_limit.window);
           rateLimitPhaseStarted = true;
           return runPhase();
         })
@@ -314,13 +334,19 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     for (const unit of leftOut) results.push(...unit.notRun(overBudget, 'skipped'));
     if (executed.stopped !== null) notes.push(`the run stopped: ${executed.stopped}`);
     if (plan.monitor) {
-      results.push(retainResult(applyWaivers(monitor.check(profile.rate_limit.limit, profile.rate_limit.window, `${options.replayBase} --only rate-limit`), profile)));
+      results.push(retainResult(applyWaivers(monitor.check(profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), profile)));
     }
   } finally {
     progress?.finish();
     await transport.close();
   }
   return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, resent: monitor.resent.length, maxTimeMs });
+}
+
+/** The embedded server's limiter restarted at the profile's rate limit (`windowMs`), and the monitor told so. */
+async function restartTargetLimiter(quick: QuickPacing, monitor: RateMonitor, windowMs: number): Promise<void> {
+  await quick.switchToProfileRateLimit();
+  monitor.limiterRestarted(windowMs);
 }
 
 /** The report of an executed plan: coverage, summary and exit code from the check results. */

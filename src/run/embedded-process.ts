@@ -13,6 +13,8 @@ const BIN = fileURLToPath(new URL('../../bin/clockcheck.mjs', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 /** How long it may take to stop after SIGTERM; then it is killed. */
 const STOP_TIMEOUT_MS = 5_000;
+/** How long it may take to confirm a new rate limit. */
+const SET_RATE_LIMIT_TIMEOUT_MS = 5_000;
 /** The tail of the server's stderr kept for an error message. */
 const STDERR_TAIL_CHARS = 4_096;
 
@@ -40,11 +42,25 @@ export const ServeAnnouncement = z.object({
 });
 export type ServeAnnouncement = z.infer<typeof ServeAnnouncement>;
 
+const RateLimitMessage = z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() });
+
+/** What the parent asks of `clockcheck serve --ipc`: another rate limit from now on, on a fresh limiter. */
+export const SetRateLimitRequest = z.object({ kind: z.literal('set-rate-limit'), rateLimit: RateLimitMessage });
+export type SetRateLimitRequest = z.infer<typeof SetRateLimitRequest>;
+
+/** The server's answer once the new limit is in force. */
+export const RateLimitSet = z.object({ kind: z.literal('rate-limit-set'), rateLimit: RateLimitMessage });
+
 /** The embedded reference server in a process of its own: its facts, and how to stop it. */
 export interface EmbeddedProcess extends EmbeddedFacts {
   readonly origin: string;
   readonly token: string;
   readonly caPem: string;
+  /**
+   * Has the server enforce `setting` from now on, on a fresh limiter (ReferenceServer.setRateLimit).
+   * @throws ClockcheckError `CLOCKCHECK_EMBEDDED_SERVER` when the server does not confirm within 5 s.
+   */
+  setRateLimit(setting: RateLimitSetting): Promise<void>;
   /** Stops the server process (SIGTERM, then SIGKILL after 5 s). */
   close(): Promise<void>;
 }
@@ -96,8 +112,31 @@ export async function spawnEmbeddedTarget(options: EmbeddedProcessOptions): Prom
     companyTimezone: announcement.companyTimezone,
     rateLimit: announcement.rateLimit,
     dialect: DIALECTS[announcement.dialect],
+    setRateLimit: (setting) => setRateLimit(child, setting),
     close: () => stop(child),
   };
+}
+
+/** Sends a SetRateLimitRequest and waits for the server's RateLimitSet. */
+function setRateLimit(child: ChildProcess, setting: RateLimitSetting): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: ClockcheckError) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onMessage = (message: unknown) => {
+      if (RateLimitSet.safeParse(message).success) settle();
+    };
+    const onExit = () => settle(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', 'the embedded reference server exited before it took the new rate limit'));
+    const timer = setTimeout(() => settle(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', `the embedded reference server did not confirm the new rate limit within ${SET_RATE_LIMIT_TIMEOUT_MS / 1000} s`)), SET_RATE_LIMIT_TIMEOUT_MS);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    const request: SetRateLimitRequest = { kind: 'set-rate-limit', rateLimit: setting };
+    child.send(request);
+  });
 }
 
 /** SIGTERM, and SIGKILL when it has not exited within STOP_TIMEOUT_MS. */

@@ -26,7 +26,8 @@ export interface EmbeddedCertification {
   readonly waivers?: Profile['waivers'];
   /**
    * false: no rate-limit bursts, and the server paces at QUICK_RATE_LIMIT (the run-wide monitor
-   * still runs). Default true: the full certification at EMBEDDED_RATE_LIMIT.
+   * still runs). Default true: the full certification, its paced checks at QUICK_RATE_LIMIT and its
+   * rate-limit phase at EMBEDDED_RATE_LIMIT (as `clockcheck run` without --target).
    */
   readonly bursts?: boolean;
 }
@@ -37,9 +38,9 @@ export async function certifyEmbedded(
   options: EmbeddedCertification,
 ): Promise<RunReport> {
   const bursts = options.bursts ?? true;
-  const server = await startEmbeddedTarget(faults, options.dialect, bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT);
+  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT);
   try {
-    const profile = embeddedProfile(server);
+    const profile = embeddedProfile({ ...server, rateLimit: bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT });
     return await certify({
       origin: server.origin,
       embedded: true,
@@ -54,6 +55,7 @@ export async function certifyEmbedded(
       seed: options.seed,
       budget: options.budget,
       progress: null,
+      quickPacing: { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: async () => server.setRateLimit(EMBEDDED_RATE_LIMIT) },
       replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
     });
   } finally {

@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.ts';
+import { formatRateLimit } from '../reference/rate-limiter.ts';
 import type { PlannedCheck, RunPlan } from './plan.ts';
 
 /** Where the plan would be sent, and at what limit: what `--plan` prints above the checks. */
@@ -15,6 +16,8 @@ export interface PlanDocument {
   readonly rateLimit: { readonly limit: number; readonly windowMs: number };
   readonly requests: number;
   readonly pacedRequests: number;
+  /** The rate limit the paced requests go at: the target's, or the embedded server's quick window. */
+  readonly pacedAt: { readonly limit: number; readonly windowMs: number };
   readonly etaMs: number;
   readonly checks: readonly PlannedCheck[];
   readonly rateLimitPhase: { readonly checks: readonly string[]; readonly requests: number; readonly windows: number; readonly ms: number } | null;
@@ -27,6 +30,7 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
     rateLimit: { limit: where.limit, windowMs: where.windowMs },
     requests: plan.requests,
     pacedRequests: plan.pacedRequests,
+    pacedAt: plan.pacedAt,
     etaMs: Math.round(plan.etaMs),
     checks: plan.checks,
     rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
@@ -39,7 +43,7 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
  */
 export function planText(plan: RunPlan, where: PlanTarget): string {
   const doc = planDocument(plan, where);
-  const limit = `${where.limit} calls per ${formatDuration(where.windowMs)}`;
+  const limit = formatRateLimit({ limit: where.limit, windowMs: where.windowMs });
   const idWidth = Math.max(...doc.checks.map((c) => c.id.length), 20);
   const row = (requests: string, id: string, rules: string) => `${requests.padStart(8)}  ${id.padEnd(idWidth)}  ${rules}`;
   const lines = [`plan: ${doc.target}, at ${limit} (nothing sent)`, row('requests', 'check', 'rules')];
@@ -54,7 +58,7 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
     );
   }
   lines.push(
-    `${doc.requests} requests: ${doc.pacedRequests} paced at ${limit}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}; ETA ${formatDuration(doc.etaMs)}`,
+    `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}; ETA ${formatDuration(doc.etaMs)}`,
   );
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { isRuleId, type RuleId } from '../spec/rules.ts';
 import { Pacer } from '../target/pacer.ts';
 import type { Profile } from '../target/profile.ts';
+import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
 import { casesPerFamily, selectsFamily } from '../properties/run-properties.ts';
@@ -26,6 +27,11 @@ export interface PlanOptions {
   readonly path?: string;
   /** The property families (default: all of src/properties/families.ts). */
   readonly families?: readonly PropertyFamily[];
+  /**
+   * The rate limit the paced checks go at, when not the profile's: the embedded server's quick
+   * window (its rate-limit phase runs at the profile's, on a fresh limiter). Default: the profile's.
+   */
+  readonly pacedAt?: RateLimitSetting;
 }
 
 /** One check of a plan, with the requests it will send. */
@@ -64,8 +70,15 @@ export interface RunPlan {
   readonly requests: number;
   /** Of those, the ones paced at the target's limit (all but the rate-limit phase's). */
   readonly pacedRequests: number;
-  /** The run's expected duration at the profile's limit: the paced requests as the pacer spaces them, plus the phase. */
+  /** The rate limit they are paced at: the profile's, or PlanOptions.pacedAt. */
+  readonly pacedAt: RateLimitSetting;
+  /** The run's expected duration: the paced requests as the pacer spaces them at `pacedAt`, plus the phase. */
   readonly etaMs: number;
+}
+
+/** A pacer for a plan's paced calls: at `pacedAt`, else at the profile's limit. */
+export function pacerFor(profile: Profile, pacedAt?: RateLimitSetting): Pacer {
+  return new Pacer(pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
 }
 
 /** Whether `--only` selects a built-in check: by ID, by its suite (`rate-limit`, `auth`), or by a rule it names. */
@@ -92,7 +105,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
-  return assemblePlan(profile, {
+  return assemblePlan(profile, options.pacedAt, {
     scenarios,
     families,
     casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, families.length),
@@ -117,7 +130,7 @@ interface PlanParts {
  * property family sending `casesPerFamily` generated cases: what a budget chose (budget.ts).
  */
 export function restrictPlan(full: RunPlan, profile: Profile, checkIds: ReadonlySet<string>, casesPerFamily: number): RunPlan {
-  return assemblePlan(profile, {
+  return assemblePlan(profile, full.pacedAt, {
     scenarios: full.scenarios.filter((s) => checkIds.has(s.id)),
     families: full.families.filter((f) => checkIds.has(`properties/${f.name}`)),
     casesPerFamily,
@@ -127,7 +140,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
   });
 }
 
-function assemblePlan(profile: Profile, parts: PlanParts): RunPlan {
+function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, parts: PlanParts): RunPlan {
   const { scenarios, families, casesPerFamily: perFamily } = parts;
   const selected = parts.rateLimit;
   const phase = plannedRateLimitPhase(profile, selected);
@@ -141,7 +154,7 @@ function assemblePlan(profile: Profile, parts: PlanParts): RunPlan {
   ];
   const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
   const pacedRequests = requests - phase.requests;
-  const pacer = new Pacer({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
+  const pacer = pacerFor(profile, pacedAt);
   return {
     checks,
     scenarios,
@@ -152,6 +165,7 @@ function assemblePlan(profile: Profile, parts: PlanParts): RunPlan {
     tokenFormCheck: parts.tokenFormCheck,
     requests,
     pacedRequests,
+    pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
     etaMs: pacer.estimateMs(pacedRequests) + phase.ms,
   };
 }

@@ -226,6 +226,28 @@ describe('RateMonitor (the whole run)', () => {
     expect(result.findings[0]!.actual).toContain('at most 10 of the harness');
   });
 
+  it('judges the calls under each limiter at its window once the target\'s limiter is restarted (the embedded server\'s two windows)', () => {
+    const quickPaced = () => calls(0, 200, 200, 2); // 50 per 100 ms: under 60 per 100 ms, far over 60 per second
+    const restarted = new RateMonitor();
+    for (const e of quickPaced()) restarted.record(e, 'paced');
+    restarted.limiterRestarted(1000);
+    for (const e of calls(1000, 60, 200)) restarted.record(e, 'boundary');
+    const result = restarted.check(60, 100, 'r');
+    expect(result.status).toBe('passed');
+    expect(result.title).toContain('No 100 ms or 1.0 s interval');
+    expect(result.notes?.join('\n')).toMatch(/under the 100 ms window, 200 calls; the busiest interval: 48 calls served[\s\S]*under the 1\.0 s window, 60 calls/);
+
+    const notRestarted = new RateMonitor();
+    for (const e of quickPaced()) notRestarted.record(e, 'paced');
+    expect(rulesOf(notRestarted.check(60, 1000, 'r'))).toEqual(['RATE-LIMIT-CAP']);
+
+    const overAfter = new RateMonitor();
+    for (const e of quickPaced()) overAfter.record(e, 'paced');
+    overAfter.limiterRestarted(1000);
+    for (const e of calls(1000, 61, 200)) overAfter.record(e, 'boundary');
+    expect(rulesOf(overAfter.check(60, 100, 'r'))).toEqual(['RATE-LIMIT-CAP']);
+  });
+
   it('notes, without failing, a 429 after the harness itself made 60 calls in the window', () => {
     const monitor = new RateMonitor();
     for (const e of calls(0, 60, 200, 10)) monitor.record(e, 'paced');

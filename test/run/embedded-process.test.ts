@@ -18,6 +18,15 @@ describe('spawnEmbeddedTarget', () => {
       const res = await request(`${target.origin}/api/public/users`, { headers: { authorization: target.token }, dispatcher: agent });
       expect(res.statusCode).toBe(200);
       await res.body.dump();
+      // A new limit over IPC, on a fresh limiter: one call a minute, so the second call is refused.
+      await target.setRateLimit({ limit: 1, windowMs: 60_000 });
+      const statuses = [];
+      for (let i = 0; i < 2; i++) {
+        const answer = await request(`${target.origin}/api/public/users`, { headers: { authorization: target.token }, dispatcher: agent });
+        statuses.push(answer.statusCode);
+        await answer.body.dump();
+      }
+      expect(statuses).toEqual([200, 429]);
     } finally {
       await agent.close();
       await target.close();

@@ -7,7 +7,7 @@ import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
-import { EMBEDDED_RATE_LIMIT, embeddedProfile, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
+import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import { budgetNote, planWithinBudget, type RunBudget } from '../../run/budget.ts';
 import { readLastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
@@ -134,22 +134,26 @@ export async function runCommand(argv: string[]): Promise<number> {
     ...(values.path ? { path: values.path } : {}),
   };
 
+  // The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
+  // (README, "Two windows for the embedded server"); with --rate-limit, the run paces at that instead.
+  const quick = !targetUrl && values['rate-limit'] === undefined;
+
   if (values.plan) {
     const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
-    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection }, runBudget);
+    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection, ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, runBudget);
     const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
     const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
     console.log(values.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
     return 0;
   }
 
-  const server = targetUrl ? null : await spawnEmbeddedTarget({ faults: values.fault, rateLimit: EMBEDDED_RATE_LIMIT });
+  const server = targetUrl ? null : await spawnEmbeddedTarget({ faults: values.fault, rateLimit: quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
   try {
     let origin: string;
     let token: string;
     let caPem: string | undefined;
     if (server) {
-      profile = { ...embeddedProfile(server), waivers: profile.waivers };
+      profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: profile.waivers };
       origin = server.origin;
       token = server.token;
       caPem = server.caPem;
@@ -175,6 +179,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(lastFailed ? { rerunOf: { runId: lastFailed.runId, reportPath: lastFailed.reportPath } } : {}),
       ...(runBudget ? { runBudget } : {}),
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
+      ...(quick && server ? { quickPacing: { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: () => server.setRateLimit(EMBEDDED_RATE_LIMIT) } } : {}),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
     });

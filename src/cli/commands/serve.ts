@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts';
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../reference/rate-limiter.ts';
-import type { ServeAnnouncement } from '../../run/embedded-process.ts';
+import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
 import { isTimezoneName } from '../../spec/formats/index.ts';
@@ -21,8 +21,8 @@ The first line printed is \`listening https://HOST:PORT\`; the next names the CA
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
 --fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
 --ipc is how \`clockcheck run\` starts its embedded target: nothing is printed, the server announces
-its address, token, CA and seed data over the IPC channel of the parent process and exits when the
-parent goes.
+its address, token, CA and seed data over the IPC channel of the parent process, takes a new rate
+limit from it (before the rate-limit phase), and exits when the parent goes.
 --dialect chooses how the server answers where the spec says "not shown":
   standard     201 {items, message} on create, 422 for validation, page_size > 100 clamped, links keep
                the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
@@ -77,6 +77,12 @@ async function announceOverIpc(server: ReferenceServer, rateLimit: RateLimitSett
     seed: server.seed,
   };
   process.send(announcement);
+  process.on('message', (message) => {
+    const request = SetRateLimitRequest.safeParse(message);
+    if (!request.success) return;
+    server.setRateLimit(request.data.rateLimit);
+    process.send?.({ kind: 'rate-limit-set', rateLimit: request.data.rateLimit });
+  });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
