@@ -3,6 +3,7 @@ import { ServerContext } from '../reference/context.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import { seed, type SeedSummary } from '../reference/seed.ts';
 import { defaultProfile, type Profile } from '../target/profile.ts';
+import type { QuickPacing } from './certify.ts';
 
 /**
  * The embedded reference server's rate window for certification runs: 60 calls per second. The
@@ -17,6 +18,15 @@ export const EMBEDDED_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 1000
  * burst to show one window's count.
  */
 export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
+
+/**
+ * The embedded server's two windows (README, "Two windows for the embedded server"): the paced
+ * checks at QUICK_RATE_LIMIT, then `setRateLimit(EMBEDDED_RATE_LIMIT)` on a fresh limiter before the
+ * rate-limit phase. `setRateLimit` reaches the server in this process or over IPC.
+ */
+export function embeddedQuickPacing(setRateLimit: (setting: RateLimitSetting) => unknown): QuickPacing {
+  return { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: async () => void (await setRateLimit(EMBEDDED_RATE_LIMIT)) };
+}
 
 /** What the profile of an embedded reference server is made from (in this process or its own). */
 export interface EmbeddedFacts {

@@ -4,7 +4,7 @@ import type { DialectName } from '../reference/dialect.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import { certify } from './certify.ts';
 import type { Profile } from '../target/profile.ts';
-import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile } from './embedded-profile.ts';
+import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
 
 /** Starts a reference server (optionally with faults) for a certification run. */
 export function startEmbeddedTarget(
@@ -55,7 +55,7 @@ export async function certifyEmbedded(
       seed: options.seed,
       budget: options.budget,
       progress: null,
-      quickPacing: { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: async () => server.setRateLimit(EMBEDDED_RATE_LIMIT) },
+      quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
       replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
     });
   } finally {

@@ -7,7 +7,7 @@ import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
-import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
+import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import { budgetNote, planWithinBudget, type RunBudget } from '../../run/budget.ts';
 import { readLastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
@@ -179,7 +179,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(lastFailed ? { rerunOf: { runId: lastFailed.runId, reportPath: lastFailed.reportPath } } : {}),
       ...(runBudget ? { runBudget } : {}),
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-      ...(quick && server ? { quickPacing: { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: () => server.setRateLimit(EMBEDDED_RATE_LIMIT) } } : {}),
+      ...(quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
     });
