@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { certifyEmbedded } from '../src/run/embedded-target.ts';
 import { DEFAULT_BUDGET } from '../src/cli/commands/run.ts';
+import { cliBin, median } from './cli-bin.ts';
 
 export interface CertificationFigures {
   readonly label: string;
@@ -29,19 +30,13 @@ const RUNS = 5;
 /** A CLI run that takes longer than this is killed and the bench fails. */
 const RUN_DEADLINE_MS = 120_000;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /**
  * What `npm start` runs (`clockcheck run` with no target: the CLI starting, the embedded server in
  * its own process, the certification, the three reports), timed from the outside, RUNS times.
- * `CLOCKCHECK_BIN` measures another checkout or a compiled build.
+ * `CLOCKCHECK_BIN` measures another checkout or build (bench/cli-bin.ts).
  */
 export async function npmStartCertification(): Promise<CertificationFigures> {
-  const bin = resolve(process.env.CLOCKCHECK_BIN ?? 'bin/clockcheck.mjs');
+  const bin = cliBin();
   const runsMs: number[] = [];
   let last: ReportFigures | undefined;
   for (let i = 0; i < RUNS; i++) {

@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { HOSTILE_MODES, startHostileTarget, type HostileMode } from '../test/support/hostile-target.ts';
 import { filesUnder, runMeasured } from '../test/support/cli.ts';
+import { cliBin } from './cli-bin.ts';
 
 export interface HostileRunFigures {
   readonly label: string;
@@ -21,11 +22,11 @@ const TOKEN = 'hostile-bench-token-5c2e9a';
  * A full `clockcheck run` (default profile, limit raised to 600 per second) against each hostile
  * target of test/support/hostile-target.ts, and one against the embedded reference server: wall
  * time, exit code, peak RSS, whether a report was written and whether the token reached any file.
- * `CLOCKCHECK_BIN` picks another checkout's bin/clockcheck.mjs (to measure before a change); a run
+ * `CLOCKCHECK_BIN` picks another checkout or build (bench/cli-bin.ts; to measure before a change); a run
  * still going after `deadlineSeconds` is killed and reported so.
  */
 export async function hostileRuns(deadlineSeconds: number, modes: readonly HostileMode[] = HOSTILE_MODES): Promise<HostileRunFigures[]> {
-  const bin = resolve(process.env.CLOCKCHECK_BIN ?? 'bin/clockcheck.mjs');
+  const bin = cliBin();
   const figures: HostileRunFigures[] = [];
   const measure = async (label: string, args: string[], work: string, received: () => number | null) => {
     const reportDir = join(work, 'reports');

@@ -11,6 +11,7 @@ import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
 import { initDiscovery, type InitFigures } from './init-discovery.ts';
 import { hostileRuns, type HostileRunFigures } from './hostile-runs.ts';
+import { cliStartup, type StartupFigures } from './cli-startup.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' }, deadline: { type: 'string', default: '300' } },
@@ -18,7 +19,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures | StartupFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -37,9 +38,11 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
     await initDiscovery('laravel', true),
   ],
   hostile: () => hostileRuns(Number(values.deadline)),
+  startup: async () => [cliStartup(['--help']), cliStartup(['--version']), cliStartup(['rules'])],
 };
 
 function describe(f: Figures): string {
+  if ('startupMs' in f) return `${f.label.padEnd(52)} ${f.startupMs.toFixed(0).padStart(7)} ms median (${f.runsMs.length} runs, ${Math.min(...f.runsMs).toFixed(0)}-${Math.max(...f.runsMs).toFixed(0)} ms)`;
   if ('peakRssBytes' in f) {
     const end = f.killed ? `killed at the ${values.deadline} s deadline (no end)` : `exit ${f.exitCode}`;
     return `${f.label.padEnd(52)} ${(f.wallMs / 1000).toFixed(1)} s wall, ${end}, peak RSS ${(f.peakRssBytes / 2 ** 20).toFixed(0)} MB, report ${f.reportWritten ? 'written' : 'MISSING'}, token ${f.tokenInArtifacts ? 'LEAKED' : 'in no artifact'}${f.requestsReceived === null ? '' : `, ${f.requestsReceived} requests received`}`;

@@ -2,7 +2,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 
 /** node:util parseArgs, with its errors turned into UsageError that names the command. */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(command: string, argv: string[], options: T) {
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  argv: string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {

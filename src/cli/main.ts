@@ -1,4 +1,5 @@
 import { ClockcheckError } from '../errors.ts';
+import { toolVersion } from '../version.ts';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -28,13 +29,17 @@ Commands:
   fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
   load        send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports
 
-Run \`clockcheck <command> --help\` for a command's options.`;
+Run \`clockcheck <command> --help\` for a command's options; \`clockcheck --version\` for the version.`;
 
 /** Runs the CLI; returns the exit code (0 ok, 1 a check failed, 2 the run could not be made). */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(HELP);
+    return 0;
+  }
+  if (command === '--version' || command === '-V' || command === 'version') {
+    console.log(toolVersion());
     return 0;
   }
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;

@@ -3,7 +3,7 @@ import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
 import { linkForm } from '../checks/link-form.ts';
 import { preflight } from '../run/preflight.ts';
 import { rateLimitBacklog } from '../run/backlog.ts';
-import { toolVersion } from '../run/spec-document.ts';
+import { toolVersion } from '../version.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../target/client.ts';
 import type { Exchange } from '../target/exchange.ts';
 import { Pacer } from '../target/pacer.ts';

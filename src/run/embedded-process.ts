@@ -6,8 +6,14 @@ import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import type { EmbeddedFacts } from './embedded-profile.ts';
 
-/** The clockcheck command line a child process runs (the same checkout, the same loader). */
-const BIN = fileURLToPath(new URL('../../bin/clockcheck.mjs', import.meta.url));
+/**
+ * The clockcheck entry a child process runs: the same code as this process. Compiled (this module
+ * is dist/run/embedded-process.js), the package's dist/bin/clockcheck.js; from the TypeScript
+ * sources (tsx, vitest), the checkout's development launcher, bin/clockcheck-dev.mjs.
+ */
+const BIN = import.meta.url.endsWith('.ts')
+  ? fileURLToPath(new URL('../../bin/clockcheck-dev.mjs', import.meta.url))
+  : fileURLToPath(new URL('../bin/clockcheck.js', import.meta.url));
 
 /** How long the embedded server may take to start listening; then the run gives up. */
 const START_TIMEOUT_MS = 30_000;

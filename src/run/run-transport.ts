@@ -7,7 +7,7 @@ import type { Pacer } from '../target/pacer.ts';
 import { clientTimeouts, type Profile } from '../target/profile.ts';
 import type { Progress } from '../target/progress.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-import { toolVersion } from './spec-document.ts';
+import { toolVersion } from '../version.ts';
 import { retryAfterMs } from '../target/retry-after.ts';
 import { retainExchange } from '../target/retained.ts';
 import { LARGE_BODIES } from '../target/large-body-collector.ts';

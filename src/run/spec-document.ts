@@ -12,8 +12,3 @@ export function specIdentity(): { title: string; sha256: string } {
   return { title, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
-/** clockcheck's own version, from package.json. */
-export function toolVersion(): string {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
-  return pkg.version;
-}

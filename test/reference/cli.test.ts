@@ -6,9 +6,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/faults.ts';
 import { isRuleId, RULES } from '../../src/spec/rules.ts';
-import { ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
-
-const BIN = 'bin/clockcheck.mjs';
+import { DEV_BIN as BIN, ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
 
 type Run = CliResult;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.ts';
-import { filesUnder, runMeasured, ROOT, type MeasuredResult } from '../support/cli.ts';
+import { DEV_BIN, filesUnder, runMeasured, type MeasuredResult } from '../support/cli.ts';
 import { startHostileTarget, type HostileMode, type HostileTarget } from '../support/hostile-target.ts';
 
 const TOKEN = 'tok-hostile-run-8d2f61aa';
@@ -38,7 +38,7 @@ async function runAgainst(mode: HostileMode, extraArgs: readonly string[] = [], 
   const reportDir = join(work, 'reports');
   const result = await runMeasured(
     process.execPath,
-    [join(ROOT, 'bin/clockcheck.mjs'), 'run', '--target', target.origin, '--ca', join(work, 'ca.pem'), '--profile', join(work, 'profile.yaml'),
+    [DEV_BIN, 'run', '--target', target.origin, '--ca', join(work, 'ca.pem'), '--profile', join(work, 'profile.yaml'),
       '--report-dir', reportDir, '--budget', '22', '--seed', '3', '--quiet', ...extraArgs],
     { ...process.env, CLOCKCHECK_TOKEN: TOKEN },
     120_000,

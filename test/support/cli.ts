@@ -3,8 +3,14 @@ import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The repository root, where `bin/clockcheck.mjs` lives. */
+/** The repository root. */
 export const ROOT = join(import.meta.dirname, '../..');
+
+/**
+ * The development launcher: `clockcheck` from the TypeScript sources (tsx), so the tests check the
+ * code as it is, with no build. test/package/npm-pack.test.ts checks the compiled package.
+ */
+export const DEV_BIN = join(ROOT, 'bin/clockcheck-dev.mjs');
 
 export interface CliResult {
   readonly code: number | null;
@@ -25,9 +31,9 @@ export function runProcess(command: string, args: readonly string[], env: NodeJS
   });
 }
 
-/** Runs `clockcheck ...args` (node bin/clockcheck.mjs) with exactly `env` as its environment. */
+/** Runs `clockcheck ...args` (node bin/clockcheck-dev.mjs) with exactly `env` as its environment. */
 export function runClockcheck(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return runProcess(process.execPath, [join(ROOT, 'bin/clockcheck.mjs'), ...args], env);
+  return runProcess(process.execPath, [DEV_BIN, ...args], env);
 }
 
 /** Every file under `dir`, recursively. */

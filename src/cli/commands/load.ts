@@ -9,7 +9,7 @@ import { writeLoadReports } from '../../load/write-load-reports.ts';
 import { isFaultName } from '../../reference/faults.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../reference/rate-limiter.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
-import { toolVersion } from '../../run/spec-document.ts';
+import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { Redactor } from '../../target/redaction.ts';
 import { parseCommandArgs } from '../args.ts';

@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx), so `npx clockcheck` always runs the checked-out code.
+// The `clockcheck` command. Compiled to dist/bin/clockcheck.js (the package's bin); in a checkout,
+// bin/clockcheck-dev.mjs runs this file from the TypeScript sources.
 import { setFlagsFromString } from 'node:v8';
-import { register } from 'tsx/esm/api';
 
 // The young generation stays at its initial size instead of growing to 16 MB semi-spaces: a run
 // allocates many short-lived bodies, and growing it would add about 30 MB of peak RSS for no
-// measurable speed (npm run bench -- --only hostile; issue 10).
+// measurable speed (npm run bench -- --only hostile; issue 10). Set before the CLI is imported.
 setFlagsFromString('--semi-space-growth-factor=1');
-register();
-const { main } = await import('../src/cli/main.ts');
+const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
