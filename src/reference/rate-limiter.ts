@@ -33,8 +33,9 @@ class CallLog {
   get size(): number {
     return this.times.length - this.head;
   }
-  get oldest(): number | undefined {
-    return this.times[this.head];
+  /** The `index`-th call still in the window, oldest first. */
+  at(index: number): number | undefined {
+    return this.times[this.head + index];
   }
   record(time: number): void {
     this.times.push(time);
@@ -46,7 +47,16 @@ function denied(limit: number, waitMs: number): RateDecision {
 }
 
 /**
- * Exact sliding window: a call at `now` is allowed when fewer than `limit` calls were accepted in
+ * Which calls a limiter counts against the limit. §8 says "60 calls within any one-minute window";
+ * `served` counts the calls it let through, `attempts` every call, refused ones too (the other
+ * reading, as a counter incremented before the check is: a client that keeps calling while limited
+ * stays limited). Both are conforming; `clockcheck serve --rate-limit-counts` picks one.
+ */
+export type RateLimitCounting = 'served' | 'attempts';
+export const RATE_LIMIT_COUNTINGS: readonly RateLimitCounting[] = ['served', 'attempts'];
+
+/**
+ * Exact sliding window: a call at `now` is allowed when fewer than `limit` counted calls fall in
  * (now - window, now]. The check and the record happen in one synchronous step, so concurrent
  * requests cannot both take the last slot.
  */
@@ -58,6 +68,7 @@ export class SlidingWindowLimiter implements RateLimiter {
     private readonly windowMs: number,
     /** When false, accepted calls never leave the window (the `rate-limit-never-resets` fault). */
     private readonly expires = true,
+    private readonly counting: RateLimitCounting = 'served',
   ) {}
 
   attempt(key: string, now: number): RateDecision {
@@ -65,7 +76,9 @@ export class SlidingWindowLimiter implements RateLimiter {
     if (!log) this.logs.set(key, (log = new CallLog()));
     if (this.expires) log.expire(now - this.windowMs);
     if (log.size >= this.limit) {
-      const waitMs = this.expires ? (log.oldest as number) + this.windowMs - now : this.windowMs;
+      if (this.counting === 'attempts') log.record(now);
+      // Served again once all but limit - 1 of the counted calls (this one too, when counted) have left.
+      const waitMs = this.expires ? (log.at(log.size - this.limit) as number) + this.windowMs - now : this.windowMs;
       return denied(this.limit, waitMs);
     }
     log.record(now);

@@ -12,6 +12,7 @@ import {
   RacyWindowLimiter,
   SlidingWindowLimiter,
   type RateLimiter,
+  type RateLimitCounting,
   type RateLimitSetting,
 } from './rate-limiter.ts';
 import { seed, type SeedSummary } from './seed.ts';
@@ -25,6 +26,8 @@ export interface ReferenceServerOptions {
   readonly token?: string;
   /** null turns the limit off; default 60 calls per 60 s (§8). */
   readonly rateLimit?: RateLimitSetting | null;
+  /** Which calls the limit counts: the served ones (default) or every attempt, refused ones too. */
+  readonly rateLimitCounting?: RateLimitCounting;
   /**
    * Replaces the limiter the setting and faults would pick, e.g. another limiter that also follows §8
    * (tests of the rate-limit checks use this to prove they accept other valid designs).
@@ -69,7 +72,7 @@ export interface ReferenceServer {
 export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 60_000 };
 
 /** The limiter for a setting and the active faults: the sliding window, or the faulty kind a fault asks for. */
-export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext): RateLimiter {
+export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext, counting: RateLimitCounting = 'served'): RateLimiter {
   if (setting === null || ctx.fault('rate-limit-off')) return new NoLimiter();
   const { limit, windowMs } = setting;
   if (ctx.fault('rate-limit-race')) return new RacyWindowLimiter(limit, windowMs);
@@ -77,7 +80,7 @@ export function limiterFor(setting: RateLimitSetting | null, ctx: ServerContext)
   if (ctx.fault('rate-limit-clock-window')) return new FixedWindowLimiter(limit, windowMs, 'clock');
   if (ctx.fault('rate-limit-one-extra')) return new SlidingWindowLimiter(limit + 1, windowMs);
   if (ctx.fault('rate-limit-too-strict')) return new SlidingWindowLimiter(Math.max(1, limit - 1), windowMs);
-  return new SlidingWindowLimiter(limit, windowMs, !ctx.fault('rate-limit-never-resets'));
+  return new SlidingWindowLimiter(limit, windowMs, !ctx.fault('rate-limit-never-resets'), counting);
 }
 
 const TLS_HANDSHAKE = 0x16;
@@ -97,7 +100,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());
   let rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
-  let limiter = options.limiter ?? limiterFor(rateLimit, ctx);
+  let limiter = options.limiter ?? limiterFor(rateLimit, ctx, options.rateLimitCounting);
   const listener = createRequestListener({
     ctx,
     token,
@@ -142,7 +145,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     },
     setRateLimit: (setting) => {
       rateLimit = setting;
-      limiter = limiterFor(setting, ctx);
+      limiter = limiterFor(setting, ctx, options.rateLimitCounting);
     },
     dialect: ctx.dialect,
     context: ctx,

@@ -202,6 +202,23 @@ describe('SlidingWindowLimiter (injected clock)', () => {
     expect(allowed(limiter, 'k', 1000)).toBe(true);
   });
 
+  it('counts refused calls too when built to count attempts: a client that keeps calling stays limited', () => {
+    const served = new SlidingWindowLimiter(1, 1000);
+    const attempts = new SlidingWindowLimiter(1, 1000, true, 'attempts');
+    expect([0, 500, 1000, 2000].map((now) => allowed(served, 'k', now))).toEqual([true, false, true, true]);
+    // The refused call of t=500 still counts at 1000; the one of t=1000 has left by 2000.
+    expect([0, 500, 1000, 2000].map((now) => allowed(attempts, 'k', now))).toEqual([true, false, false, true]);
+  });
+
+  it('says when a slot frees among counted refusals: Retry-After waits for all but limit - 1 counted calls to leave', () => {
+    const limiter = new SlidingWindowLimiter(2, 60_000, true, 'attempts');
+    limiter.attempt('k', 0);
+    limiter.attempt('k', 10_000);
+    // Counted: 0, 10 000 and this refusal at 20 000; one call fits again when 0 and 10 000 have left.
+    expect(limiter.attempt('k', 20_000)).toMatchObject({ allowed: false, retryAfterSeconds: 50 });
+    expect(limiter.attempt('k', 70_000)).toMatchObject({ allowed: true });
+  });
+
   it('keeps a separate window per key', () => {
     const limiter = new SlidingWindowLimiter(1, 1000);
     expect(allowed(limiter, 'a', 0)).toBe(true);

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts';
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
-import { parseRateLimit, type RateLimitSetting } from '../../reference/rate-limiter.ts';
+import { parseRateLimit, RATE_LIMIT_COUNTINGS, type RateLimitCounting, type RateLimitSetting } from '../../reference/rate-limiter.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
 import { isTimezoneName } from '../../spec/formats/index.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 
-const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off]
+const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off] [--rate-limit-counts served|attempts]
                 [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
                 [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative|laravel] [--list-faults]
                 [--ipc]
@@ -19,6 +19,8 @@ const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-lim
 Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
+--rate-limit-counts attempts counts refused calls against the limit too (another reading of §8: a client
+that keeps calling while limited stays limited); the default counts the calls served.
 --fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
 --ipc is how \`clockcheck run\` starts its embedded target: nothing is printed, the server announces
 its address, token, CA and seed data over the IPC channel of the parent process, takes a new rate
@@ -99,6 +101,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     host: { type: 'string', default: '127.0.0.1' },
     token: { type: 'string' },
     'rate-limit': { type: 'string', default: '60/60s' },
+    'rate-limit-counts': { type: 'string', default: 'served' },
     timezone: { type: 'string', default: 'America/Chicago' },
     fault: { type: 'string', multiple: true, default: [] },
     versions: { type: 'string', default: 'v2' },
@@ -131,12 +134,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const counting = values['rate-limit-counts'] as RateLimitCounting;
+  if (!RATE_LIMIT_COUNTINGS.includes(counting)) throw new UsageError(`--rate-limit-counts is one of ${RATE_LIMIT_COUNTINGS.join(', ')}`);
   const given = values.token ?? process.env.CLOCKCHECK_TOKEN;
   const server = await startReferenceServer({
     port: integerOption('port', values.port, 0, 0, 65535),
     host: values.host,
     token: given || undefined,
     rateLimit,
+    rateLimitCounting: counting,
     companyTimezone: values.timezone,
     faults: values.fault,
     dialect,
@@ -149,7 +155,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const tokenSource = values.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
   console.log(`listening ${server.origin}`);
   for (const line of describeServer(server, caFile, tokenSource)) console.log(line);
-  console.log(`rate limit ${rateLimit ? `${rateLimit.limit} calls per ${rateLimit.windowMs / 1000}s` : 'off'}; try: curl --cacert ${caFile} -H "Authorization: $CLOCKCHECK_TOKEN" ${server.origin}/api/public/users`);
+  console.log(`rate limit ${rateLimit ? `${rateLimit.limit} calls per ${rateLimit.windowMs / 1000}s${counting === 'attempts' ? ', refused calls counted too' : ''}` : 'off'}; try: curl --cacert ${caFile} -H "Authorization: $CLOCKCHECK_TOKEN" ${server.origin}/api/public/users`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
