@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
+import { readReportFile, readReportJson, type ReadReport } from '../report/read-report.ts';
 
 /** The part of a report.json that `--last-failed` reads (any schema version since 1.0). */
 const ReportHead = z.object({
@@ -37,11 +38,11 @@ export type ReportTarget = { readonly embedded: true } | { readonly embedded: fa
  * @throws UsageError when there is none, it is not a clockcheck report, or it is of another target.
  */
 export async function readLastFailed(given: string | undefined, reportDir: string, target: ReportTarget): Promise<LastFailed> {
-  const found = given === undefined ? await newestReport(reportDir, target) : await readReport(await reportFile(given));
-  if (given !== undefined && !sameTarget(found.head, target)) {
-    throw new UsageError(`--last-failed: ${found.path} is a report of ${describe(found.head)}, not of ${target.embedded ? 'the embedded reference server' : target.baseUrl}`);
+  const found = given === undefined ? await newestReport(reportDir, target) : await readReportFile(given, ReportHead, '--last-failed');
+  if (given !== undefined && !sameTarget(found.report, target)) {
+    throw new UsageError(`--last-failed: ${found.path} is a report of ${describe(found.report)}, not of ${target.embedded ? 'the embedded reference server' : target.baseUrl}`);
   }
-  const { head } = found;
+  const head = found.report;
   const families = head.checks.filter((c) => c.source.kind === 'property').length;
   return {
     reportPath: found.path,
@@ -52,39 +53,15 @@ export async function readLastFailed(given: string | undefined, reportDir: strin
   };
 }
 
-async function reportFile(given: string): Promise<string> {
-  const info = await stat(given).catch(() => null);
-  if (info === null) throw new UsageError(`--last-failed: no report at ${given}`);
-  return info.isDirectory() ? join(given, REPORT_FILES.json) : given;
-}
-
-async function readReport(path: string): Promise<{ path: string; head: ReportHead }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`--last-failed: cannot read ${path}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--last-failed: ${path} is not JSON`);
-  }
-  const head = ReportHead.safeParse(json);
-  if (!head.success) throw new UsageError(`--last-failed: ${path} is not a clockcheck report.json (${head.error.issues[0]?.path.join('.') ?? ''}: ${head.error.issues[0]?.message ?? ''})`);
-  return { path, head: head.data };
-}
-
-async function newestReport(reportDir: string, target: ReportTarget): Promise<{ path: string; head: ReportHead }> {
+async function newestReport(reportDir: string, target: ReportTarget): Promise<ReadReport<ReportHead>> {
   const runs = await readdir(reportDir, { withFileTypes: true }).catch(() => []);
-  let newest: { path: string; head: ReportHead } | null = null;
+  let newest: ReadReport<ReportHead> | null = null;
   for (const run of runs) {
     if (!run.isDirectory()) continue;
     const path = join(reportDir, run.name, REPORT_FILES.json);
-    const report = await readReport(path).catch(() => null);
-    if (report === null || !sameTarget(report.head, target)) continue;
-    if (newest === null || report.head.startedAt > newest.head.startedAt) newest = report;
+    const read = await readReportJson(path, ReportHead, '--last-failed').catch(() => null);
+    if (read === null || !sameTarget(read.report, target)) continue;
+    if (newest === null || read.report.startedAt > newest.report.startedAt) newest = read;
   }
   if (newest === null) {
     throw new UsageError(`--last-failed: no report of ${target.embedded ? 'the embedded reference server' : target.baseUrl} in ${reportDir}; name one: --last-failed REPORT`);
