@@ -4,5 +4,5 @@ export { curlCommand, TOKEN_VARIABLE, type CurlTlsOptions } from './curl.ts';
 export { renderJsonReport } from './json-reporter.ts';
 export { renderHtmlReport } from './html-reporter.ts';
 export { renderJunitReport } from './junit-reporter.ts';
-export { summaryTable, type SummaryTableOptions } from './terminal-reporter.ts';
+export { summaryTable, verdictSummary, type SummaryTableOptions } from './terminal-reporter.ts';
 export { writeReports, REPORT_FILES, type ReportPaths } from './write-reports.ts';

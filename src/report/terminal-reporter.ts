@@ -6,7 +6,7 @@ import { runVerdict } from './_internals/verdict.ts';
 import type { ReportPaths } from './write-reports.ts';
 
 export interface SummaryTableOptions {
-  /** ANSI colours; pass `process.stdout.isTTY` (never colour a pipe or a CI log file by default). */
+  /** ANSI colours; pass `useColor(process.stdout)` (never colour a pipe, a CI log or under NO_COLOR). */
   readonly color: boolean;
   /** The written reports, listed at the end when given. */
   readonly paths?: ReportPaths;
@@ -75,6 +75,11 @@ function problemLines(checks: readonly CheckResult[], paint: ReturnType<typeof p
 function pathLines(paths: ReportPaths | undefined): string[] {
   if (!paths) return [];
   return ['Reports', `  JSON   ${paths.json}`, `  HTML   ${paths.html}`, `  JUnit  ${paths.junit}`, ''];
+}
+
+/** The run's verdict as the last line of the summary says it (all `clockcheck run --quiet` prints). */
+export function verdictSummary(report: RunReport, options: Pick<SummaryTableOptions, 'color'>): string {
+  return `${verdictLine(report, painter(options.color))}\n`;
 }
 
 function verdictLine(report: RunReport, paint: ReturnType<typeof painter>): string {

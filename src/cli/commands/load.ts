@@ -14,6 +14,7 @@ import { defaultProfile, loadProfile, type Profile } from '../../target/profile.
 import { Redactor } from '../../target/redaction.ts';
 import { parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess, type TargetAccess } from '../target-access.ts';
+import { useColor } from '../color.ts';
 
 const USAGE = `clockcheck load [--target https://host[:port]] [--endpoint GET:/breaks] [--connections 10]
                 [--duration 10s | --amount N] [--rate R] [--rate-limit 60/60s|off] [--yes]
@@ -134,7 +135,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
       runId,
     });
     const paths = await writeLoadReports(report, resolve(values['report-dir'], runId));
-    process.stdout.write(redactor.text(loadSummary(report, { color: process.stdout.isTTY === true, paths })));
+    process.stdout.write(redactor.text(loadSummary(report, { color: useColor(process.stdout), paths })));
     return report.exitCode;
   } finally {
     await server?.close();

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.ts';
 import { parseDuration } from '../../duration.ts';
 import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { writeReports } from '../../report/write-reports.ts';
-import { summaryTable } from '../../report/terminal-reporter.ts';
+import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
 import { certify } from '../../run/certify.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import { budgetNote, planWithinBudget, type RunBudget } from '../../run/budget.ts';
@@ -15,6 +15,7 @@ import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess } from '../target-access.ts';
+import { useColor } from '../color.ts';
 
 /**
  * Default generated cases for the property checks. Against a target at 60 calls a minute the
@@ -56,6 +57,8 @@ Every run ends by itself: each exchange within the profile's timeouts.exchange (
 within --max-time (e.g. 20m; default three times the plan's ETA, at least 10m), and after 5 exchanges in a
 row without an answer no more are sent; the checks not run are errored with the reason, and the reports
 are written.
+--quiet prints only the verdict line (no progress, no summary table). Colours only on a terminal, never
+under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and progress as plain lines.
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
@@ -191,7 +194,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       await writeFile(caFile, server.caPem);
     }
     const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
-    console.log(summaryTable(report, { color: process.stdout.isTTY === true, paths }));
+    const color = useColor(process.stdout);
+    process.stdout.write(values.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n`);
     if (report.runError !== undefined) console.error(`clockcheck: ${report.runError}`);
     return report.exitCode;
   } finally {
