@@ -23,8 +23,10 @@ function countsOf(checks: readonly CheckResult[]): Counts {
   };
 }
 
-function countAttributes(counts: Counts): string {
-  return `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.seconds.toFixed(3)}"`;
+/** A `<testsuite>`'s counts; `<testsuites>` takes the same but `skipped`, which Jenkins' JUnit schema does not allow there. */
+function countAttributes(counts: Counts, level: 'testsuite' | 'testsuites' = 'testsuite'): string {
+  const skipped = level === 'testsuite' ? ` skipped="${counts.skipped}"` : '';
+  return `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}"${skipped} time="${counts.seconds.toFixed(3)}"`;
 }
 
 /** `classname`: the scenario file for a scenario check, else the family of its first rule. */
@@ -60,6 +62,7 @@ function evidenceText(check: CheckResult, tls: CurlTlsOptions): string {
 
 function detailText(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): string {
   const parts = [
+    check.source.kind === 'scenario' ? `Scenario: ${check.source.file}:${check.source.line}` : '',
     check.reason ?? '',
     check.waiver ? `Waived by the profile for ${check.waiver.rule}: ${check.waiver.reason}` : '',
     findingsText(check, rules),
@@ -84,18 +87,21 @@ function outcomeElement(check: CheckResult, rules: ReadonlyMap<string, Rule>, tl
       return `\n      <failure message="${attr(failureMessage(check))}" type="${attr(check.findings[0]?.ruleId ?? 'failed')}">${text(detailText(check, rules, tls))}</failure>`;
     case 'errored':
       return `\n      <error message="${attr(check.reason ?? 'errored')}" type="errored">${text(detailText(check, rules, tls))}</error>`;
+    // The reason is the text of <skipped>: Jenkins' JUnit schema gives it no attributes (and its
+    // plugin reads the text when there is no message).
     case 'skipped':
-      return `\n      <skipped message="${attr(check.reason ?? 'skipped')}"/>`;
+      return `\n      <skipped>${text(check.reason ?? 'skipped')}</skipped>`;
     case 'waived': {
       const why = check.waiver ? `waived (${check.waiver.rule}): ${check.waiver.reason}` : 'waived';
-      return `\n      <skipped message="${attr(why)}"/>\n      <system-out>${text(detailText(check, rules, tls))}</system-out>`;
+      return `\n      <skipped>${text(why)}</skipped>\n      <system-out>${text(detailText(check, rules, tls))}</system-out>`;
     }
   }
 }
 
 function testCase(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): string {
-  const location = check.source.kind === 'scenario' ? ` file="${attr(check.source.file)}" line="${check.source.line}"` : '';
-  const open = `    <testcase classname="${attr(className(check, rules))}" name="${attr(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"${location}`;
+  // No file/line attributes: Jenkins' JUnit schema does not allow them (the classname is the
+  // scenario file, and a failure's text names the line).
+  const open = `    <testcase classname="${attr(className(check, rules))}" name="${attr(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
   const body = outcomeElement(check, rules, tls);
   return body === '' ? `${open}/>` : `${open}>${body}\n    </testcase>`;
 }
@@ -129,7 +135,7 @@ ${group.items.map((check) => testCase(check, rules, tls)).join('\n')}
   );
   const name = `clockcheck ${report.target.baseUrl}${report.target.apiPrefix}`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="${attr(name)}" ${countAttributes(countsOf(report.checks))}>
+<testsuites name="${attr(name)}" ${countAttributes(countsOf(report.checks), 'testsuites')}>
 ${suites.join('\n')}
 </testsuites>
 `;

@@ -18,7 +18,10 @@ describe('junit.xml', () => {
   it('is well-formed XML whose totals match the checks', () => {
     const root = junitOf(sampleReport());
     expect(root.name).toBe('testsuites');
-    expect(root.attributes).toMatchObject({ tests: '7', failures: '2', errors: '1', skipped: '2' });
+    expect(root.attributes).toMatchObject({ tests: '7', failures: '2', errors: '1' });
+    // Jenkins' JUnit schema allows skipped per testsuite, not on the root.
+    expect(root.attributes.skipped).toBeUndefined();
+    expect(elementsNamed(root, 'testsuite').reduce((sum, s) => sum + Number(s.attributes.skipped), 0)).toBe(2);
     expect(elementsNamed(root, 'testcase')).toHaveLength(7);
     expect(elementsNamed(root, 'failure')).toHaveLength(2);
     expect(elementsNamed(root, 'error')).toHaveLength(1);
@@ -41,9 +44,10 @@ describe('junit.xml', () => {
       classname: 'suites/schedules.yaml',
       name: 'schedules/date-format-rejects-feb-30: A start_date of 02/30/2026 is rejected',
       time: '0.057',
-      file: 'suites/schedules.yaml',
-      line: '42',
     });
+    // No file/line attributes (Jenkins' schema forbids them): the failure names the scenario's line.
+    expect(testcase(root, 'schedules/date-format-rejects-feb-30').attributes.file).toBeUndefined();
+    expect(elementsNamed(testcase(root, 'schedules/date-format-rejects-feb-30'), 'failure')[0]?.text).toContain('Scenario: suites/schedules.yaml:42');
     expect(testcase(root, 'timesheets/offset-matches-zone').attributes.classname).toBe('offset-timezone');
   });
 
@@ -58,15 +62,15 @@ describe('junit.xml', () => {
     expect(failure?.text).toContain('--only schedules/date-format-rejects-feb-30');
   });
 
-  it('reports an errored check as <error> with its reason and a skipped or waived one as <skipped>', () => {
+  it('reports an errored check as <error> with its reason and a skipped or waived one as <skipped> with the reason as its text', () => {
     const root = junitOf(sampleReport());
     const error = elementsNamed(testcase(root, 'breaks/list-by-ids'), 'error')[0];
     expect(error?.attributes.message).toContain('CONNECTION_RESET');
     expect(error?.text).toContain("-X GET --cacert '/tmp/ca.pem'");
-    expect(elementsNamed(testcase(root, 'webhooks/unsubscribe-removes-subscription'), 'skipped')[0]?.attributes.message).toBe(
+    expect(elementsNamed(testcase(root, 'webhooks/unsubscribe-removes-subscription'), 'skipped')[0]?.text).toBe(
       'read-only run: this check deletes the webhook subscription',
     );
-    expect(elementsNamed(testcase(root, 'transport/head-parity-users'), 'skipped')[0]?.attributes.message).toBe(
+    expect(elementsNamed(testcase(root, 'transport/head-parity-users'), 'skipped')[0]?.text).toBe(
       'waived (HEAD-PARITY): HEAD is answered by the load balancer, not the API (ticket OPS-311)',
     );
   });
@@ -75,8 +79,8 @@ describe('junit.xml', () => {
     const report = sampleReport();
     const nasty = 'bell\u0007 esc\u001B[31m nul\u0000 "quoted" <tag> & \'apos\'\r\nnext\tline \uFFFF lone\uD800';
     const checks = report.checks.map((c) => (c.status === 'skipped' ? { ...c, reason: nasty } : c));
-    const skipped = elementsNamed(junitOf({ ...report, checks }), 'skipped').find((s) => s.attributes.message?.startsWith('bell'));
-    expect(skipped?.attributes.message).toBe('bell\\u0007 esc\\u001B[31m nul\\u0000 "quoted" <tag> & \'apos\'\r\nnext\tline \\uFFFF lone\\uD800');
+    const skipped = elementsNamed(junitOf({ ...report, checks }), 'skipped').find((s) => s.text.startsWith('bell'));
+    expect(skipped?.text).toBe('bell\\u0007 esc\\u001B[31m nul\\u0000 "quoted" <tag> & \'apos\'\r\nnext\tline \\uFFFF lone\\uD800');
   });
 });
 
