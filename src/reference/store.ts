@@ -3,7 +3,10 @@
  *
  * Concurrency: Node runs each request handler's validation and write in one synchronous step
  * (no await between reading and writing a record), so concurrent requests never interleave
- * inside a read-modify-write. Records are copied in and out, so callers cannot mutate storage.
+ * inside a read-modify-write. Records are copied in and out, so callers cannot mutate storage;
+ * `all()` is the exception, read-only by type and not copied: a list or the e-mail uniqueness check
+ * reads every record on every request, and copying them all made the server's cost grow with each
+ * record a run created.
  */
 
 export interface StoredRecord {
@@ -19,8 +22,8 @@ export interface Repository<T extends StoredRecord> {
   replace(record: T): T;
   /** Removes the record; true when it existed. */
   remove(id: number): boolean;
-  /** All records in ID order. */
-  all(): T[];
+  /** All records in ID order: the stored records themselves, read-only (not copied). */
+  all(): Readonly<T>[];
   readonly size: number;
 }
 
@@ -49,8 +52,8 @@ export class InMemoryRepository<T extends StoredRecord> implements Repository<T>
     return this.records.delete(id);
   }
 
-  all(): T[] {
-    return [...this.records.values()].map((r) => structuredClone(r));
+  all(): Readonly<T>[] {
+    return [...this.records.values()];
   }
 
   get size(): number {

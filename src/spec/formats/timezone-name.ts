@@ -20,6 +20,23 @@ function canonicalSpelling(name: string): string | null {
  * the database spells it: `America/chicago` or `EUROPE/LONDON` are not names even though Intl accepts them.
  */
 export function isTimezoneName(name: string): boolean {
+  const known = answers.get(name);
+  if (known !== undefined) return known;
+  const answer = lookUp(name);
+  if (answers.size >= ANSWERS_KEPT) answers.clear();
+  answers.set(name, answer);
+  return answer;
+}
+
+/**
+ * Answers already given: each costs two Intl lookups (about 0.2 ms; the reference server and the
+ * generators ask for the same few names thousands of times a run). Bounded, since the names come
+ * from requests and generated cases.
+ */
+const answers = new Map<string, boolean>();
+const ANSWERS_KEPT = 1024;
+
+function lookUp(name: string): boolean {
   if (!IANA_NAME_SHAPE.test(name) || !IANAZone.isValidZone(name)) return false;
   const canonical = canonicalSpelling(name);
   // A link (Asia/Kolkata -> Asia/Calcutta) resolves to another name; only a case-only difference is a misspelling.
