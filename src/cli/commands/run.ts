@@ -4,11 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
 import { parseDuration } from '../../duration.ts';
 import { parseRateLimit } from '../../reference/rate-limiter.ts';
-import { writeReports } from '../../report/write-reports.ts';
 import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
-import { certify } from '../../run/certify.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
-import { budgetNote, planWithinBudget, type RunBudget } from '../../run/budget.ts';
+import type { RunBudget } from '../../run/budget.ts';
 import { readLastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
 import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
@@ -143,6 +141,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   if (values.plan) {
     const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
+    const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
     const { plan, choice } = await planWithinBudget({ profile: planned, ...selection, ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, runBudget);
     const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
     const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
@@ -150,7 +149,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const server = targetUrl ? null : await spawnEmbeddedTarget({ faults: values.fault, rateLimit: quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
+  // The certification's modules (about 0.3 s to load) load while the embedded server starts in its own process.
+  const starting = targetUrl ? null : spawnEmbeddedTarget({ faults: values.fault, rateLimit: quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
+  starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
+  const [{ certify }, { writeReports }] = await Promise.all([import('../../run/certify.ts'), import('../../report/write-reports.ts')]);
+  const server = await starting;
   try {
     let origin: string;
     let token: string;

@@ -10,7 +10,7 @@ const cache = new Map<string, readonly number[]>();
  * Two changes closer than `stepDays` would cancel out: no zone of ZONES has such a pair in 2015–2030
  * (a unit test compares against a one-day scan).
  */
-export function zoneTransitions(zone: string, fromYear: number, toYear: number, stepDays = 3): readonly number[] {
+export function zoneTransitions(zone: string, fromYear: number, toYear: number, stepDays = 14): readonly number[] {
   const key = `${zone}|${fromYear}|${toYear}|${stepDays}`;
   const known = cache.get(key);
   if (known) return known;
