@@ -82,7 +82,7 @@ export async function runFamily(family: PropertyFamily, options: PropertyPhaseOp
     shrinkBudget: SHRINK_BUDGET,
     seed,
     ...(options.path ? { path: options.path } : {}),
-    ...(resource ? { resourceId: resource.id } : {}),
+    ...(resource ? { resourceId: resource.id, setupExchange: resource.exchange } : {}),
     send: options.send,
     profile,
     replay: (_seed, path) => `${base.replay}${path ? ` --path ${path}` : ''}`,

@@ -23,6 +23,8 @@ export interface PropertyRunOptions {
   readonly path?: string;
   /** The setup resource's ID, put in place of `{id}` in the family's path. */
   readonly resourceId?: string | number;
+  /** The exchange that created the setup resource: kept with a failure, so regressions.yaml can create it again. */
+  readonly setupExchange?: Exchange;
   readonly send: (request: TargetRequest) => Promise<Exchange>;
   readonly profile: Profile;
   /** The replay command for a seed and path. */
@@ -32,6 +34,8 @@ export interface PropertyRunOptions {
 interface Verdict {
   readonly finding: Omit<Finding, 'exchangeIds'> | null;
   readonly exchange: Exchange;
+  /** The case was valid (it breaks no rule): an accepted one is a baseline. */
+  readonly valid: boolean;
 }
 
 /** A complete 2xx: the target accepted the case. */
@@ -117,7 +121,7 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
       return true;
     }
     // Judged now; what is kept is the exchange as a report keeps it (a family sends up to hundreds of cases).
-    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange) };
+    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange), valid: !generated.breaks };
     verdicts.set(key(generated), verdict);
     if (verdict.finding && !firstFailure) firstFailure = verdict;
     return verdict.finding === null;
@@ -135,7 +139,7 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
     if (valid) {
       try {
         const exchange = await options.send({ method: family.request.method, path, json: valid.payload });
-        control = { finding: judgeCase(valid, exchange, family, profile), exchange: retainExchange(exchange) };
+        control = { finding: judgeCase(valid, exchange, family, profile), exchange: retainExchange(exchange), valid: true };
         if (control.finding) control = { ...control, finding: { ...control.finding, expected: `${control.finding.expected} (a control case, sent because no generated case was accepted)` } };
       } catch (error) {
         if (!(error instanceof RunStopped)) throw error;
@@ -220,12 +224,26 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
   }
   const smallest = details.counterexample[0] as GeneratedCase;
   const shown = verdicts.get(key(smallest)) ?? (firstFailure as Verdict | null);
-  const exchanges = [...new Set([shown?.exchange, (firstFailure as Verdict | null)?.exchange].filter((e): e is Exchange => e !== undefined))];
+  // What regressions.yaml needs to send the failing case again as a minimal pair: an accepted valid
+  // case of this run as the baseline, and the request that created the family's resource.
+  const baseline = [...verdicts.values()].find((v) => v.valid && v !== shown && accepted(v.exchange));
+  const exchanges = [
+    ...new Set([options.setupExchange && retainExchange(options.setupExchange), baseline?.exchange, shown?.exchange, (firstFailure as Verdict | null)?.exchange].filter((e): e is Exchange => e !== undefined)),
+  ];
   const finding = shown?.finding ?? (firstFailure as Verdict | null)?.finding;
   const counterexamplePath = details.counterexamplePath ?? '';
+  const counterexample = verdicts.has(key(smallest)) && shown ? { label: smallest.label, breaks: smallest.breaks ?? null, exchangeId: shown.exchange.id } : undefined;
   return {
     ...base,
-    source: { kind: 'property', generator: family.name, seed: options.seed, path: counterexamplePath },
+    source: {
+      kind: 'property',
+      generator: family.name,
+      seed: options.seed,
+      path: counterexamplePath,
+      ...(counterexample ? { counterexample } : {}),
+      ...(baseline ? { baselineExchangeId: baseline.exchange.id } : {}),
+      ...(options.setupExchange ? { setupExchangeId: options.setupExchange.id } : {}),
+    },
     status: 'failed',
     findings: finding ? [{ ...finding, exchangeIds: shown ? [shown.exchange.id] : [] }] : [],
     reason: `${summary}; smallest counterexample after ${details.numShrinks} shrinks (path ${counterexamplePath}): ${JSON.stringify(smallest.payload)}`,

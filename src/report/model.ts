@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.5.0';
+export const REPORT_SCHEMA_VERSION = '1.6.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
@@ -24,7 +24,18 @@ export interface Finding {
 /** Where a check comes from, so a failure can be found and replayed. */
 export type CheckSource =
   | { readonly kind: 'scenario'; readonly file: string; readonly line: number }
-  | { readonly kind: 'property'; readonly generator: string; readonly seed: number; readonly path: string }
+  | {
+      readonly kind: 'property';
+      readonly generator: string;
+      readonly seed: number;
+      readonly path: string;
+      /** A failed family: the failing (smallest) case, valid or breaking `breaks`; its label says what it is. */
+      readonly counterexample?: { readonly label: string; readonly breaks: RuleId | null; readonly exchangeId: number };
+      /** A failed family: an accepted valid case of the same run, the baseline a rejection is judged against. */
+      readonly baselineExchangeId?: number;
+      /** A failed family that needed a resource (a user to edit, a timesheet for breaks): the request that created it. */
+      readonly setupExchangeId?: number;
+    }
   | { readonly kind: 'builtin'; readonly name: string };
 
 export interface CheckResult {

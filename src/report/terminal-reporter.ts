@@ -74,7 +74,7 @@ function problemLines(checks: readonly CheckResult[], paint: ReturnType<typeof p
 
 function pathLines(paths: ReportPaths | undefined): string[] {
   if (!paths) return [];
-  return ['Reports', `  JSON   ${paths.json}`, `  HTML   ${paths.html}`, `  JUnit  ${paths.junit}`, ''];
+  return ['Reports', `  JSON   ${paths.json}`, `  HTML   ${paths.html}`, `  JUnit  ${paths.junit}`, ...(paths.regressions ? [`  YAML   ${paths.regressions} (the failing generated cases as a suite)`] : []), ''];
 }
 
 /** The run's verdict as the last line of the summary says it (all `clockcheck run --quiet` prints). */

@@ -12,6 +12,8 @@ export interface ReportPaths {
   readonly json: string;
   readonly html: string;
   readonly junit: string;
+  /** regressions.yaml, when the run had failing generated cases (written by the CLI, src/regressions). */
+  readonly regressions?: string;
 }
 
 /** File names inside the report directory. */

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
 import { parseDuration } from '../../duration.ts';
@@ -14,6 +15,8 @@ import { defaultProfile, loadProfile, type Profile } from '../../target/profile.
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
+import { loadSuites } from '../../scenarios/loader.ts';
+import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 
 /**
  * Default generated cases for the property checks. Against a target at 60 calls a minute the
@@ -23,7 +26,7 @@ import { useColor } from '../color.ts';
 export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 
 const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
-               [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB]
+               [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB|FILE]
                [--read-only] [--seed N] [--budget N] [--path P] [--max-time DURATION] [--quiet]
                [--plan [--format text|json]] [--last-failed [REPORT]] [--within DURATION] [--max-requests N]
 
@@ -57,10 +60,16 @@ row without an answer no more are sent; the checks not run are errored with the 
 are written.
 --quiet prints only the verdict line (no progress, no summary table). Colours only on a terminal, never
 under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and progress as plain lines.
+A run whose generated cases failed also writes reports/<run-id>/regressions.yaml: each failing case as a
+scenario (a minimal pair: the failing case repaired by the spec model, then the one change), with its seed
+and path; run it with --suite PATH/regressions.yaml --only regressions. --suite takes a glob under
+--suites-dir or a suite file's path.
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The failing generated cases of a run, as a suite, beside its reports (src/regressions). */
+const REGRESSIONS_FILE = 'regressions.yaml';
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -128,8 +137,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     runBudget = { ...(withinMs === undefined ? {} : { withinMs }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   }
   const selection = {
-    suitesDir: values['suites-dir'],
-    suiteGlob: values.suite,
+    ...suiteFiles(values.suite, values['suites-dir']),
     only,
     budget,
     ...(values.path ? { path: values.path } : {}),
@@ -152,7 +160,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   // The certification's modules (about 0.3 s to load) load while the embedded server starts in its own process.
   const starting = targetUrl ? null : spawnEmbeddedTarget({ faults: values.fault, rateLimit: quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
   starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
-  const [{ certify }, { writeReports }] = await Promise.all([import('../../run/certify.ts'), import('../../report/write-reports.ts')]);
+  const [{ certify }, { writeReports }, { regressionSuite }] = await Promise.all([
+    import('../../run/certify.ts'),
+    import('../../report/write-reports.ts'),
+    import('../../regressions/regression-suite.ts'),
+  ]);
   const server = await starting;
   try {
     let origin: string;
@@ -196,7 +208,14 @@ export async function runCommand(argv: string[]): Promise<number> {
       caFile = join(dir, 'ca.pem');
       await writeFile(caFile, server.caPem);
     }
-    const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
+    let paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
+    // A failed scenario's definition goes into regressions.yaml: the suites as this run read them.
+    const failedScenarios = report.checks.some((c) => c.status === 'failed' && c.source.kind === 'scenario');
+    const regressions = regressionSuite(report, failedScenarios ? await loadSuites(selection.suitesDir, selection.suiteGlob, BUILTIN_CHECK_NAMES) : []);
+    if (regressions !== null) {
+      paths = { ...paths, regressions: join(dir, REGRESSIONS_FILE) };
+      await writeFile(paths.regressions!, regressions, 'utf8');
+    }
     const color = useColor(process.stdout);
     process.stdout.write(values.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n`);
     if (report.runError !== undefined) console.error(`clockcheck: ${report.runError}`);
@@ -204,6 +223,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     await server?.close();
   }
+}
+
+/**
+ * Where the scenarios come from: `--suite` is a glob under `--suites-dir`, or the path of a suite
+ * file (such as a regressions.yaml a run wrote), which is then read alone.
+ */
+function suiteFiles(suite: string, suitesDir: string): { suitesDir: string; suiteGlob: string } {
+  const file = resolve(suite);
+  if (/\.ya?ml$/.test(suite) && existsSync(file) && statSync(file).isFile()) return { suitesDir: dirname(file), suiteGlob: basename(file) };
+  return { suitesDir, suiteGlob: suite };
 }
 
 /** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */
