@@ -164,7 +164,7 @@ function sampleChecks(): CheckResult[] {
       id: 'timesheets/offset-matches-zone',
       title: 'A start whose offset disagrees with clock_in_timezone is rejected',
       rules: ['TS-OFFSET-MATCHES-TIMEZONE', 'ERR-NO-SERVER-ERROR'],
-      source: { kind: 'property', generator: 'timesheetWithWrongOffset', seed: 1_234_567, path: '12:0:3' },
+      source: { kind: 'property', generator: 'timesheetWithWrongOffset', seed: 1_234_567, path: '12:0:3', counterexample: { label: 'start offset -05:00 while America/Chicago is at -06:00', breaks: 'TS-OFFSET-MATCHES-TIMEZONE', exchangeId: 4 } },
       status: 'failed',
       findings: [
         {
