@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { isOffsetDateTime, parseOffsetDateTime } from '../formats/index.ts';
+import { OFFSET_DATETIME_SCHEMA } from '../formats/json-schema.ts';
 import type { Violation } from '../violation.ts';
 import { field, format, type FieldTable } from './field-table.ts';
 import { payloadSchema } from './payload-schema.ts';
 import { isJsonObject, tableViolations } from './validate.ts';
 
 const required = { requiredOn: ['create'] as const, requiredRule: 'BRK-CREATE-REQUIRED' as const };
-const datetime = format('BRK-DATETIME-FORMAT', isOffsetDateTime, 'expected ISO 8601 with offset YYYY-MM-DDTHH:MM:SS±HH:MM');
+const datetime = format('BRK-DATETIME-FORMAT', isOffsetDateTime, 'expected ISO 8601 with offset YYYY-MM-DDTHH:MM:SS±HH:MM', OFFSET_DATETIME_SCHEMA);
 
 /** Spec §4.4: the break create payload. The spec gives no type rule of its own; JSON types fall under the required rule. */
 export const BREAK_FIELDS = {

@@ -9,6 +9,11 @@ export interface FormatCheck {
   readonly rule: RuleId;
   readonly test: (value: never) => boolean;
   readonly message: string;
+  /**
+   * The same check as JSON Schema keywords (a pattern, an enum, a length), for the OpenAPI document;
+   * src/spec/formats/json-schema.ts and the tests keep the two in agreement.
+   */
+  readonly schema: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
 }
 
 /** One field of a payload, as the spec's field table gives it. */
@@ -46,7 +51,7 @@ export function field<S extends z.ZodType>(type: S, typeRule: RuleId, options: F
   };
 }
 
-/** A format check built from a predicate over strings (or other values). */
-export function format<T>(rule: RuleId, test: (value: T) => boolean, message: string): FormatCheck {
-  return { rule, test: test as (value: never) => boolean, message };
+/** A format check built from a predicate over strings (or other values) and its JSON Schema keywords. */
+export function format<T>(rule: RuleId, test: (value: T) => boolean, message: string, schema: FormatCheck['schema']): FormatCheck {
+  return { rule, test: test as (value: never) => boolean, message, schema };
 }

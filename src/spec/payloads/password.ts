@@ -13,6 +13,9 @@ export const PASSWORD_CLASSES = {
 
 export type PasswordClass = keyof typeof PASSWORD_CLASSES;
 
+/** Every class at least once, as one JSON Schema pattern (a lookahead per class, across lines too). */
+export const PASSWORD_CLASSES_PATTERN = `^${Object.values(PASSWORD_CLASSES).map((re) => `(?=[\\s\\S]*${re.source})`).join('')}`;
+
 /** The classes `password` lacks. */
 export function missingPasswordClasses(password: string): PasswordClass[] {
   return (Object.keys(PASSWORD_CLASSES) as PasswordClass[]).filter((c) => !PASSWORD_CLASSES[c].test(password));

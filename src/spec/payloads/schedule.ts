@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { conditionalViolations, SCHEDULE_CONDITIONS } from '../conditions.ts';
 import { isClockTime, isTimezoneName, isUsDate, isWeekdayList } from '../formats/index.ts';
+import { CLOCK_TIME_SCHEMA, timezoneNameSchema, US_DATE_SCHEMA, WEEKDAY_LIST_SCHEMA } from '../formats/json-schema.ts';
 import type { Violation } from '../violation.ts';
 import { field, format, type FieldTable, type Operation } from './field-table.ts';
 import { payloadSchema } from './payload-schema.ts';
@@ -8,8 +9,8 @@ import { tableViolations } from './validate.ts';
 
 const T = 'SCH-FIELD-TYPES';
 const both: readonly Operation[] = ['create', 'update'];
-const date = format('SCH-DATE-FORMAT', isUsDate, 'expected a real date MM/DD/YYYY');
-const time = format('SCH-TIME-FORMAT', isClockTime, 'expected a 24-hour time HH:mm (00:00 to 23:59)');
+const date = format('SCH-DATE-FORMAT', isUsDate, 'expected a real date MM/DD/YYYY', US_DATE_SCHEMA);
+const time = format('SCH-TIME-FORMAT', isClockTime, 'expected a 24-hour time HH:mm (00:00 to 23:59)', CLOCK_TIME_SCHEMA);
 
 /**
  * Spec §2.1: the schedule fields accepted on create and update.
@@ -22,7 +23,7 @@ export const SCHEDULE_FIELDS = {
   title: field(z.string(), T, { requiredOn: both, requiredRule: 'SCH-TITLE-REQUIRED' }),
   description: field(z.string(), T),
   job_id: field(z.number().int(), T),
-  timezone: field(z.string(), T, { formats: [format('SCH-TIMEZONE-NAME', isTimezoneName, 'expected an IANA timezone name')] }),
+  timezone: field(z.string(), T, { formats: [format('SCH-TIMEZONE-NAME', isTimezoneName, 'expected an IANA timezone name', timezoneNameSchema)] }),
   repeat: field(z.boolean(), T, { requiredOn: both, requiredRule: 'SCH-REPEAT-REQUIRED' }),
   all_day: field(z.boolean(), T, { requiredOn: both, requiredRule: 'SCH-ALL-DAY-REQUIRED' }),
   color: field(z.string(), T, { requiredOn: both, requiredRule: 'SCH-COLOR-REQUIRED' }),
@@ -41,7 +42,7 @@ export const SCHEDULE_FIELDS = {
   zip_code: field(z.string(), T),
   repeat_type: field(z.string(), T),
   repeat_end_date: field(z.string(), T, { formats: [date] }),
-  weeks: field(z.string(), T, { formats: [format('SCH-WEEKS-FORMAT', isWeekdayList, 'expected lowercase weekday names joined by commas')] }),
+  weeks: field(z.string(), T, { formats: [format('SCH-WEEKS-FORMAT', isWeekdayList, 'expected lowercase weekday names joined by commas', WEEKDAY_LIST_SCHEMA)] }),
 } satisfies FieldTable;
 
 /** A schedule payload (spec §2.1); every key optional in the type, the rules are in the validator. */

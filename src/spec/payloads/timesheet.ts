@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isOffsetDateTime, isTimezoneName, matchOffsetToZone, formatOffset } from '../formats/index.ts';
+import { OFFSET_DATETIME_SCHEMA, timezoneNameSchema } from '../formats/json-schema.ts';
 import type { Violation } from '../violation.ts';
 import { field, format, type FieldTable } from './field-table.ts';
 import { payloadSchema } from './payload-schema.ts';
@@ -7,8 +8,8 @@ import { tableViolations } from './validate.ts';
 
 const T = 'TS-FIELD-TYPES';
 const required = { requiredOn: ['create'] as const, requiredRule: 'TS-CREATE-REQUIRED' as const };
-const datetime = format('TS-DATETIME-FORMAT', isOffsetDateTime, 'expected ISO 8601 with offset YYYY-MM-DDTHH:MM:SS±HH:MM');
-const zone = format('TS-TIMEZONE-NAME', isTimezoneName, 'expected an IANA timezone name');
+const datetime = format('TS-DATETIME-FORMAT', isOffsetDateTime, 'expected ISO 8601 with offset YYYY-MM-DDTHH:MM:SS±HH:MM', OFFSET_DATETIME_SCHEMA);
+const zone = format('TS-TIMEZONE-NAME', isTimezoneName, 'expected an IANA timezone name', timezoneNameSchema);
 
 /** Spec §2.3: the timesheet fields accepted on create. */
 export const TIMESHEET_FIELDS = {

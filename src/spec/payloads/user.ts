@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Violation } from '../violation.ts';
 import { field, format, type FieldTable } from './field-table.ts';
-import { missingPasswordClasses, PASSWORD_MIN_LENGTH } from './password.ts';
+import { missingPasswordClasses, PASSWORD_CLASSES_PATTERN, PASSWORD_MIN_LENGTH } from './password.ts';
 import { payloadSchema } from './payload-schema.ts';
 import { tableViolations } from './validate.ts';
 
@@ -54,25 +54,28 @@ export const USER_FIELDS = {
   password: field(z.string(), T, {
     ...requiredOnCreate,
     formats: [
-      format('USR-PASSWORD-LENGTH', (v: string) => [...v].length >= PASSWORD_MIN_LENGTH, `expected at least ${PASSWORD_MIN_LENGTH} characters`),
-      format('USR-PASSWORD-CLASSES', (v: string) => missingPasswordClasses(v).length === 0, 'expected a lowercase letter, an uppercase letter, a digit and a special character'),
+      // JSON Schema counts a string's length in code points, as the rule does.
+      format('USR-PASSWORD-LENGTH', (v: string) => [...v].length >= PASSWORD_MIN_LENGTH, `expected at least ${PASSWORD_MIN_LENGTH} characters`, { minLength: PASSWORD_MIN_LENGTH }),
+      format('USR-PASSWORD-CLASSES', (v: string) => missingPasswordClasses(v).length === 0, 'expected a lowercase letter, an uppercase letter, a digit and a special character', {
+        pattern: PASSWORD_CLASSES_PATTERN,
+      }),
     ],
   }),
   company_employee_id: field(z.string(), T),
   employee_code: field(z.string(), T, {
-    formats: [format('USR-EMPLOYEE-CODE', (v: string) => EMPLOYEE_CODE_SHAPE.test(v), 'expected exactly 4 digits')],
+    formats: [format('USR-EMPLOYEE-CODE', (v: string) => EMPLOYEE_CODE_SHAPE.test(v), 'expected exactly 4 digits', { pattern: EMPLOYEE_CODE_SHAPE.source })],
   }),
   role_id: field(z.number().int(), T, {
-    formats: [format('USR-ROLE-ID-VALUES', (v: number) => v === 1 || v === 2 || v === 3, 'expected 1 (Admin), 2 (Manager) or 3 (Employee)')],
+    formats: [format('USR-ROLE-ID-VALUES', (v: number) => v === 1 || v === 2 || v === 3, 'expected 1 (Admin), 2 (Manager) or 3 (Employee)', { enum: Object.values(ROLE_IDS) })],
   }),
   track_location: field(z.boolean(), T),
   track_mileage: field(z.boolean(), T),
   pay_rate: field(z.number().int(), T),
   billing_rate_type: field(z.number().int(), T, {
-    formats: [format('USR-BILLING-RATE-TYPE-VALUES', (v: number) => v === 0 || v === 1, 'expected 0 (hourly) or 1 (daily)')],
+    formats: [format('USR-BILLING-RATE-TYPE-VALUES', (v: number) => v === 0 || v === 1, 'expected 0 (hourly) or 1 (daily)', { enum: Object.values(BILLING_RATE_TYPES) })],
   }),
   custom_fields: field(z.record(z.string(), z.unknown()), 'USR-CUSTOM-FIELDS-SHAPE', {
-    formats: [format('USR-CUSTOM-FIELDS-SHAPE', isStringMap, 'expected string values')],
+    formats: [format('USR-CUSTOM-FIELDS-SHAPE', isStringMap, 'expected string values', { additionalProperties: { type: 'string' } })],
   }),
   timesheet_option: field(z.boolean(), T),
   schedule_option: field(z.boolean(), T),

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/openapi/openapi-document.ts';
+import { OPERATIONS } from '../../src/openapi/operations.ts';
+import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
+import { seedContext } from '../../src/properties/seed-context.ts';
+import type { RuleId } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/spec/rules.ts';
+import { ROOT } from '../support/cli.ts';
+
+const exec = promisify(execFile);
+const document = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) } }) as any;
+/** Generated cases per property family, valid and invalid mixed. */
+const CASES = 400;
+
+/** The request schemas' own rules: a broken type, requirement or format the schema must reject (the rest it lists as beyond it). */
+function schemaRules(schema: any): Set<RuleId> {
+  const beyond = new Set((schema['x-clockcheck-rules-beyond-schema'] ?? []).map((b: { rule: RuleId }) => b.rule));
+  return new Set((schema['x-rule-ids'] as RuleId[]).filter((r) => !beyond.has(r)));
+}
+
+/** The operation a family's cases are sent to, and its request schema. */
+function operationOf(method: string, path: string) {
+  const shape = (p: string) => p.replace(/\{[^}]+\}/g, '{}');
+  const op = OPERATIONS.find((o) => o.method === method.toLowerCase() && shape(o.path) === shape(path));
+  if (!op) throw new Error(`no operation for ${method} ${path}`);
+  return op;
+}
+
+describe('clockcheck openapi: the spec model as OpenAPI 3.1', () => {
+  it("is valid for Redocly's linter (@redocly/cli lint, recommended rules): no error, no warning", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-openapi-'));
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document, null, 2));
+    const lint = async (path: string) => {
+      const result = await exec(join(ROOT, 'node_modules/.bin/redocly'), ['lint', path, '--format', 'json'], {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        timeout: 60_000,
+      }).catch((error: { stdout: string }) => error);
+      return JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    };
+    const report = await lint(file);
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // A real check: the same document with a parameter that lacks `in` is refused.
+    const broken = structuredClone(document);
+    broken.paths['/users'].get.parameters.push({ name: 'x' });
+    await writeFile(join(dir, 'broken.json'), JSON.stringify(broken));
+    expect((await lint(join(dir, 'broken.json'))).totals.errors).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('has every operation of §4 with its rule IDs, the token in Authorization and the 429 of §8', () => {
+    for (const op of OPERATIONS) {
+      const operation = document.paths[op.path][op.method];
+      expect(operation.operationId).toBe(op.operationId);
+      expect(operation['x-rule-ids']).toEqual(expect.arrayContaining(['AUTH-REQUIRED', 'RATE-LIMIT-CAP', ...op.rules]));
+      expect(operation.responses['429']).toEqual({ $ref: '#/components/responses/TooManyAttempts' });
+    }
+    expect(document.components.securitySchemes.token).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    const known = new Set(RULES.map((r) => r.id));
+    const named: string[] = [];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) key === 'x-rule-ids' ? named.push(...(value as string[])) : visit(value);
+      }
+    };
+    visit(document);
+    expect(named.length).toBeGreaterThan(100);
+    expect(named.filter((id) => !known.has(id as RuleId))).toEqual([]);
+    expect(document.components.schemas.createBreakResponse.properties.items).toBeDefined();
+  });
+
+  describe('against the generators (ajv, JSON Schema 2020-12)', () => {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    for (const keyword of ['x-rule-ids', 'x-clockcheck-rules-beyond-schema', 'x-clockcheck-note']) ajv.addKeyword(keyword);
+    const tally = { valid: 0, rejected: 0, beyond: 0 };
+
+    beforeAll(() => {
+      tally.valid = tally.rejected = tally.beyond = 0;
+    });
+    afterAll(() => {
+      // Not vacuous: most cases were judged by the schema, valid ones and rejected ones.
+      expect(tally.valid).toBeGreaterThan(1000);
+      expect(tally.rejected).toBeGreaterThan(1000);
+    });
+
+    for (const family of PROPERTY_FAMILIES) {
+      it(`${family.name}: every valid case validates; every case breaking a type, required or format rule is rejected`, () => {
+        const op = operationOf(family.request.method, family.request.path);
+        const schema = document.components.schemas[`${op.operationId}Request`];
+        const validate = ajv.getSchema(op.operationId) ?? (ajv.addSchema(schema, op.operationId), ajv.getSchema(op.operationId)!);
+        const ruled = schemaRules(schema);
+        const cases = fc.sample(family.cases(seedContext('America/Chicago', 'openapi')), { numRuns: CASES, seed: 42 });
+        for (const c of cases) {
+          const ok = validate(c.payload);
+          if (!c.breaks) {
+            expect(ok, `${c.label}: ${JSON.stringify(c.payload)}\n${JSON.stringify(validate.errors)}`).toBe(true);
+            tally.valid++;
+          } else if (ruled.has(c.breaks)) {
+            expect(ok, `${c.label} (${c.breaks}): ${JSON.stringify(c.payload)}`).toBe(false);
+            tally.rejected++;
+          } else tally.beyond++;
+        }
+      });
+    }
+  });
+});
