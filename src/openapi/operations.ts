@@ -60,7 +60,12 @@ export const OPERATIONS: readonly OperationModel[] = [
     summary: 'Update a schedule',
     section: '4.1, 2.1',
     pathParameter: { name: 'schedule_id', description: 'The schedule to update.' },
-    request: { table: SCHEDULE_FIELDS, operation: 'update', conditions: SCHEDULE_CONDITIONS, beyondSchema: [] },
+    request: {
+      table: SCHEDULE_FIELDS,
+      operation: 'update',
+      conditions: SCHEDULE_CONDITIONS,
+      beyondSchema: [{ rule: 'SCH-UPDATE-CONDITIONALS', why: 'the conditional rules of create hold on update too, on the stored schedule with the changes' }],
+    },
     rules: [],
   },
   {
