@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   load: async () => (await import('./commands/load.ts')).loadCommand,
   diff: async () => (await import('./commands/diff.ts')).diffCommand,
   openapi: async () => (await import('./commands/openapi.ts')).openapiCommand,
+  sink: async () => (await import('./commands/sink.ts')).sinkCommand,
 };
 
 const HELP = `clockcheck: conformance harness for the time-tracking public REST API
@@ -30,6 +31,7 @@ Commands:
   selftest    certify the reference server clean and once per fault; print the detection matrix
   fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
   load        send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports
+  sink        receive a target's webhook notifications: print each, check its signature and payload, log JSONL
   openapi     print the API as OpenAPI 3.1, derived from the spec model (for Schemathesis, Prism, Postman)
   diff        compare two reports: new failures, fixed, still failing, coverage; exit 1 on a regression (a CI gate)
 

@@ -4,6 +4,8 @@ import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRec
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../spec/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
+import { WebhookDeliverer } from './webhook-delivery.ts';
+import type { ChangeKind } from '../spec/webhook-notification.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
 export class ServerContext {
@@ -15,6 +17,8 @@ export class ServerContext {
   readonly tasks = new InMemoryRepository<NamedRecord>();
   readonly breakRules = new InMemoryRepository<NamedRecord>();
   webhook: WebhookSubscription | null = null;
+  /** Sends the subscription's notifications (loopback URLs only). */
+  readonly webhooks = new WebhookDeliverer();
   /** §5.4: the token was revoked (the revoke-key button); from then on it is refused like any wrong token. */
   tokenRevoked = false;
 
@@ -28,6 +32,11 @@ export class ServerContext {
   /** True when the named fault is switched on. */
   fault(name: FaultName): boolean {
     return this.faults.has(name);
+  }
+
+  /** Notifies the webhook subscription, if any, that a record of `category` was created or updated. */
+  notify(category: 'users' | 'schedules' | 'timesheets' | 'breaks', id: number, change: ChangeKind): void {
+    this.webhooks.notify(this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : null, category, id, change);
   }
 
   /** Now as `YYYY-MM-DDTHH:MM:SS` in UTC (the form of §2.4 `created_at`). */

@@ -95,4 +95,6 @@ export interface NamedRecord {
 export interface WebhookSubscription {
   url: string;
   created_at: string;
+  /** The secret notifications are signed with (the subscribe extension's); never returned. */
+  secret?: string | null;
 }

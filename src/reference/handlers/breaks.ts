@@ -87,6 +87,7 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
     created_at: now,
     updated_at: now,
   });
+  ctx.notify('breaks', record.id, 'created');
   return ctx.dialect.breakCreated(createdForm(ctx, record), ctx.fault('break-create-no-message') ? null : 'Break added successfully.');
 }
 

@@ -125,6 +125,7 @@ function createSchedule(ctx: ServerContext, request: ApiRequest) {
   };
   // validate() has established that the required fields are present with their types.
   const schedule = ctx.schedules.insert({ ...defaults, ...fieldsOf(body) } as Omit<ScheduleRecord, 'id'>);
+  ctx.notify('schedules', schedule.id, 'created');
   return ctx.dialect.created('schedule', { ...schedule }, 'Schedule created successfully.');
 }
 
@@ -134,6 +135,7 @@ function updateSchedule(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
   validate(ctx, body, 'update', stored);
   const schedule = ctx.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });
+  ctx.notify('schedules', schedule.id, 'updated');
   return ctx.dialect.updated('schedule', { ...schedule }, 'Schedule updated successfully.');
 }
 

@@ -77,6 +77,7 @@ function createTimesheet(ctx: ServerContext, request: ApiRequest) {
     created_at: now,
     updated_at: now,
   });
+  ctx.notify('timesheets', sheet.id, 'created');
   return ctx.dialect.created('timesheet', presentTimesheet(sheet), 'Timesheet created successfully.');
 }
 

@@ -85,6 +85,7 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
   const user = ctx.users.insert({ ...blankUser(ctx, now), ...acceptedFields(body) });
+  ctx.notify('users', user.id, 'created');
   return ctx.dialect.created('user', publicUser(user), 'User created successfully.');
 }
 
@@ -106,6 +107,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
     ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }
     : stored;
   const user = ctx.users.replace({ ...base, ...acceptedFields(body), id: stored.id, updated_at: ctx.timestamp() });
+  ctx.notify('users', user.id, 'updated');
   return ctx.dialect.updated('user', publicUser(user), 'User updated successfully.');
 }
 

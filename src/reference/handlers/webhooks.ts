@@ -3,22 +3,28 @@ import type { ServerContext } from '../context.ts';
 import { ApiError, ok, validationError } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 
-const subscribeBody = z.object({ url: z.url({ protocol: /^https$/ }) });
+/** https, or http on loopback (a local sink in tests); the secret signs the notifications. */
+const subscribeBody = z.object({
+  url: z.url({ protocol: /^https?$/ }).refine((url) => url.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(url)),
+  secret: z.string().min(1).max(256).optional(),
+});
 
 /**
- * Extension (the spec shows no subscribe operation, §4.5): POST /webhooks/subscription `{url}` sets the
- * company's subscription, GET /webhooks/subscription reads it. A harness uses them to observe unsubscribe.
+ * Extension (the spec shows no subscribe operation, §4.5): POST /webhooks/subscription `{url, secret?}`
+ * sets the company's subscription, GET /webhooks/subscription reads it (never the secret). From then
+ * on creates and updates are notified to the URL (webhook-delivery.ts). A harness uses them to observe
+ * notifications and their stop after unsubscribe.
  */
 function subscribe(ctx: ServerContext, request: ApiRequest) {
   const parsed = subscribeBody.safeParse(request.body);
-  if (!parsed.success) throw validationError([{ rule: null, field: 'url', message: 'url must be an https URL' }]);
-  ctx.webhook = { url: parsed.data.url, created_at: ctx.timestamp() };
-  return ctx.dialect.created('webhook', { ...ctx.webhook }, 'Webhook subscription created.');
+  if (!parsed.success) throw validationError([{ rule: null, field: 'url', message: 'url must be an https URL (or http on loopback), secret a string' }]);
+  ctx.webhook = { url: parsed.data.url, created_at: ctx.timestamp(), secret: parsed.data.secret ?? null };
+  return ctx.dialect.created('webhook', { url: ctx.webhook.url, created_at: ctx.webhook.created_at }, 'Webhook subscription created.');
 }
 
 function readSubscription(ctx: ServerContext) {
   if (!ctx.webhook) throw new ApiError(404, 'No webhook subscription.');
-  return ok({ items: ctx.webhook });
+  return ok({ items: { url: ctx.webhook.url, created_at: ctx.webhook.created_at } });
 }
 
 /** DELETE /webhooks/subscription/unsubscribe (§4.5): deletes the configuration; 404 when there is none. */

@@ -1,0 +1,173 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { NotificationBody, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../spec/webhook-notification.ts';
+
+/** One notification the sink received (a POST of JSON within the size limit). */
+export interface Delivery {
+  /** 1, 2, … in order of arrival. */
+  readonly id: number;
+  readonly receivedAt: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** `verified`; `not checked` without a secret; else why it failed. */
+  readonly signature: 'verified' | 'not checked' | { readonly failed: string };
+  /** The published shape (`{payload: {event, data: {id, operation, last_updated_at}}}`), or why not. */
+  readonly payload: { readonly ok: true; readonly value: NotificationBody } | { readonly ok: false; readonly why: string };
+  /** The status the sink answered. */
+  readonly status: number;
+}
+
+export interface SinkOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** The subscription's secret; without it signatures are not checked. */
+  readonly secret?: string | null;
+  /** The status answered to a delivery (default 200; another to exercise a sender's retries). */
+  readonly status?: number;
+  /** Largest body read (default 64 KiB); a larger one gets 413 and is not kept. */
+  readonly maxBodyBytes?: number;
+  /** Deliveries held (default 1000); past that the oldest go. */
+  readonly maxHeld?: number;
+  readonly toleranceSeconds?: number;
+  /** Serve HTTPS with this identity instead of HTTP. */
+  readonly tls?: { readonly certPem: string; readonly keyPem: string };
+  /** Called with each delivery as it is kept. */
+  readonly onDelivery?: (delivery: Delivery) => void;
+}
+
+export interface Sink {
+  /** `http(s)://host:port/`. */
+  readonly url: string;
+  readonly deliveries: readonly Delivery[];
+  /** Requests refused (not a POST, not JSON, too large, not JSON text), by reason. */
+  readonly refused: Readonly<Record<string, number>>;
+  /** Deliveries dropped because `maxHeld` were held. */
+  readonly dropped: number;
+  /** Resolves with the first delivery after `afterId` that `match` accepts, or null after `timeoutMs`. */
+  waitFor(match: (delivery: Delivery) => boolean, timeoutMs: number, afterId?: number): Promise<Delivery | null>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 64 * 1024;
+
+/**
+ * A webhook receiver (`clockcheck sink`, and the webhook checks of a run): it keeps each POST of JSON,
+ * checks its signature against the secret (constant-time, timestamp within a tolerance) and its
+ * payload against the published shape, and answers. Bounded: a body past `maxBodyBytes` is refused
+ * with 413 and not read further, at most `maxHeld` deliveries are kept, and a request must arrive
+ * whole within 10 s. Anything else (another method, another content type, text that is not JSON) is
+ * refused with a 4xx and counted; nothing a sender does can crash it.
+ */
+export async function startSink(options: SinkOptions = {}): Promise<Sink> {
+  const deliveries: Delivery[] = [];
+  const refused: Record<string, number> = {};
+  const waiters = new Set<() => void>();
+  let dropped = 0;
+  let next = 1;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const refuse = (res: ServerResponse, status: number, why: string, close = false) => {
+    refused[why] = (refused[why] ?? 0) + 1;
+    res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
+    res.end(JSON.stringify({ error: why }));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    req.on('error', () => undefined);
+    if (req.method !== 'POST') return refuse(res, 405, 'not a POST');
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return refuse(res, 415, 'not application/json');
+    if (Number(req.headers['content-length'] ?? 0) > maxBody) return refuse(res, 413, 'body too large', true);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) {
+        if (!over) refuse(res, 413, 'body too large', true);
+        over = true;
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (over) return;
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        return refuse(res, 400, 'not JSON');
+      }
+      const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+      const check = options.secret ? verifyDelivery(options.secret, { timestamp: header(TIMESTAMP_HEADER), signature: header(SIGNATURE_HEADER), body }, Date.now(), options.toleranceSeconds) : null;
+      const parsed = NotificationBody.safeParse(json);
+      const status = options.status ?? 200;
+      const delivery: Delivery = {
+        id: next++,
+        receivedAt: new Date().toISOString(),
+        path: req.url ?? '/',
+        headers: Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : []))),
+        body,
+        signature: check === null ? 'not checked' : check.ok ? 'verified' : { failed: check.why },
+        payload: parsed.success ? { ok: true, value: parsed.data } : { ok: false, why: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') },
+        status,
+      };
+      deliveries.push(delivery);
+      if (deliveries.length > (options.maxHeld ?? 1000)) {
+        deliveries.shift();
+        dropped++;
+      }
+      options.onDelivery?.(delivery);
+      for (const wake of waiters) wake();
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ received: delivery.id }));
+    });
+  };
+
+  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, handle) : createHttpServer(handle);
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  return {
+    url: `${options.tls ? 'https' : 'http'}://${host}:${port}/`,
+    deliveries,
+    refused,
+    get dropped() {
+      return dropped;
+    },
+    waitFor(match, timeoutMs, afterId = 0) {
+      return new Promise((resolve) => {
+        const look = () => {
+          const found = deliveries.find((d) => d.id > afterId && match(d));
+          if (!found) return false;
+          finish(found);
+          return true;
+        };
+        const finish = (value: Delivery | null) => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve(value);
+        };
+        const wake = () => void look();
+        const timer = setTimeout(() => finish(null), timeoutMs);
+        waiters.add(wake);
+        look();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const wake of waiters) wake();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

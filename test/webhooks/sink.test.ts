@@ -1,0 +1,107 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../../src/spec/webhook-notification.ts';
+import { startSink, type Sink } from '../../src/webhooks/sink.ts';
+
+const SECRET = 'whsec-test-0123456789';
+let sink: Sink | undefined;
+afterEach(async () => {
+  await sink?.close();
+  sink = undefined;
+});
+
+async function post(url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST') {
+  const response = await fetch(url, { method, headers, ...(method === 'GET' ? {} : { body }) });
+  return { status: response.status, text: await response.text() };
+}
+
+function signed(body: string, nowSeconds = Math.floor(Date.now() / 1000), secret = SECRET): Record<string, string> {
+  const timestamp = String(nowSeconds);
+  return { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signDelivery(secret, timestamp, body) };
+}
+
+const NOTIFICATION = JSON.stringify({ payload: { event: 'users', data: { id: 12, operation: 'users_created', last_updated_at: 1_700_000_000 } } });
+
+describe('webhook signatures', () => {
+  it('verify the HMAC-SHA256 of timestamp + body, within the tolerance, and nothing else', () => {
+    const now = 1_700_000_000_000;
+    const timestamp = String(now / 1000);
+    const signature = signDelivery(SECRET, timestamp, NOTIFICATION);
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(verifyDelivery(SECRET, { timestamp, signature, body: NOTIFICATION }, now)).toEqual({ ok: true });
+    expect(verifyDelivery(SECRET, { timestamp, signature, body: `${NOTIFICATION} ` }, now).ok).toBe(false);
+    expect(verifyDelivery('another', { timestamp, signature, body: NOTIFICATION }, now).ok).toBe(false);
+    expect(verifyDelivery(SECRET, { timestamp, signature, body: NOTIFICATION }, now + 301_000)).toMatchObject({ ok: false, why: expect.stringContaining('tolerance') });
+    expect(verifyDelivery(SECRET, { timestamp: undefined, signature, body: NOTIFICATION }, now)).toMatchObject({ ok: false, why: expect.stringContaining(TIMESTAMP_HEADER) });
+    expect(verifyDelivery(SECRET, { timestamp, signature: 'zz', body: NOTIFICATION }, now).ok).toBe(false);
+  });
+});
+
+describe('the sink', () => {
+  it('keeps a signed notification, verified and read as the published shape, and answers the chosen status', async () => {
+    sink = await startSink({ secret: SECRET, status: 202 });
+    expect(await post(sink.url, NOTIFICATION, signed(NOTIFICATION))).toMatchObject({ status: 202 });
+    const [delivery] = sink.deliveries;
+    expect(delivery).toMatchObject({ id: 1, signature: 'verified', payload: { ok: true, value: { payload: { event: 'users', data: { id: 12 } } } }, status: 202 });
+  });
+
+  it('accepts last_updated_at: false, as real deliveries carry it, and names what a wrong payload lacks', async () => {
+    sink = await startSink({ secret: SECRET });
+    const falseTime = JSON.stringify({ payload: { event: 'users', data: { id: 3, operation: 'users_updated', last_updated_at: false } } });
+    const noId = JSON.stringify({ payload: { event: 'users', data: { operation: 'users_updated', last_updated_at: 1 } } });
+    await post(sink.url, falseTime, signed(falseTime));
+    await post(sink.url, noId, signed(noId));
+    expect(sink.deliveries[0]!.payload.ok).toBe(true);
+    expect(sink.deliveries[1]!.payload).toMatchObject({ ok: false, why: expect.stringContaining('payload.data.id') });
+  });
+
+  it('says why a signature fails: unsigned, signed with another secret, or too old', async () => {
+    sink = await startSink({ secret: SECRET });
+    await post(sink.url, NOTIFICATION);
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION, undefined, 'not-the-secret'));
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION, Math.floor(Date.now() / 1000) - 3600));
+    expect(sink.deliveries.map((d) => (typeof d.signature === 'string' ? d.signature : d.signature.failed))).toEqual([
+      `no ${TIMESTAMP_HEADER} header`,
+      'the signature does not match the body and timestamp',
+      expect.stringContaining('tolerance'),
+    ]);
+  });
+
+  it('refuses what is not a POST of JSON within the size limit, keeps nothing of it, and goes on', async () => {
+    sink = await startSink({ maxBodyBytes: 1024 });
+    expect((await post(sink.url, '', {}, 'GET')).status).toBe(405);
+    expect((await post(sink.url, 'a=b', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expect((await post(sink.url, '{"broken": ', { 'content-type': 'application/json' })).status).toBe(400);
+    expect((await post(sink.url, JSON.stringify({ big: 'x'.repeat(4096) }))).status).toBe(413);
+    // A body that announces no length and keeps coming is cut at the limit, not buffered.
+    const chunked = await new Promise<string>((resolve) => {
+      const { port } = new URL(sink!.url);
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+        for (let i = 0; i < 8; i++) socket.write(`400\r\n${'y'.repeat(1024)}\r\n`);
+      });
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => resolve(answer));
+    });
+    expect(chunked).toMatch(/^HTTP\/1\.1 413/);
+    expect(sink.deliveries).toEqual([]);
+    expect(sink.refused).toEqual({ 'not a POST': 1, 'not application/json': 1, 'not JSON': 1, 'body too large': 2 });
+    expect((await post(sink.url, NOTIFICATION)).status).toBe(200);
+    expect(sink.deliveries).toHaveLength(1);
+  });
+
+  it('holds at most maxHeld deliveries, dropping the oldest, and waitFor finds a later one or gives up in time', async () => {
+    sink = await startSink({ maxHeld: 3 });
+    for (let i = 0; i < 5; i++) await post(sink.url, JSON.stringify({ n: i }));
+    expect(sink.deliveries.map((d) => d.id)).toEqual([3, 4, 5]);
+    expect(sink.dropped).toBe(2);
+    const started = Date.now();
+    expect(await sink.waitFor(() => true, 200, 5)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(1000);
+    const later = sink.waitFor((d) => d.body.includes('"n":9'), 2000, 5);
+    await post(sink.url, JSON.stringify({ n: 9 }));
+    expect((await later)?.id).toBe(6);
+  });
+});
