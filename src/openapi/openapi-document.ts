@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ConditionalRule } from '../spec/conditions.ts';
 import type { FieldSpec } from '../spec/payloads/field-table.ts';
 import { ruleById, RULES, type RuleId } from '../spec/rules.ts';
-import { OPERATIONS, type ListParameter, type OperationModel, type RequestModel } from './operations.ts';
+import { OPERATIONS, type ListParameter, type OperationModel, type RequestModel } from '../spec/operations.ts';
 
 type Json = Record<string, unknown>;
 
@@ -110,8 +110,9 @@ const COMMON_RESPONSES: Json = {
   '429': { $ref: '#/components/responses/TooManyAttempts' },
 };
 
-function operationObject(model: OperationModel): Json {
-  const bodyRules = model.request ? (requestSchema(model.request)['x-rule-ids'] as RuleId[]) : [];
+/** One operation; `body` is its request schema (in components), whose rules it also answers to. */
+function operationObject(model: OperationModel, body: Json | undefined): Json {
+  const bodyRules = (body?.['x-rule-ids'] as RuleId[] | undefined) ?? [];
   const parameterRules = (model.query ?? []).flatMap((p) => LIST_PARAMETERS[p]['x-rule-ids'] as RuleId[]);
   const rules = sortedUnique([...bodyRules, ...parameterRules, ...(model.response?.rules ?? []), ...model.rules, 'AUTH-REQUIRED', 'AUTH-HEADER-RAW', 'RATE-LIMIT-CAP']);
   const parameters = [
@@ -154,8 +155,9 @@ export function openApiDocument(source: OpenApiSource): Json {
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = {};
   for (const model of OPERATIONS) {
-    (paths[model.path] ??= {})[model.method] = operationObject(model);
-    if (model.request) schemas[`${model.operationId}Request`] = requestSchema(model.request);
+    const body = model.request ? requestSchema(model.request) : undefined;
+    (paths[model.path] ??= {})[model.method] = operationObject(model, body);
+    if (body) schemas[`${model.operationId}Request`] = body;
     if (model.response) schemas[`${model.operationId}Response`] = jsonSchemaOf(model.response.schema);
   }
   return {

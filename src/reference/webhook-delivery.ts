@@ -25,8 +25,8 @@ const ATTEMPT_TIMEOUT_MS = 5_000;
 /** Notifications waiting or being retried; past this, new ones are dropped (a receiver that never answers cannot grow the server). */
 const QUEUE_LIMIT = 256;
 
-/** Hosts deliveries may go to: loopback only, so a reference server never sends anything off the machine. */
-function isLoopback(url: URL): boolean {
+/** Whether a URL names this machine: deliveries go only there, and the subscribe extension takes http only there. */
+export function isLoopbackUrl(url: URL): boolean {
   return url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost';
 }
 
@@ -43,16 +43,6 @@ export class WebhookDeliverer {
   readonly attempts: DeliveryAttempt[] = [];
   #pending = 0;
 
-  constructor(
-    private readonly options: {
-      /** How the body is changed before signing, for the faults (identity when clean). */
-      readonly shape?: (body: ReturnType<typeof notificationBody>) => unknown;
-      /** 'hmac' (clean), 'wrong' (signed with another secret), 'none' (no signature headers). */
-      readonly signing?: 'hmac' | 'wrong' | 'none';
-      readonly now?: () => number;
-    } = {},
-  ) {}
-
   /** Notifications sent or still being tried. */
   get pending(): number {
     return this.#pending;
@@ -67,16 +57,13 @@ export class WebhookDeliverer {
     } catch {
       return;
     }
-    if (!isLoopback(url) || this.#pending >= QUEUE_LIMIT) return;
-    const now = (this.options.now ?? Date.now)();
-    const shaped = (this.options.shape ?? ((b) => b))(notificationBody(category, id, change, Math.floor(now / 1000)));
-    const body = JSON.stringify(shaped);
-    const timestamp = String(Math.floor(now / 1000));
+    if (!isLoopbackUrl(url) || this.#pending >= QUEUE_LIMIT) return;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const body = JSON.stringify(notificationBody(category, id, change, Number(timestamp)));
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'clockcheck-reference-server' };
-    const signing = this.options.signing ?? 'hmac';
-    if (signing !== 'none' && target.secret !== null) {
+    if (target.secret !== null) {
       headers[TIMESTAMP_HEADER] = timestamp;
-      headers[SIGNATURE_HEADER] = signDelivery(signing === 'wrong' ? `${target.secret}-not` : target.secret, timestamp, body);
+      headers[SIGNATURE_HEADER] = signDelivery(target.secret, timestamp, body);
     }
     this.#pending++;
     void this.#deliver(url, headers, body, 1).finally(() => this.#pending--);

@@ -6,7 +6,7 @@ import type { Scenario } from '../scenarios/format.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { Profile } from '../target/profile.ts';
 import { REDACTED } from '../target/redaction.ts';
-import { breakViolations, scheduleViolations, timesheetViolations, userViolations } from '../spec/index.ts';
+import { operationFor } from '../spec/operations.ts';
 import type { Violation } from '../spec/violation.ts';
 
 /** The suite name of regressions.yaml: `clockcheck run --suite FILE --only regressions` runs just them. */
@@ -137,7 +137,7 @@ function propertyRegression(check: CheckResult, report: RunReport): Regression |
   }
   const failingRequest = request(failing);
   const baselineExchange = source.baselineExchangeId === undefined ? undefined : byId.get(source.baselineExchangeId);
-  const pair = source.counterexample.breaks && baselineExchange ? minimalPair(failing, baselineExchange, rule, validatorFor(failing, setupExchange, report)) : null;
+  const pair = source.counterexample.breaks && baselineExchange ? minimalPair(failing, baselineExchange, rule, validatorFor(failingRequest, setupExchange, report)) : null;
   if (pair) {
     scenario.pair = {
       request: { ...failingRequest, json: templated(pair.baseline, templates) },
@@ -187,19 +187,13 @@ function minimalPair(failing: Exchange, baseline: Exchange, rule: string, valida
   return { baseline: repaired, set, unset };
 }
 
-/** The spec model's check of the failing request's operation, or null for one it does not model. */
-function validatorFor(failing: Exchange, setup: Exchange | undefined, report: RunReport): Validator | null {
-  const path = new URL(failing.request.url).pathname;
-  const method = failing.request.method;
+/** The spec model's check of the failing request's operation (spec/operations.ts), or null for one without a body model. */
+function validatorFor(request: ScenarioRequest, setup: Exchange | undefined, report: RunReport): Validator | null {
+  const model = operationFor(request.method, request.path)?.request;
+  if (!model) return null;
   const stored = setup ? parseJson(setup.request.body ?? '') : undefined;
-  const zone = (report.profile as { company_timezone?: string }).company_timezone ?? 'UTC';
-  if (/\/users$/.test(path) && method === 'POST') return (body) => userViolations(body, 'create');
-  if (/\/users\/[^/]+$/.test(path) && method === 'PUT') return (body) => userViolations(body, 'update');
-  if (/\/schedules$/.test(path) && method === 'POST') return (body) => scheduleViolations(body, 'create');
-  if (/\/schedules\/[^/]+$/.test(path) && method === 'PUT') return (body) => scheduleViolations(body, 'update', isObject(stored) ? stored : undefined);
-  if (/\/timesheets$/.test(path) && method === 'POST') return (body) => timesheetViolations(body, zone);
-  if (/\/breaks$/.test(path) && method === 'POST') return (body) => breakViolations(body);
-  return null;
+  const companyTimezone = (report.profile as { company_timezone?: string }).company_timezone ?? 'UTC';
+  return (body) => model.violations(body, { companyTimezone, ...(isObject(stored) ? { stored } : {}) });
 }
 
 /** The exchange's request in the scenario format: the path under the API prefix, the body as JSON, the token as the run sent it. */

@@ -64,7 +64,8 @@ const DEFAULT_MAX_BODY = 64 * 1024;
 export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   const deliveries: Delivery[] = [];
   const refused: Record<string, number> = {};
-  const waiters = new Set<() => void>();
+  /** The pending waitFor calls: each looks again on a new delivery, and ends (null) when the sink closes. */
+  const waiters = new Set<{ look: () => void; end: () => void }>();
   let dropped = 0;
   let next = 1;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -119,7 +120,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
         dropped++;
       }
       options.onDelivery?.(delivery);
-      for (const wake of waiters) wake();
+      for (const waiter of waiters) waiter.look();
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ received: delivery.id }));
     });
@@ -146,26 +147,26 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     },
     waitFor(match, timeoutMs, afterId = 0) {
       return new Promise((resolve) => {
-        const look = () => {
-          const found = deliveries.find((d) => d.id > afterId && match(d));
-          if (!found) return false;
-          finish(found);
-          return true;
-        };
         const finish = (value: Delivery | null) => {
           clearTimeout(timer);
-          waiters.delete(wake);
+          waiters.delete(waiter);
           resolve(value);
         };
-        const wake = () => void look();
-        const timer = setTimeout(() => finish(null), timeoutMs);
-        waiters.add(wake);
-        look();
+        const waiter = {
+          look: () => {
+            const found = deliveries.find((d) => d.id > afterId && match(d));
+            if (found) finish(found);
+          },
+          end: () => finish(null),
+        };
+        const timer = setTimeout(waiter.end, timeoutMs);
+        waiters.add(waiter);
+        waiter.look();
       });
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const wake of waiters) wake();
+        for (const waiter of waiters) waiter.end();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

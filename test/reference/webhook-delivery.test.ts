@@ -31,6 +31,8 @@ describe('the reference server delivers signed webhook notifications (subscribe 
   it('for creates and updates, signed with the secret; and none after unsubscribe', async () => {
     sink = await startSink({ secret: SECRET });
     server = await startReferenceServer({ rateLimit: null });
+    // http only on loopback: a plain URL elsewhere is refused.
+    expect((await call('POST', '/webhooks/subscription', { url: 'http://hooks.example.test/x', secret: SECRET })).status).toBe(422);
     expect((await call('POST', '/webhooks/subscription', { url: sink.url, secret: SECRET })).status).toBeLessThan(300);
     // The secret is never read back.
     expect(JSON.stringify((await call('GET', '/webhooks/subscription')).json)).not.toContain(SECRET);

@@ -103,5 +103,12 @@ describe('the sink', () => {
     const later = sink.waitFor((d) => d.body.includes('"n":9'), 2000, 5);
     await post(sink.url, JSON.stringify({ n: 9 }));
     expect((await later)?.id).toBe(6);
+    // Closing the sink ends a wait at once, with nothing.
+    const pending = sink.waitFor(() => false, 60_000);
+    const closing = Date.now();
+    await sink.close();
+    expect(await pending).toBeNull();
+    expect(Date.now() - closing).toBeLessThan(1000);
+    sink = undefined;
   });
 });

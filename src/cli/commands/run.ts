@@ -60,15 +60,16 @@ row without an answer no more are sent; the checks not run are errored with the 
 are written.
 --quiet prints only the verdict line (no progress, no summary table). Colours only on a terminal, never
 under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and progress as plain lines.
-A run whose generated cases failed also writes reports/<run-id>/regressions.yaml: each failing case as a
-scenario (a minimal pair: the failing case repaired by the spec model, then the one change), with its seed
-and path; run it with --suite PATH/regressions.yaml --only regressions. --suite takes a glob under
+A run with failures also writes reports/<run-id>/regressions.yaml: each failing generated case as a
+minimal pair (the failing case repaired by the spec model, then the one change), with its seed and path,
+and each failed scenario with only its failed variants; run it with --suite PATH/regressions.yaml --only
+regressions. --suite takes a glob under
 --suites-dir or a suite file's path.
 Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
 
 /** The package's own folder (suites/ ships with it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The failing generated cases of a run, as a suite, beside its reports (src/regressions). */
+/** What failed in a run, as a suite, beside its reports (src/regressions). */
 const REGRESSIONS_FILE = 'regressions.yaml';
 
 export async function runCommand(argv: string[]): Promise<number> {

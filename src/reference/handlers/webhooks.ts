@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { ServerContext } from '../context.ts';
 import { ApiError, ok, validationError } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
+import { isLoopbackUrl } from '../webhook-delivery.ts';
 
 /** https, or http on loopback (a local sink in tests); the secret signs the notifications. */
 const subscribeBody = z.object({
-  url: z.url({ protocol: /^https?$/ }).refine((url) => url.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(url)),
+  url: z.url({ protocol: /^https?$/ }).refine((url) => url.startsWith('https:') || isLoopbackUrl(new URL(url))),
   secret: z.string().min(1).max(256).optional(),
 });
 

@@ -1,18 +1,27 @@
 import type { z } from 'zod';
-import { SCHEDULE_CONDITIONS, type ConditionalRule } from '../spec/conditions.ts';
-import { BREAK_FIELDS } from '../spec/payloads/break.ts';
-import type { FieldTable, Operation } from '../spec/payloads/field-table.ts';
-import { SCHEDULE_FIELDS } from '../spec/payloads/schedule.ts';
-import { TIMESHEET_FIELDS } from '../spec/payloads/timesheet.ts';
-import { USER_FIELDS } from '../spec/payloads/user.ts';
-import { breakCreateResponse, breakListResponse } from '../spec/responses.ts';
-import type { RuleId } from '../spec/rules.ts';
+import { SCHEDULE_CONDITIONS, type ConditionalRule } from './conditions.ts';
+import { BREAK_FIELDS, breakViolations } from './payloads/break.ts';
+import type { FieldTable, Operation } from './payloads/field-table.ts';
+import { SCHEDULE_FIELDS, scheduleViolations } from './payloads/schedule.ts';
+import { TIMESHEET_FIELDS, timesheetViolations } from './payloads/timesheet.ts';
+import { USER_FIELDS, userViolations } from './payloads/user.ts';
+import { breakCreateResponse, breakListResponse } from './responses.ts';
+import type { RuleId } from './rules.ts';
+import type { Violation } from './violation.ts';
+
+/** What a body's check needs besides the body: the company timezone, and on update the stored record. */
+export interface ViolationContext {
+  readonly companyTimezone: string;
+  readonly stored?: Readonly<Record<string, unknown>>;
+}
 
 /** A request body as the spec model has it: a field table, for one operation, with its conditional rules. */
 export interface RequestModel {
   readonly table: FieldTable;
   readonly operation: Operation;
   readonly conditions: readonly ConditionalRule[];
+  /** The spec model's check of a body of this operation (the payloads' own validator). */
+  readonly violations: (body: Readonly<Record<string, unknown>>, context: ViolationContext) => Violation[];
   /** Rules of the body the schema cannot say (cross-field, or about stored data), as `x-clockcheck-rules`. */
   readonly beyondSchema: readonly { readonly rule: RuleId; readonly why: string }[];
 }
@@ -20,7 +29,7 @@ export interface RequestModel {
 /** The query parameters of a list (§4.6), by name. */
 export type ListParameter = 'page' | 'page_size' | 'sort' | 'search' | 'date_range' | 'active' | 'role';
 
-/** One operation of the API (spec §4), as the document needs it. */
+/** One operation of the API (spec §4): its request, parameters, shown response and rules (the OpenAPI document, regressions.yaml). */
 export interface OperationModel {
   readonly method: 'get' | 'post' | 'put' | 'delete';
   /** The path under `{base_url}/api/public`, OpenAPI style. */
@@ -50,7 +59,7 @@ export const OPERATIONS: readonly OperationModel[] = [
     operationId: 'createSchedule',
     summary: 'Create a schedule',
     section: '4.1, 2.1',
-    request: { table: SCHEDULE_FIELDS, operation: 'create', conditions: SCHEDULE_CONDITIONS, beyondSchema: [{ rule: 'SCH-USER-IDS-ACTIVE', why: 'user_ids name active users' }] },
+    request: { table: SCHEDULE_FIELDS, operation: 'create', conditions: SCHEDULE_CONDITIONS, violations: (body) => scheduleViolations(body, 'create'), beyondSchema: [{ rule: 'SCH-USER-IDS-ACTIVE', why: 'user_ids name active users' }] },
     rules: ['SCH-USER-IDS-ACTIVE', 'SCH-ASSIGNED-BY-ACTIVE'],
   },
   {
@@ -64,6 +73,7 @@ export const OPERATIONS: readonly OperationModel[] = [
       table: SCHEDULE_FIELDS,
       operation: 'update',
       conditions: SCHEDULE_CONDITIONS,
+      violations: (body, context) => scheduleViolations(body, 'update', context.stored),
       beyondSchema: [{ rule: 'SCH-UPDATE-CONDITIONALS', why: 'the conditional rules of create hold on update too, on the stored schedule with the changes' }],
     },
     rules: [],
@@ -74,7 +84,7 @@ export const OPERATIONS: readonly OperationModel[] = [
     operationId: 'createUser',
     summary: 'Create a user',
     section: '4.2, 2.2',
-    request: { table: USER_FIELDS, operation: 'create', conditions: [], beyondSchema: [] },
+    request: { table: USER_FIELDS, operation: 'create', conditions: [], violations: (body) => userViolations(body, 'create'), beyondSchema: [] },
     rules: ['USR-ROLE-ID-DEFAULT', 'USR-TRACK-LOCATION-DEFAULT', 'USR-TRACK-MILEAGE-DEFAULT', 'USR-PAY-RATE-DEFAULT', 'USR-BILLING-RATE-TYPE-DEFAULT'],
   },
   {
@@ -84,7 +94,7 @@ export const OPERATIONS: readonly OperationModel[] = [
     summary: 'Edit a user',
     section: '4.2, 2.2',
     pathParameter: { name: 'user_id', description: 'The user to edit.' },
-    request: { table: USER_FIELDS, operation: 'update', conditions: [], beyondSchema: [] },
+    request: { table: USER_FIELDS, operation: 'update', conditions: [], violations: (body) => userViolations(body, 'update'), beyondSchema: [] },
     rules: ['PUT-PARTIAL'],
   },
   { method: 'get', path: '/users', operationId: 'listUsers', summary: 'List users', section: '4.2, 4.6', query: [...LIST, 'active', 'role'], rules: ['USR-LIST-FILTER-ACTIVE', 'USR-LIST-FILTER-ROLE'] },
@@ -94,7 +104,7 @@ export const OPERATIONS: readonly OperationModel[] = [
     operationId: 'createTimesheet',
     summary: 'Create a timesheet',
     section: '4.3, 2.3',
-    request: { table: TIMESHEET_FIELDS, operation: 'create', conditions: [], beyondSchema: [OFFSETS_MATCH, { rule: 'TS-OFFSET-DEFAULT-TIMEZONE', why: "without a timezone, the offsets are the company timezone's" }, { rule: 'TS-USER-EXISTS', why: 'user_id names an existing user' }] },
+    request: { table: TIMESHEET_FIELDS, operation: 'create', conditions: [], violations: (body, context) => timesheetViolations(body, context.companyTimezone), beyondSchema: [OFFSETS_MATCH, { rule: 'TS-OFFSET-DEFAULT-TIMEZONE', why: "without a timezone, the offsets are the company timezone's" }, { rule: 'TS-USER-EXISTS', why: 'user_id names an existing user' }] },
     rules: ['TS-USER-EXISTS'],
   },
   { method: 'get', path: '/timesheets', operationId: 'listTimesheets', summary: 'List timesheets', section: '4.3, 4.6', query: LIST, rules: [] },
@@ -108,6 +118,7 @@ export const OPERATIONS: readonly OperationModel[] = [
       table: BREAK_FIELDS,
       operation: 'create',
       conditions: [],
+      violations: (body) => breakViolations(body),
       beyondSchema: [
         { rule: 'BRK-WITHIN-TIMESHEET', why: "the break lies inside its timesheet's start and end" },
         { rule: 'BRK-REFERENCES-EXIST', why: 'timesheet_id and break_rule_id name existing records' },
@@ -136,3 +147,16 @@ export const OPERATIONS: readonly OperationModel[] = [
     rules: ['WH-UNSUBSCRIBE'],
   },
 ];
+
+/**
+ * The operation a request goes to: `method` and `path` under the API prefix (a `{name}` segment of
+ * an operation's path matches any one segment; a query string is ignored). undefined for none.
+ */
+export function operationFor(method: string, path: string): OperationModel | undefined {
+  const segments = path.split('?')[0]!.replace(/\/+$/, '').split('/');
+  return OPERATIONS.find((o) => {
+    if (o.method !== method.toLowerCase()) return false;
+    const wanted = o.path.split('/');
+    return wanted.length === segments.length && wanted.every((part, i) => /^\{.+\}$/.test(part) || part === segments[i]);
+  });
+}
