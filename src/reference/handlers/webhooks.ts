@@ -6,7 +6,8 @@ import { isLoopbackUrl } from '../webhook-delivery.ts';
 
 /** https, or http on loopback (a local sink in tests); the secret signs the notifications. */
 const subscribeBody = z.object({
-  url: z.url({ protocol: /^https?$/ }).refine((url) => url.startsWith('https:') || isLoopbackUrl(new URL(url))),
+  // zod runs the refinement even after the URL check failed: it must not throw on what is not a URL.
+  url: z.url({ protocol: /^https?$/ }).refine((url) => url.startsWith('https:') || (URL.canParse(url) && isLoopbackUrl(new URL(url)))),
   secret: z.string().min(1).max(256).optional(),
 });
 
