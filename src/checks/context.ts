@@ -3,6 +3,7 @@ import type { RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 import type { TargetRequest } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
+import type { RunSink } from '../webhooks/run-sink.ts';
 
 /** Thrown by a check to end its scenario as skipped, with the reason. */
 export class SkipCheck extends Error {}
@@ -51,6 +52,14 @@ export interface CheckContext {
   render(value: unknown): unknown;
   /** Waits for the pacer, for traffic that does not go through `send` (raw sockets); call `done()` once answered. */
   acquire(): Promise<PacedSend>;
+  /** Adds an exchange the check did not send (a delivery the sink received) to the scenario's exchanges, once; returns it. */
+  record(exchange: Exchange): Exchange;
+  /** Leaves `rule` out of the check's verdict (its result no longer names it) and says why in a note: what it needs was not there. */
+  notJudged(ruleId: RuleId, why: string): void;
+  /** An observation that is no verdict, shown with the result. */
+  note(text: string): void;
+  /** The run's webhook sink (profile `webhook.sink`), or null. */
+  readonly sink: RunSink | null;
   readonly profile: Profile;
   /** `https://host:port` of the target. */
   readonly origin: string;

@@ -7,5 +7,6 @@ export const BUILTIN_CHECK_NAMES = [
   'head-parity',
   'duration-matches',
   'list-membership',
+  'webhook-notifications',
 ] as const;
 export type BuiltinCheckName = (typeof BUILTIN_CHECK_NAMES)[number];

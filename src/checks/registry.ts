@@ -7,6 +7,8 @@ import { pageSizeLimit } from './page-size-limit.ts';
 import { paginationWalk } from './pagination-walk.ts';
 import { plainHttp } from './plain-http.ts';
 import { sorted } from './sorted.ts';
+import { webhookNotifications } from './webhook-notifications.ts';
+import type { Profile } from '../target/profile.ts';
 
 /** The built-in checks by name (the names scenarios use). */
 export const BUILTIN_CHECKS: Readonly<Record<BuiltinCheckName, BuiltinCheck>> = {
@@ -17,6 +19,7 @@ export const BUILTIN_CHECKS: Readonly<Record<BuiltinCheckName, BuiltinCheck>> = 
   'head-parity': headParity,
   'duration-matches': durationMatches,
   'list-membership': listMembership,
+  'webhook-notifications': webhookNotifications,
 };
 
 /** Requests a built-in check is expected to make, for the run's plan. */
@@ -34,7 +37,19 @@ export function estimateCheckRequests(name: string, args: Readonly<Record<string
       return 2;
     case 'sorted':
       return 1;
+    case 'webhook-notifications':
+      // subscribe (with a subscribe extension), create and edit, unsubscribe, create and edit
+      return 6;
     default:
       return 0;
   }
+}
+
+/**
+ * Time a built-in check waits beyond its requests, for the run's plan: the webhook check waits for
+ * the notifications it caused (they usually come at once) and then stays for the quiet period.
+ */
+export function estimateCheckWaitMs(name: string, profile: Profile): number {
+  if (name !== 'webhook-notifications' || !profile.webhook?.sink) return 0;
+  return profile.webhook.quiet_period ?? profile.webhook.delivery_within;
 }

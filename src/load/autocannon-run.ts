@@ -22,6 +22,8 @@ export interface AutocannonRunOptions {
   readonly apiPrefix: string;
   /** The access token, redacted from every recorded exchange; sent raw as `Authorization` (§5.2) unless `authorization` is given. */
   readonly token: string;
+  /** Other secrets redacted like the token (a run's webhook secret). */
+  readonly secrets?: readonly string[];
   /** The `Authorization` value to send (e.g. `Bearer <token>` when the run's preflight found only that accepted); default the raw token. */
   readonly authorization?: string;
   /** The same trust as the harness's own client: `caPem` replaces the system store; `insecure` skips verification. */
@@ -175,7 +177,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
     throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'give an amount or a duration, not both nor neither');
   }
   const connections = Math.max(1, Math.min(options.connections, options.amount ?? Number.POSITIVE_INFINITY));
-  const redactor = new Redactor(options.token);
+  const redactor = new Redactor(options.token, options.secrets);
   const prefix = options.apiPrefix.replace(/\/+$/, '');
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.authorization ?? options.token };

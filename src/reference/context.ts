@@ -4,7 +4,7 @@ import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRec
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../spec/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
-import { WebhookDeliverer } from './webhook-delivery.ts';
+import { PUBLISHED_FORM, WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
 import type { ChangeKind } from '../spec/webhook-notification.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
@@ -17,6 +17,8 @@ export class ServerContext {
   readonly tasks = new InMemoryRepository<NamedRecord>();
   readonly breakRules = new InMemoryRepository<NamedRecord>();
   webhook: WebhookSubscription | null = null;
+  /** Under `notifications-after-unsubscribe`: the removed subscription, still notified while none is live; a new subscribe clears it. */
+  ghostWebhook: DeliveryTarget | null = null;
   /** Sends the subscription's notifications (loopback URLs only). */
   readonly webhooks = new WebhookDeliverer();
   /** §5.4: the token was revoked (the revoke-key button); from then on it is refused like any wrong token. */
@@ -34,9 +36,19 @@ export class ServerContext {
     return this.faults.has(name);
   }
 
-  /** Notifies the webhook subscription, if any, that a record of `category` was created or updated. */
+  /**
+   * Notifies the webhook subscription, if any (else the ghost of a removed one), that a record of
+   * `category` was created or updated: in the published form unless a webhook fault breaks it.
+   */
   notify(category: 'users' | 'schedules' | 'timesheets' | 'breaks', id: number, change: ChangeKind): void {
-    this.webhooks.notify(this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : null, category, id, change);
+    const target = this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : this.ghostWebhook;
+    this.webhooks.notify(target, category, id, change, this.deliveryForm());
+  }
+
+  /** The form of the notifications, as the active faults make it. */
+  private deliveryForm(): DeliveryForm {
+    const signature = this.fault('webhook-unsigned') ? 'none' : this.fault('webhook-wrong-signature') ? 'body-only' : PUBLISHED_FORM.signature;
+    return { signature, includeId: !this.fault('webhook-payload-no-id') };
   }
 
   /** Now as `YYYY-MM-DDTHH:MM:SS` in UTC (the form of §2.4 `created_at`). */

@@ -1,12 +1,29 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { notificationBody, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, type ChangeKind } from '../spec/webhook-notification.ts';
+import { notificationBody, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, type ChangeKind, type NotificationBody } from '../spec/webhook-notification.ts';
 
 /** A subscription that notifications go to: the subscribe extension's URL and secret. */
 export interface DeliveryTarget {
   readonly url: string;
   readonly secret: string | null;
 }
+
+/**
+ * The form of a notification: the service's published one (`PUBLISHED_FORM`), or one that the
+ * reference server's webhook faults break.
+ */
+export interface DeliveryForm {
+  /**
+   * `published`: `x-webhook-timestamp` and `x-webhook-signature`, the HMAC of timestamp + body;
+   * `body-only`: both headers, the HMAC of the body alone; `none`: neither header. Only with a secret.
+   */
+  readonly signature: 'published' | 'body-only' | 'none';
+  /** Whether `data` names the record's `id`. */
+  readonly includeId: boolean;
+}
+
+/** The service's published form (spec/webhook-notification.ts). */
+export const PUBLISHED_FORM: DeliveryForm = { signature: 'published', includeId: true };
 
 /** One attempt of one notification, as the server saw it (for its tests and its log). */
 export interface DeliveryAttempt {
@@ -32,12 +49,12 @@ export function isLoopbackUrl(url: URL): boolean {
 
 /**
  * Delivers the reference server's webhook notifications (the service's published form,
- * spec/webhook-notification.ts): an HTTPS (or, on loopback, HTTP) POST of
- * `{payload: {event, data: {id, operation, last_updated_at}}}` signed with the subscription's
- * secret, for each create and update of users, schedules, timesheets and breaks. A delivery that
- * fails (no answer within 5 s, or not a 2xx) is tried again after 1 s and 2 s, then dropped. Only
- * loopback URLs are delivered to (the seed's hooks.example.test is never called); at most 256
- * notifications wait. The receiver's certificate is not verified: the subscriber chose the URL.
+ * spec/webhook-notification.ts, unless a `DeliveryForm` breaks it): an HTTPS (or, on loopback,
+ * HTTP) POST of `{payload: {event, data: {id, operation, last_updated_at}}}` signed with the
+ * subscription's secret, for each create and update of users, schedules, timesheets and breaks. A
+ * delivery that fails (no answer within 5 s, or not a 2xx) is tried again after 1 s and 2 s, then
+ * dropped. Only loopback URLs are delivered to (the seed's hooks.example.test is never called); at
+ * most 256 notifications wait. The receiver's certificate is not verified: the subscriber chose the URL.
  */
 export class WebhookDeliverer {
   readonly attempts: DeliveryAttempt[] = [];
@@ -48,8 +65,8 @@ export class WebhookDeliverer {
     return this.#pending;
   }
 
-  /** Sends a notification that `category` record `id` was `change`d, if the target is a loopback URL. Never throws. */
-  notify(target: DeliveryTarget | null, category: string, id: number, change: ChangeKind): void {
+  /** Sends a notification that `category` record `id` was `change`d, in `form`, if the target is a loopback URL. Never throws. */
+  notify(target: DeliveryTarget | null, category: string, id: number, change: ChangeKind, form: DeliveryForm = PUBLISHED_FORM): void {
     if (!target) return;
     let url: URL;
     try {
@@ -59,11 +76,13 @@ export class WebhookDeliverer {
     }
     if (!isLoopbackUrl(url) || this.#pending >= QUEUE_LIMIT) return;
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const body = JSON.stringify(notificationBody(category, id, change, Number(timestamp)));
+    const notification = notificationBody(category, id, change, Number(timestamp));
+    const body = JSON.stringify(form.includeId ? notification : withoutId(notification));
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'clockcheck-reference-server' };
-    if (target.secret !== null) {
+    if (target.secret !== null && form.signature !== 'none') {
       headers[TIMESTAMP_HEADER] = timestamp;
-      headers[SIGNATURE_HEADER] = signDelivery(target.secret, timestamp, body);
+      // The HMAC of '' + body is that of the body alone.
+      headers[SIGNATURE_HEADER] = signDelivery(target.secret, form.signature === 'published' ? timestamp : '', body);
     }
     this.#pending++;
     void this.#deliver(url, headers, body, 1).finally(() => this.#pending--);
@@ -78,6 +97,12 @@ export class WebhookDeliverer {
     await new Promise((resolve) => setTimeout(resolve, delay).unref());
     await this.#deliver(url, headers, body, attempt + 1);
   }
+}
+
+/** The notification with no `id` in its `data`. */
+function withoutId(notification: NotificationBody): unknown {
+  const { event, data } = notification.payload;
+  return { payload: { event, data: { operation: data.operation, last_updated_at: data.last_updated_at } } };
 }
 
 /** One POST; the status, or why there is none. */

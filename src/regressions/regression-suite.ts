@@ -104,7 +104,7 @@ function scenarioRegression(check: CheckResult, loaded: LoadedScenario | undefin
     if (failed.length === 0) return null; // the baseline was refused: a precondition, not a variant that failed
     scenario.pair = { ...original.pair, variants: failed };
   } else scenario.steps = original.steps;
-  const sent = check.findings.flatMap((f) => f.exchangeIds).map((id) => check.exchanges.find((e) => e.id === id)).find((e) => e !== undefined);
+  const sent = check.findings.flatMap((f) => f.exchangeIds).map((id) => check.exchanges.find((e) => e.id === id)).find((e) => e !== undefined && e.direction !== 'inbound');
   const finding = check.findings[0]!;
   return {
     scenario,

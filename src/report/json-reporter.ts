@@ -85,6 +85,7 @@ function finding(f: Finding): Finding {
 function exchange(e: Exchange): Exchange {
   return {
     id: e.id,
+    direction: e.direction,
     startedAt: e.startedAt,
     sentAtMs: e.sentAtMs,
     durationMs: e.durationMs,

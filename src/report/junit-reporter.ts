@@ -46,7 +46,11 @@ function findingsText(check: CheckResult, rules: ReadonlyMap<string, Rule>): str
     .join('\n\n');
 }
 
-/** The exchanges worth a curl command: those the findings name, or those that failed in transport. */
+/**
+ * The exchanges worth showing: those the findings name, or those that failed in transport; each
+ * sent one with a curl command. A webhook delivery the sink received is marked so and gets none:
+ * curl would send to the sink, not replay anything clockcheck sent.
+ */
 function evidenceText(check: CheckResult, tls: CurlTlsOptions): string {
   const named = new Set(check.findings.flatMap((f) => f.exchangeIds));
   const shown = check.exchanges.filter((e) => named.has(e.id) || e.error !== undefined);
@@ -55,6 +59,7 @@ function evidenceText(check: CheckResult, tls: CurlTlsOptions): string {
       const status = e.response ? `HTTP ${e.response.status}` : '';
       const error = e.error ? `${e.error.code}: ${e.error.message}` : '';
       const outcome = [status, error].filter((part) => part !== '').join(', then ') || 'no response';
+      if (e.direction === 'inbound') return `Exchange #${e.id} received: ${e.request.method} ${e.request.url} from the target -> sink's answer: ${outcome}`;
       return `Exchange #${e.id}: ${e.request.method} ${e.request.url} -> ${outcome}\nReproduce with:\n${curlCommand(e.request, tls)}`;
     })
     .join('\n\n');
@@ -120,7 +125,8 @@ function properties(report: RunReport): string {
 /**
  * junit.xml: one `<testsuite>` per spec section (a check belongs to the primary section of its
  * first rule) and a `<testcase>` per check. Failed checks carry `<failure>` with each finding's
- * expected and actual and a curl command per exchange that shows it; errored checks `<error>`;
+ * expected and actual and a curl command per exchange that shows it (none for a webhook delivery
+ * the sink received, marked `received`); errored checks `<error>`;
  * skipped and waived checks `<skipped>` (the waiver's rule and reason in the message).
  */
 export function renderJunitReport(report: RunReport, tls: CurlTlsOptions): string {

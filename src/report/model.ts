@@ -2,7 +2,7 @@ import type { Rule, RuleId } from '../spec/rules.ts';
 import type { Exchange } from '../target/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.6.0';
+export const REPORT_SCHEMA_VERSION = '1.7.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).

@@ -41,6 +41,8 @@ interface Unit {
   readonly paced: number;
   /** The rate-limit phase's own requests and time (not paced). */
   readonly phase: { readonly requests: number; readonly ms: number } | null;
+  /** Time it waits beyond its requests (the webhook check's quiet period). */
+  readonly waitMs: number;
   readonly family: boolean;
 }
 
@@ -64,25 +66,27 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
   const units = planUnits(plan);
   const chosen: Unit[] = [];
   let paced = fixed.reduce((n, c) => n + c.requests, 0);
+  let waited = 0;
   let phase: Unit['phase'] = null;
-  const cost = (extraPaced: number, extraPhase: Unit['phase']) => {
+  const cost = (extraPaced: number, extraPhase: Unit['phase'], extraWaitMs = 0) => {
     const requests = paced + extraPaced + (phase?.requests ?? 0) + (extraPhase?.requests ?? 0);
-    const ms = (paced + extraPaced) * msPerCall + (phase?.ms ?? 0) + (extraPhase?.ms ?? 0);
+    const ms = (paced + extraPaced) * msPerCall + waited + extraWaitMs + (phase?.ms ?? 0) + (extraPhase?.ms ?? 0);
     return { requests, ms };
   };
   const fits = (unit: Unit) => {
-    const after = cost(unit.paced, unit.phase);
+    const after = cost(unit.paced, unit.phase, unit.waitMs);
     return (budget.maxRequests === undefined || after.requests <= budget.maxRequests) && (budget.withinMs === undefined || after.ms <= budget.withinMs);
   };
   /** The unit's share of the budget: the larger of its share of the requests and of the time. */
   const share = (unit: Unit) => {
     const requests = unit.paced + (unit.phase?.requests ?? 0);
-    const ms = unit.paced * msPerCall + (unit.phase?.ms ?? 0);
+    const ms = unit.paced * msPerCall + unit.waitMs + (unit.phase?.ms ?? 0);
     return Math.max(budget.maxRequests ? requests / budget.maxRequests : 0, budget.withinMs ? ms / budget.withinMs : 0, Number.EPSILON);
   };
   const take = (unit: Unit) => {
     chosen.push(unit);
     paced += unit.paced;
+    waited += unit.waitMs;
     if (unit.phase) phase = unit.phase;
     remaining.delete(unit);
   };
@@ -104,7 +108,7 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
 
   const families = chosen.filter((u) => u.family);
   let casesPerFamily = families.length === 0 ? 0 : 1;
-  while (casesPerFamily < plan.casesPerFamily && fits({ ids: [], rules: new Set(), paced: families.length, phase: null, family: false })) {
+  while (casesPerFamily < plan.casesPerFamily && fits({ ids: [], rules: new Set(), paced: families.length, phase: null, waitMs: 0, family: false })) {
     paced += families.length;
     casesPerFamily++;
   }
@@ -134,10 +138,10 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
 function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const check of plan.checks) {
-    if (check.kind === 'scenario') units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, family: false });
+    if (check.kind === 'scenario') units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: check.waitMs ?? 0, family: false });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases).
-      units.push({ ids: [check.id], rules: new Set(check.rules), paced: 1 + check.requests - plan.casesPerFamily, phase: null, family: true });
+      units.push({ ids: [check.id], rules: new Set(check.rules), paced: 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: true });
     }
   }
   const rateLimit = plan.checks.filter((c) => c.kind === 'rate-limit');
@@ -147,6 +151,7 @@ function planUnits(plan: RunPlan): Unit[] {
       rules: new Set(rateLimit.flatMap((c) => c.rules)),
       paced: 0,
       phase: { requests: plan.rateLimit.requests, ms: plan.rateLimit.ms },
+      waitMs: 0,
       family: false,
     });
   }

@@ -26,6 +26,9 @@ import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
 import { retainExchange } from '../target/retained.ts';
 import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
+import { ClockcheckError } from '../errors.ts';
+import { referencedPaths, render, type TemplateContext } from '../scenarios/template.ts';
+import { startRunSink, type RunSink, type SinkProfile } from '../webhooks/run-sink.ts';
 
 
 export interface CertifyOptions {
@@ -68,6 +71,11 @@ export interface CertifyOptions {
    * limiter just before the rate-limit phase (README, "Two windows for the embedded server").
    */
   readonly quickPacing?: QuickPacing;
+  /**
+   * The webhook subscription's secret (from the profile's `webhook.secret_env`), redacted like the
+   * token; signatures are checked with it. Absent against the embedded server: the run makes one.
+   */
+  readonly webhookSecret?: string;
 }
 
 /** See CertifyOptions.quickPacing. */
@@ -226,8 +234,11 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   let rateLimitPhaseStarted = false;
   const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => rateLimitPhaseStarted);
   const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
-  const transport = new RunTransport({ ...options, allowPlainHttp: options.allowPlainHttp ?? false, pacer, progress });
+  const sinkProfile = profile.webhook?.sink && plan.scenarios.some(usesSink) ? (profile.webhook as SinkProfile) : null;
+  const webhookSecret = options.webhookSecret ?? (sinkProfile && options.embedded ? randomBytes(16).toString('hex') : null);
+  const transport = new RunTransport({ ...options, ...(webhookSecret ? { secrets: [webhookSecret] } : {}), allowPlainHttp: options.allowPlainHttp ?? false, pacer, progress });
   const { client, monitor } = transport;
+  const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => client.reserveExchangeIds(1), transport) : null;
 
   const results: CheckResult[] = [];
   const created: CreatedResource[] = [];
@@ -253,22 +264,25 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   });
   const watch = new TokenWatch((request) => guard.send(request), (status) => refusesToken(status, profile));
   const send = (request: TargetRequest) => watch.send(request);
+  const template: Omit<TemplateContext, 'vars'> = {
+    fixtures: profile.fixtures as Record<string, unknown>,
+    profile: templateProfile(profile, sink, webhookSecret),
+    companyTimezone: profile.company_timezone,
+    dates: runDates(options.seed),
+    unique: unique.next,
+    ...(sink ? { sink: { url: sink.url, secret: webhookSecret } } : {}),
+  };
   const scenarioDeps: ScenarioDeps = {
     send,
     acquire: () => pacer.acquire(),
     profile,
     origin: options.origin,
-    template: {
-      fixtures: profile.fixtures as Record<string, unknown>,
-      profile: profileForReport(profile),
-      companyTimezone: profile.company_timezone,
-      dates: runDates(options.seed),
-      unique: unique.next,
-    },
+    template,
     builtins: BUILTIN_CHECKS,
     readOnly: options.readOnly,
     replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
     onCreated: (resource) => created.push(resource),
+    sink,
   };
   const properties: PropertyPhaseOptions = {
     cases: plan.casesPerFamily,
@@ -334,14 +348,56 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     results.push(...executed.results);
     for (const unit of leftOut) results.push(...unit.notRun(overBudget, 'skipped'));
     if (executed.stopped !== null) notes.push(`the run stopped: ${executed.stopped}`);
+    if (sink) notes.push(sinkNote(sink, webhookSecret !== null && options.webhookSecret === undefined));
     if (plan.monitor) {
       results.push(retainResult(applyWaivers(monitor.check(profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), profile)));
     }
   } finally {
     progress?.finish();
     await transport.close();
+    await sink?.close();
   }
   return judge({ options, plan, startedAt, results, created, notes, scheme, fingerprint, made: transport.made, unintended429: monitor.unintended429, resent: monitor.resent.length, maxTimeMs });
+}
+
+/** Whether a scenario uses the run's webhook sink: the webhook check, or the sink (or the subscribe body made from it) in a template. */
+function usesSink(loaded: LoadedScenario): boolean {
+  const { scenario } = loaded;
+  const steps = [...scenario.setup, ...(scenario.steps ?? [])];
+  if (steps.some((step) => 'check' in step && step.check === 'webhook-notifications')) return true;
+  return referencedPaths([scenario.let, scenario.setup, scenario.steps, scenario.pair]).some((p) => p.startsWith('sink.') || p.startsWith('profile.webhook'));
+}
+
+/** Starts the run's sink; a sink that cannot listen (a port in use, a missing certificate) is a usage error naming the profile key. */
+async function startSinkOrExplain(webhook: SinkProfile, secret: string | null, nextExchangeId: () => number, transport: RunTransport): Promise<RunSink> {
+  try {
+    return await startRunSink(webhook, { secret, redactor: transport.client.redactor, nextExchangeId });
+  } catch (error) {
+    await transport.close();
+    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `webhook.sink: cannot start the sink on ${webhook.sink.listen}${webhook.sink.tls ? ' with webhook.sink.tls' : ''}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * The profile as templates read it: with a sink, `webhook.subscribe_body` rendered (its
+ * `{{ sink.url }}` and `{{ sink.secret }}` filled), so a scenario that sends it subscribes the sink.
+ * It goes into requests only, which redact the secret; the report's profile is profileForReport's.
+ */
+function templateProfile(profile: Profile, sink: RunSink | null, secret: string | null): Record<string, unknown> {
+  const copy = profileForReport(profile);
+  if (!sink || !profile.webhook) return copy;
+  const context = { fixtures: {}, vars: {}, profile: {}, companyTimezone: profile.company_timezone, dates: { year: 2000, day: 1 }, unique: () => ({ email: '', name: '', token: '' }), sink: { url: sink.url, secret } };
+  return { ...copy, webhook: { ...(copy.webhook as object), subscribe_body: render(profile.webhook.subscribe_body, context) } };
+}
+
+/** What the run's sink saw, for the report's notes. */
+function sinkNote(sink: RunSink, madeSecret: boolean): string {
+  const refused = Object.entries(sink.sink.refused).map(([why, n]) => `${n} ${why}`);
+  return [
+    `the webhook sink at ${sink.url} received ${sink.sink.lastId} deliveries`,
+    refused.length > 0 ? ` and refused ${refused.join(', ')}` : '',
+    madeSecret ? '; the subscription secret was made for this run' : '',
+  ].join('');
 }
 
 /** The embedded server's limiter restarted at the profile's rate limit (`windowMs`), and the monitor told so. */

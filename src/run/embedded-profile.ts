@@ -56,7 +56,17 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
       break_rule_id: seed.breakRuleIds[0],
       role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
     },
-    webhook: { subscribe_path: '/webhooks/subscription', subscribe_body: { url: 'https://hooks.example.test/clockcheck' }, read_path: '/webhooks/subscription' },
+    // The run's sink on loopback, subscribed through the server's extension with a secret the run
+    // makes; loopback deliveries come within milliseconds, so a second of silence after unsubscribe is telling.
+    webhook: {
+      subscribe_path: '/webhooks/subscription',
+      subscribe_body: { url: '{{ sink.url }}', secret: '{{ sink.secret }}' },
+      read_path: '/webhooks/subscription',
+      sink: { listen: '127.0.0.1:0' },
+      delivery_within: 5_000,
+      quiet_period: 1_000,
+      signature_tolerance: 300_000,
+    },
     // The readings the spec leaves open, as the server's dialect makes them (README, "clockcheck serve").
     user_email_format: dialect.emailFormat,
     user_edit_required: dialect.editRequires,

@@ -49,7 +49,7 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
   const lines = [`plan: ${doc.target}, at ${limit} (nothing sent)`, row('requests', 'check', 'rules')];
   for (const check of doc.checks) {
     const requests = check.kind === 'rate-limit' ? 'phase' : check.kind === 'monitor' ? '-' : String(check.requests);
-    lines.push(row(requests, check.id, check.rules.join(' ')));
+    lines.push(row(requests, check.id, `${check.rules.join(' ')}${check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : ''}`));
   }
   const phase = doc.rateLimitPhase;
   if (phase) {

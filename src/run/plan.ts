@@ -1,4 +1,4 @@
-import { estimateCheckRequests } from '../checks/registry.ts';
+import { estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { RunError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
@@ -44,6 +44,8 @@ export interface PlannedCheck {
    * requests are the plan's `rateLimit.requests`; the monitor sends nothing (it watches every call).
    */
   readonly requests: number;
+  /** Time it waits beyond its requests (the webhook check's quiet period); absent: none. */
+  readonly waitMs?: number;
 }
 
 /** The run as planned: the checks it will run, in order, and the requests they cost. */
@@ -147,7 +149,10 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
-    ...scenarios.map((s): PlannedCheck => ({ id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests) })),
+    ...scenarios.map((s): PlannedCheck => {
+      const waitMs = scenarioWaitMs(s, profile);
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}) };
+    }),
     ...(perFamily < 1 ? [] : families.map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: perFamily + (f.needs ? 1 : 0) }))),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
@@ -166,6 +171,12 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     requests,
     pacedRequests,
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
-    etaMs: pacer.estimateMs(pacedRequests) + phase.ms,
+    etaMs: pacer.estimateMs(pacedRequests) + checks.reduce((ms, c) => ms + (c.waitMs ?? 0), 0) + phase.ms,
   };
+}
+
+/** What a scenario's built-in checks wait beyond their requests. */
+function scenarioWaitMs(loaded: LoadedScenario, profile: Profile): number {
+  const steps = [...loaded.scenario.setup, ...(loaded.scenario.steps ?? [])];
+  return steps.reduce((ms, step) => ms + ('check' in step ? estimateCheckWaitMs(step.check, profile) : 0), 0);
 }

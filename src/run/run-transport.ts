@@ -16,6 +16,8 @@ export interface RunTransportOptions {
   readonly origin: string;
   readonly profile: Profile;
   readonly token: string;
+  /** Other secrets redacted like the token (the webhook subscription's secret). */
+  readonly secrets?: readonly string[];
   readonly caPem?: string | undefined;
   readonly insecure: boolean;
   readonly allowPlainHttp: boolean;
@@ -45,6 +47,7 @@ export class RunTransport {
       origin: options.origin,
       apiPrefix: profile.api_prefix,
       token: options.token,
+      ...(options.secrets ? { secrets: options.secrets } : {}),
       tls: this.#tls(),
       allowPlainHttp: options.allowPlainHttp,
       timeouts: clientTimeouts(profile),
@@ -102,6 +105,7 @@ export class RunTransport {
       origin: this.client.origin,
       apiPrefix: profile.api_prefix,
       token: this.#options.token,
+      ...(this.#options.secrets ? { secrets: this.#options.secrets } : {}),
       authorization: this.client.authorization(),
       tls: this.#tls(),
       requests,

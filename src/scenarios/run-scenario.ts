@@ -14,6 +14,7 @@ import { recordReading } from '../records/record-reading.ts';
 import { RunStopped } from '../errors.ts';
 import { retainExchange } from '../target/retained.ts';
 import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
+import type { RunSink } from '../webhooks/run-sink.ts';
 
 /** What running a scenario needs from the run. */
 export interface ScenarioDeps {
@@ -29,6 +30,8 @@ export interface ScenarioDeps {
   readonly replay: (checkId: string) => string;
   /** Receives every resource a scenario creates. */
   readonly onCreated: (resource: CreatedResource) => void;
+  /** The run's webhook sink (profile `webhook.sink`), or null. */
+  readonly sink: RunSink | null;
 }
 
 /** The scenario could not reach a verdict (setup failed, a capture was missing, a bad template). */
@@ -76,6 +79,7 @@ function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
     if (required(deps.profile, path) === undefined) return `the profile has no ${path}`;
   }
   for (const path of referencedPaths([scenario.let, scenario.setup, scenario.steps, scenario.pair])) {
+    if (path.startsWith('sink.') && !deps.sink) return 'the profile has no webhook.sink';
     if (path.startsWith('fixtures.') && required(deps.profile, path.replace(/\[\d+\]/g, '')) === undefined) {
       return `the profile has no ${path.replace(/\[\d+\]/g, '')}`;
     }
@@ -91,6 +95,8 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   const exchanges: Exchange[] = [];
   let last: Exchange | undefined;
   const findings: Finding[] = [];
+  const notes: string[] = [];
+  const notJudged = new Set<RuleId>();
   const vars: Record<string, unknown> = {};
   const defaultRule = scenario.rules[0] as RuleId;
   const templateContext: TemplateContext = { ...deps.template, vars };
@@ -177,6 +183,17 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     lastExchange: () => last,
     render: renderValue,
     acquire: deps.acquire,
+    record: (exchange) => {
+      const kept = retainExchange(exchange);
+      if (!exchanges.some((e) => e.id === kept.id)) exchanges.push(kept);
+      return kept;
+    },
+    notJudged: (ruleId, why) => {
+      notJudged.add(ruleId);
+      notes.push(`${ruleId} not judged: ${why}`);
+    },
+    note: (text) => void notes.push(text),
+    sink: deps.sink,
     profile: deps.profile,
     origin: deps.origin,
     defaultRule,
@@ -270,11 +287,14 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
     }
   }
 
+  const check = scenarioCheck(loaded, deps.replay);
   return {
-    ...scenarioCheck(loaded, deps.replay),
+    ...check,
+    rules: check.rules.filter((rule) => !notJudged.has(rule)),
     status,
     findings,
     ...(reason ? { reason } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     exchanges,
     durationMs: Date.now() - started,
   };

@@ -14,6 +14,8 @@ export interface TemplateContext {
   readonly dates: RunDates;
   /** Fresh values on every call: e-mail, letters-only name, token. */
   readonly unique: () => { email: string; name: string; token: string };
+  /** The run's webhook sink (profile `webhook.sink`): the URL the target delivers to, and the subscription's secret. */
+  readonly sink?: { readonly url: string; readonly secret: string | null };
 }
 
 /** The run's base dates, derived from the seed so reruns repeat and different runs spread out. */
@@ -90,6 +92,7 @@ function lookup(path: string, ctx: TemplateContext): unknown {
     vars: ctx.vars,
     profile: ctx.profile,
     company_timezone: ctx.companyTimezone,
+    ...(ctx.sink ? { sink: ctx.sink } : {}),
   };
   if (path.startsWith('unique.')) root.unique = ctx.unique(); // fresh values only where asked for
   let value: unknown = root;

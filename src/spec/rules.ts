@@ -154,7 +154,10 @@ export const RULES = [
 
   // §2.6, §4.5, §6: webhook
   rule('WH-UNSUBSCRIBE', '4.5, 6', 'webhook', 'spec', 'DELETE /webhooks/subscription/unsubscribe removes the webhook subscription.'),
-  rule('WH-NOTIFICATIONS-STOP', '4.5, 6', 'webhook', 'profile', 'After unsubscribe no notification is sent (observable only through a subscribe extension the profile declares).'),
+  rule('WH-NOTIFICATIONS-STOP', '4.5, 6', 'webhook', 'profile', "After unsubscribe no notification is sent: changes made after it reach the profile's webhook sink within no quiet period (observable only with a sink the profile declares)."),
+  rule('WH-NOTIFICATION-ARRIVES', '6, 4.5', 'webhook', 'profile', "A subscription sends notifications to its URL: a created and an edited user are each notified to the profile's webhook sink within its delivery delay (kinds of event, delivery: not shown; default: as the service publishes)."),
+  rule('WH-SIGNATURE', '6', 'webhook', 'profile', "Each notification is signed: `x-webhook-timestamp` a Unix time within the profile's tolerance, `x-webhook-signature` the hex HMAC-SHA256 of timestamp + body with the subscription's secret (not shown; the service's published form, judged when the profile names webhook.secret_env)."),
+  rule('WH-PAYLOAD-SHAPE', '6', 'webhook', 'profile', 'A notification body is `{payload: {event, data: {id, operation, last_updated_at}}}` naming the resource that changed: its category, its ID, and `<category>_created` or `_updated` (payload: not shown; the service\'s published form, `last_updated_at` a Unix time or false).'),
 
   // §7, §8: rate limit
   rule('RATE-LIMIT-CAP', '8, 7', 'rate-limit', 'spec', 'At most 60 calls are served within any one-minute window.'),

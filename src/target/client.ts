@@ -24,6 +24,8 @@ export interface TargetClientOptions {
   readonly apiPrefix: string;
   /** The access token, sent raw as `Authorization: <token>` (§5.2); redacted from every exchange. */
   readonly token: string;
+  /** Other secrets redacted from every exchange like the token (the webhook subscription's secret). */
+  readonly secrets?: readonly string[];
   /**
    * `caPem` replaces the system trust store (like `curl --cacert`); `insecure` skips certificate
    * verification altogether and wins over `caPem`.
@@ -117,7 +119,7 @@ export class TargetClient {
     }
     this.#options = options;
     this.#prefix = options.apiPrefix.replace(/\/+$/, '');
-    this.#redactor = new Redactor(options.token);
+    this.#redactor = new Redactor(options.token, options.secrets);
     this.#abortBytes = Math.max(options.abortResponseBytes ?? DEFAULT_ABORT_RESPONSE_BYTES, options.maxResponseBytes);
     const { connectMs, headersMs, bodyMs } = options.timeouts;
     // A Pool, not an Agent: the client talks to one origin, and undici 7's Agent closes an origin's

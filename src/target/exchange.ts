@@ -55,6 +55,12 @@ export interface TransportError {
 export interface Exchange {
   /** Sequence number within the run, from 1. */
   readonly id: number;
+  /**
+   * `inbound`: an exchange clockcheck received rather than sent, a webhook notification the run's
+   * sink got from the target (`request` the target's POST, `response` the sink's answer). Absent:
+   * a request clockcheck sent to the target.
+   */
+  readonly direction?: 'inbound';
   /** When the request was sent (ISO 8601, UTC, ms). */
   readonly startedAt: string;
   /** Epoch ms of sending, for rate-window accounting. */

@@ -5,6 +5,7 @@ import { ruleIdSchema } from '../scenarios/format.ts';
 import { parseYamlSource } from '../scenarios/yaml-source.ts';
 import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
 import { parseDuration } from '../duration.ts';
+import { referencedPaths } from '../scenarios/template.ts';
 import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
 
 const duration = (fallback: string) =>
@@ -13,6 +14,12 @@ const duration = (fallback: string) =>
     .default(fallback)
     .refine((v) => parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
     .transform((v) => parseDuration(v) as number);
+/** A duration that may be left out (undefined then). */
+const optionalDuration = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined || parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
+  .transform((v) => (v === undefined ? undefined : (parseDuration(v) as number)));
 const id = z.number().int();
 const status = z.number().int().min(100).max(599);
 
@@ -89,9 +96,56 @@ export const profileSchema = z.strictObject({
   user_email_format: z.enum(USER_EMAIL_FORMATS).default('either'),
   /** USR-EDIT-REQUIRED (§4.2, not shown which governs): whether edit requires first_name, last_name, email and password (`all-four`), none of them (`none`), or either (default). */
   user_edit_required: z.enum(USER_EDIT_REQUIRED).default('either'),
-  /** The webhook subscribe extension (the spec shows none), so unsubscribe can be observed. */
+  /**
+   * Webhooks (§4.5, §6; the spec shows no subscribe operation, no event kinds, payload or delivery):
+   * the target's subscribe extension, if it offers one, and the sink that receives its notifications.
+   */
   webhook: z
-    .strictObject({ subscribe_path: z.string().startsWith('/'), subscribe_body: z.record(z.string(), z.unknown()).default({}), read_path: z.string().startsWith('/').optional() })
+    .strictObject({
+      /** The subscribe extension, e.g. /webhooks/subscription; without it a sink must be subscribed outside the API (in the service's web app). */
+      subscribe_path: z.string().startsWith('/').optional(),
+      /** Its body; `{{ sink.url }}` and `{{ sink.secret }}` are the run's sink URL and the secret of webhook.secret_env. */
+      subscribe_body: z.record(z.string(), z.unknown()).default({}),
+      /** Reads the subscription back, so unsubscribe is observed deleting it. */
+      read_path: z.string().startsWith('/').optional(),
+      /** A receiver the run starts, so notifications are observed (WH-NOTIFICATION-ARRIVES, WH-SIGNATURE, WH-PAYLOAD-SHAPE, WH-NOTIFICATIONS-STOP). */
+      sink: z
+        .strictObject({
+          /** host:port the sink listens on (default 127.0.0.1 on a free port). */
+          listen: z
+            .string()
+            .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:8787 or [::1]:8787')
+            .default('127.0.0.1:0'),
+          /** The URL the target reaches the sink at, e.g. through a tunnel you run (default: the sink's own URL). */
+          public_url: z.url({ protocol: /^https?$/ }).optional(),
+          /** Serve HTTPS with this certificate and key (PEM files); default plain HTTP (a tunnel usually ends TLS). */
+          tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+        })
+        .optional(),
+      /** The environment variable holding the subscription's secret (signatures are checked with it; never in a profile or report). */
+      secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+      /** How long a notification may take to arrive (delivery: not shown). */
+      delivery_within: duration('60s'),
+      /** How long the sink must stay silent after unsubscribe and the changes that follow it (default: delivery_within). */
+      quiet_period: optionalDuration,
+      /** How far a notification's x-webhook-timestamp may be from the sink's clock. */
+      signature_tolerance: duration('300s'),
+    })
+    .superRefine((webhook, ctx) => {
+      const paths = referencedPaths(webhook.subscribe_body);
+      if (!webhook.subscribe_path && !webhook.sink) {
+        ctx.addIssue({ code: 'custom', path: ['subscribe_path'], message: 'webhook needs subscribe_path (a subscribe extension), sink (a receiver for notifications), or both' });
+      }
+      if (!webhook.sink && paths.some((p) => p.startsWith('sink.'))) {
+        ctx.addIssue({ code: 'custom', path: ['subscribe_body'], message: 'subscribe_body uses {{ sink.* }}: declare webhook.sink' });
+      }
+      if (!webhook.secret_env && paths.includes('sink.secret')) {
+        ctx.addIssue({ code: 'custom', path: ['subscribe_body'], message: 'subscribe_body uses {{ sink.secret }}: name the variable that holds it in webhook.secret_env' });
+      }
+      if (webhook.sink?.public_url && /:0$/.test(webhook.sink.listen)) {
+        ctx.addIssue({ code: 'custom', path: ['sink', 'listen'], message: 'a public_url forwards to a fixed port: give listen a port, e.g. 127.0.0.1:8787' });
+      }
+    })
     .optional(),
   /** Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived. */
   waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),

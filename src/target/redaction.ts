@@ -6,7 +6,8 @@ import { errorMessage } from './_internals/error-message.ts';
 export const REDACTED = '[REDACTED]';
 
 /**
- * Hides the access token (§1: tokens are highly sensitive) in everything clockcheck records.
+ * Hides the access token (§1: tokens are highly sensitive), and any other secret it is given, in
+ * everything clockcheck records.
  *
  * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server or a URL
  * may carry it: raw, URL-encoded (`encodeURIComponent`, form encoding, either hex case),
@@ -24,11 +25,16 @@ export class Redactor {
   /** The same without the global flag, so testing keeps no `lastIndex` state. */
   readonly #probe: RegExp;
 
-  /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for an empty token. */
-  constructor(token: string) {
+  /**
+   * `others`: further secrets hidden the same way, in every form (the webhook subscription's secret,
+   * which a subscribe request carries); empty ones are ignored.
+   * @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for an empty token.
+   */
+  constructor(token: string, others: readonly string[] = []) {
     if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'the access token is empty');
     this.#token = token;
-    const alternatives = [...tokenForms(token)].sort((a, b) => b.length - a.length).map(patternOf);
+    const forms = new Set([token, ...others.filter((s) => s.length > 0)].flatMap((secret) => [...tokenForms(secret)]));
+    const alternatives = [...forms].sort((a, b) => b.length - a.length).map(patternOf);
     this.#pattern = new RegExp(alternatives.join('|'), 'g');
     this.#probe = new RegExp(this.#pattern.source);
   }

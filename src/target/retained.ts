@@ -31,6 +31,7 @@ function retained(exchange: Exchange): Exchange {
   const { response } = exchange;
   return {
     id: exchange.id,
+    ...(exchange.direction === undefined ? {} : { direction: exchange.direction }),
     startedAt: exchange.startedAt,
     sentAtMs: exchange.sentAtMs,
     durationMs: exchange.durationMs,

@@ -46,12 +46,20 @@ export interface Sink {
   readonly refused: Readonly<Record<string, number>>;
   /** Deliveries dropped because `maxHeld` were held. */
   readonly dropped: number;
+  /** The ID of the latest delivery (0 before the first): what arrives later has a greater ID. */
+  readonly lastId: number;
+  /** Resolves true once a reachability probe with this nonce (PROBE_HEADER) arrived, false after `timeoutMs`. */
+  waitForProbe(nonce: string, timeoutMs: number): Promise<boolean>;
   /** Resolves with the first delivery after `afterId` that `match` accepts, or null after `timeoutMs`. */
   waitFor(match: (delivery: Delivery) => boolean, timeoutMs: number, afterId?: number): Promise<Delivery | null>;
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX_BODY = 64 * 1024;
+/** Probes a harness sends through a sink's public URL (a tunnel) to see that it reaches the sink: kept apart from deliveries. */
+export const PROBE_HEADER = 'x-clockcheck-probe';
+/** Probe nonces held; past that the oldest go. */
+const MAX_PROBES = 100;
 
 /**
  * A webhook receiver (`clockcheck sink`, and the webhook checks of a run): it keeps each POST of JSON,
@@ -66,6 +74,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   const refused: Record<string, number> = {};
   /** The pending waitFor calls: each looks again on a new delivery, and ends (null) when the sink closes. */
   const waiters = new Set<{ look: () => void; end: () => void }>();
+  const probes = new Set<string>();
   let dropped = 0;
   let next = 1;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -101,6 +110,15 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
         return refuse(res, 400, 'not JSON');
       }
       const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+      const probe = header(PROBE_HEADER);
+      if (probe !== undefined) {
+        probes.add(probe.slice(0, 64));
+        if (probes.size > MAX_PROBES) probes.delete(probes.values().next().value as string);
+        for (const waiter of waiters) waiter.look();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ probe: 'received' }));
+        return;
+      }
       const check = options.secret ? verifyDelivery(options.secret, { timestamp: header(TIMESTAMP_HEADER), signature: header(SIGNATURE_HEADER), body }, Date.now(), options.toleranceSeconds) : null;
       const parsed = NotificationBody.safeParse(json);
       const status = options.status ?? 200;
@@ -135,6 +153,25 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  /** Resolves with what `look` finds, looking again on each arrival, or `none` after `timeoutMs` or at close. */
+  const wait = <T>(look: () => T | null, none: T | null, timeoutMs: number): Promise<T | null> =>
+    new Promise((resolve) => {
+      const finish = (value: T | null) => {
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        resolve(value);
+      };
+      const waiter = {
+        look: () => {
+          const found = look();
+          if (found !== null) finish(found);
+        },
+        end: () => finish(none),
+      };
+      const timer = setTimeout(waiter.end, timeoutMs);
+      waiters.add(waiter);
+      waiter.look();
+    });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
 
@@ -145,24 +182,14 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     get dropped() {
       return dropped;
     },
+    get lastId() {
+      return next - 1;
+    },
     waitFor(match, timeoutMs, afterId = 0) {
-      return new Promise((resolve) => {
-        const finish = (value: Delivery | null) => {
-          clearTimeout(timer);
-          waiters.delete(waiter);
-          resolve(value);
-        };
-        const waiter = {
-          look: () => {
-            const found = deliveries.find((d) => d.id > afterId && match(d));
-            if (found) finish(found);
-          },
-          end: () => finish(null),
-        };
-        const timer = setTimeout(waiter.end, timeoutMs);
-        waiters.add(waiter);
-        waiter.look();
-      });
+      return wait(() => deliveries.find((d) => d.id > afterId && match(d)) ?? null, null, timeoutMs);
+    },
+    async waitForProbe(nonce, timeoutMs) {
+      return (await wait(() => (probes.has(nonce) ? true : null), false, timeoutMs)) ?? false;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -49,12 +49,13 @@ describe('clockcheck init, then clockcheck run --profile with the profile it wro
     const report = await run(server, profile);
     expect(problems(report)).toEqual([]);
     expect(skippedFor(report, /the profile has no fixtures/)).toEqual([]);
-    // What remains skipped: the webhook extension (not discoverable) and the readings only a user declares.
+    // What remains skipped: the webhook extension and sink (not discoverable) and the readings only a user declares.
     expect(report.checks.filter((c) => c.status === 'skipped' && !c.id.startsWith('rate-limit/')).map((c) => c.id).sort()).toEqual([
       'users/edit-requires-all-four',
       'users/edit-requires-none',
       'users/email-format-not-validated',
       'users/email-format-validated',
+      'webhooks/notifications',
       'webhooks/unsubscribe',
       'webhooks/unsubscribe-deletes-configuration',
     ]);

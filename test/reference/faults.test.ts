@@ -4,6 +4,7 @@ import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certi
 import { FAULTS, type FaultName } from '../../src/reference/faults.ts';
 import type { RateLimitSetting } from '../../src/reference/rate-limiter.ts';
 import { RULES, ruleById } from '../../src/spec/rules.ts';
+import { startSink, type Delivery } from '../../src/webhooks/sink.ts';
 import { baselines, startTestServer, type TestServer } from '../support/reference-client.ts';
 
 /**
@@ -60,6 +61,23 @@ function plainHttpLeaks(t: TestServer): Promise<boolean> {
     socket.on('close', () => resolve(data.includes('meta_data')));
     socket.on('error', () => resolve(data.includes('meta_data')));
   });
+}
+
+const SINK_SECRET = 'whsec-fault-probe';
+/**
+ * Subscribes a loopback sink (with a secret), unsubscribes when asked, creates a user: the first
+ * notification the sink receives (signature and shape judged), or null when none comes in time.
+ */
+async function notification(t: TestServer, unsubscribeFirst = false): Promise<Delivery | null> {
+  const sink = await startSink({ secret: SINK_SECRET });
+  try {
+    await t.call('POST', '/webhooks/subscription', { body: { url: sink.url, secret: SINK_SECRET } });
+    if (unsubscribeFirst) await t.call('DELETE', '/webhooks/subscription/unsubscribe');
+    await user(t, {});
+    return await sink.waitFor(() => true, unsubscribeFirst ? 1000 : 5000);
+  } finally {
+    await sink.close();
+  }
 }
 
 const PROBES: Record<FaultName, Probe> = {
@@ -271,6 +289,10 @@ const PROBES: Record<FaultName, Probe> = {
       return status(t, 'GET', '/webhooks/subscription');
     },
   },
+  'notifications-after-unsubscribe': { clean: false, probe: async (t) => (await notification(t, true)) !== null },
+  'webhook-wrong-signature': { clean: 'verified', probe: async (t) => (await notification(t))?.signature },
+  'webhook-unsigned': { clean: 'verified', probe: async (t) => (await notification(t))?.signature },
+  'webhook-payload-no-id': { clean: true, probe: async (t) => (await notification(t))?.payload.ok },
 };
 
 describe('the fault catalog', () => {

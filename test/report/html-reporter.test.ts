@@ -1,6 +1,7 @@
+import { RULES } from '../../src/spec/rules.ts';
 import { describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html-reporter.ts';
-import { HOSTILE_TITLE, sampleReport } from './sample-report.ts';
+import { HOSTILE_TITLE, sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 import { HTML_EXCHANGES_PER_CHECK } from '../../src/report/_internals/html-checks.ts';
 import { exchangeAnchor } from '../../src/report/_internals/html-anchors.ts';
 
@@ -38,7 +39,7 @@ describe('report.html', () => {
 
   it('shows the verdict and the facts of the run in the summary', () => {
     expect(html).toMatch(/data-testid="verdict">FAILED</);
-    for (const fact of ['https://127.0.0.1:8443/api/public', 'AB:CD:EF:01', '20261001', '31.5 s', '8 planned', '7 made', '0 unintended 429', '11/99']) {
+    for (const fact of ['https://127.0.0.1:8443/api/public', 'AB:CD:EF:01', '20261001', '31.5 s', '8 planned', '7 made', '0 unintended 429', `11/${RULES.length}`]) {
       expect(html).toContain(fact);
     }
   });
@@ -66,8 +67,8 @@ describe('report.html', () => {
   });
 
   it('lists every rule by section, uncovered ones marked, covered ones linked to their checks', () => {
-    expect(html.match(/<tr id="rule-/g)).toHaveLength(99);
-    expect(html.match(/<tr id="rule-[^"]+" class="uncovered"/g)).toHaveLength(88);
+    expect(html.match(/<tr id="rule-/g)).toHaveLength(RULES.length);
+    expect(html.match(/<tr id="rule-[^"]+" class="uncovered"/g)).toHaveLength(RULES.length - 11);
     expect(html).toContain('§2.1 Schedule<span class="muted">2/19 covered</span>');
     expect(html).toMatch(/<tr id="rule-SCH-DATE-FORMAT" class="covered"[^]*?href="#check-schedules\/date-format-rejects-feb-30"/);
   });
@@ -92,6 +93,32 @@ describe('report.html exchanges', () => {
     const page = renderHtmlReport({ ...report, checks }, {});
     expect(page).toContain('201 Created</span>, then <span class="http-status http-error">BODY_TIMEOUT</span>');
     expect(page).toContain('Transport error <b>BODY_TIMEOUT</b> after the response head: body stalled after 10 s');
+  });
+
+  it('marks a webhook delivery the sink received as received, with the sink\'s answer and no curl', () => {
+    const page = renderHtmlReport(sampleReportWithDelivery(), { caFile: '/tmp/ca.pem' });
+    const block = (id: number) => {
+      const start = page.lastIndexOf('<details', page.indexOf(`id="${exchangeAnchor('webhooks/notifications-stop', id)}"`));
+      return page.slice(start, page.indexOf('</details>', start));
+    };
+    const delivery = block(9);
+    expect(delivery).toContain('<details class="exchange inbound"');
+    expect(delivery).toContain('<span class="received-tag">received</span> <code>POST /hook</code> ← from the target');
+    expect(delivery).toContain('answered <span class="http-status http-2xx">200 OK</span>');
+    expect(delivery).toContain('Delivery <span class="muted">received 2026-10-01T09:00:02.250Z</span>');
+    expect(delivery).toContain('POST http://127.0.0.1:9411/hook\ncontent-type: application/json');
+    expect(delivery).toContain('x-webhook-signature: 5f2b9c0e');
+    expect(delivery).toContain('Sink&#39;s answer');
+    expect(delivery).toContain('&quot;received&quot;: 3');
+    expect(delivery).not.toContain('data-testid="curl"');
+    expect(delivery).not.toContain('Reproduce with curl');
+    expect(delivery).not.toContain('→');
+    // The request clockcheck sent in the same check keeps its curl command.
+    const sent = block(8);
+    expect(sent).toContain('<details class="exchange"');
+    expect(sent).toContain('Request <span class="muted">sent');
+    expect(sent).toContain('data-testid="curl"');
+    expect(page).not.toMatch(/curl[^<]*127\.0\.0\.1:9411/);
   });
 
   it('shows at most HTML_EXCHANGES_PER_CHECK exchanges of a check, every finding\'s among them, and says how many it left out', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJsonReport } from '../../src/report/json-reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RunReport } from '../../src/report/model.ts';
 import { RULES } from '../../src/spec/rules.ts';
-import { sampleReport } from './sample-report.ts';
+import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/report-schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -73,6 +73,22 @@ describe('report.json', () => {
     expect(text).toBe(renderJsonReport(report));
     expect(Object.keys(JSON.parse(text) as object).slice(0, 4)).toEqual(['schemaVersion', 'runId', 'tool', 'spec']);
     expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('keeps and validates an exchange the sink received (direction inbound), right after its id', () => {
+    const text = renderJsonReport(sampleReportWithDelivery());
+    const json = JSON.parse(text) as { checks: { id: string; exchanges: Record<string, unknown>[] }[] };
+    expect(errorsOf(json)).toBe('');
+    const [sent, delivery] = json.checks.find((c) => c.id === 'webhooks/notifications-stop')?.exchanges ?? [];
+    expect(sent).not.toHaveProperty('direction');
+    expect(delivery).toMatchObject({ id: 9, direction: 'inbound', durationMs: 0, request: { method: 'POST', url: 'http://127.0.0.1:9411/hook' }, response: { status: 200 } });
+    expect(Object.keys(delivery ?? {}).slice(0, 3)).toEqual(['id', 'direction', 'startedAt']);
+    const withDirection = (direction: string) => ({
+      ...json,
+      checks: json.checks.map((c) => ({ ...c, exchanges: c.exchanges.map((e) => (e.id === 9 ? { ...e, direction } : e)) })),
+    });
+    expect(validate(withDirection('outbound'))).toBe(false);
+    expect(validate(withDirection('inbound'))).toBe(true);
   });
 
   it('keeps optional fields out when absent and in when present', () => {

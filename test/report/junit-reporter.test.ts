@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunitReport } from '../../src/report/junit-reporter.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { HOSTILE_TITLE, sampleReport } from './sample-report.ts';
+import { HOSTILE_TITLE, sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 import { elementsNamed, parseXml, type XmlElement } from './tiny-xml.ts';
 
 function junitOf(report: RunReport): XmlElement {
@@ -60,6 +60,15 @@ describe('junit.xml', () => {
     expect(failure?.text).toContain("curl -sS -i --cacert '/tmp/ca.pem'");
     expect(failure?.text).toContain('"authorization: $CLOCKCHECK_TOKEN"');
     expect(failure?.text).toContain('--only schedules/date-format-rejects-feb-30');
+  });
+
+  it('marks a webhook delivery the sink received as received, without a curl command', () => {
+    const failure = elementsNamed(testcase(junitOf(sampleReportWithDelivery()), 'webhooks/notifications-stop'), 'failure')[0];
+    expect(failure?.text).toContain('  exchange: #9');
+    expect(failure?.text).toContain("Exchange #9 received: POST http://127.0.0.1:9411/hook from the target -> sink's answer: HTTP 200");
+    expect(failure?.text).not.toContain('Reproduce with');
+    expect(failure?.text).not.toContain('curl');
+    expect(failure?.text).toContain('--only webhooks/notifications-stop');
   });
 
   it('reports an errored check as <error> with its reason and a skipped or waived one as <skipped> with the reason as its text', () => {

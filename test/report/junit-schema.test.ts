@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJunitReport } from '../../src/report/junit-reporter.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { ROOT } from '../support/cli.ts';
-import { sampleReport } from './sample-report.ts';
+import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 
 const exec = promisify(execFile);
 const XMLLINT = '/usr/bin/xmllint';
@@ -36,6 +36,10 @@ describe.skipIf(!existsSync(XMLLINT) && process.env.CI !== 'true')("junit.xml ag
     const result = await validate(sampleReport());
     expect(result.errors).toBe('');
     expect(result.ok).toBe(true);
+  });
+
+  it('validates a failure shown by a webhook delivery the sink received', async () => {
+    expect(await validate(sampleReportWithDelivery())).toEqual({ ok: true, errors: '' });
   });
 
   it('validates a run that could not be made (every check errored) and a run with no checks', async () => {

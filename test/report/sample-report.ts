@@ -217,6 +217,54 @@ function sampleChecks(): CheckResult[] {
   ];
 }
 
+/** The URL of the run's webhook sink, where the target POSTs its notifications. */
+export const SAMPLE_SINK_URL = 'http://127.0.0.1:9411';
+
+/**
+ * A webhook delivery the run's sink received (`direction: inbound`): the target's signed POST of a
+ * notification to the sink, and the sink's 200.
+ */
+export function sampleInboundDelivery(id: number): Exchange {
+  const body = JSON.stringify({ payload: { event: 'user_updated', data: { id: 3, operation: 'updated', last_updated_at: 1_790_845_231 } } });
+  const receivedAtMs = RUN_START_MS + id * 250;
+  return {
+    id,
+    direction: 'inbound',
+    startedAt: new Date(receivedAtMs).toISOString(),
+    sentAtMs: receivedAtMs,
+    durationMs: 0,
+    request: {
+      method: 'POST',
+      url: `${SAMPLE_SINK_URL}/hook`,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-webhook-timestamp': '1790845231',
+        'x-webhook-signature': '5f2b9c0e8d7a6b4c3e1f0a9d8c7b6a5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a',
+      },
+      body,
+    },
+    response: jsonResponse(200, { received: 3 }),
+  };
+}
+
+/** A failed webhook check whose finding is shown by a delivery the sink received after unsubscribing (exchanges 8 and 9). */
+function webhookDeliveryCheck(): CheckResult {
+  const unsubscribe = exchange(8, { method: 'DELETE', url: `${API}/webhooks/subscription/unsubscribe`, headers: { ...REDACTED_AUTH } }, jsonResponse(200, { message: 'Unsubscribed' }));
+  const id = 'webhooks/notifications-stop';
+  return {
+    id,
+    title: 'No notification is sent after unsubscribe',
+    rules: ['WH-NOTIFICATIONS-STOP'],
+    source: { kind: 'scenario', file: 'suites/webhooks.yaml', line: 21 },
+    status: 'failed',
+    findings: [{ ruleId: 'WH-NOTIFICATIONS-STOP', expected: 'no notification after unsubscribe', actual: 'user_updated for user 3 delivered after unsubscribe', exchangeIds: [9] }],
+    exchanges: [unsubscribe, sampleInboundDelivery(9)],
+    durationMs: 2_260,
+    replay: `npx clockcheck run --target ${SAMPLE_BASE_URL} --profile fixtures/profile.yaml --only ${id} --seed 20261001`,
+  };
+}
+
 /** failed > errored > waived > passed > skipped: the most telling verdict of a rule's checks. */
 const OUTCOME_RANK: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'passed', 'skipped'];
 
@@ -234,7 +282,15 @@ function coverageOf(checks: readonly CheckResult[]): RuleCoverage[] {
  * 1 waived; coverage of the whole catalog, most rules uncovered; two created resources.
  */
 export function sampleReport(): RunReport {
-  const checks = sampleChecks();
+  return reportOf(sampleChecks());
+}
+
+/** The sample report with one more failed check, `webhooks/notifications-stop`, shown by a webhook delivery the sink received (exchange 9, `direction: inbound`). */
+export function sampleReportWithDelivery(): RunReport {
+  return reportOf([...sampleChecks(), webhookDeliveryCheck()]);
+}
+
+function reportOf(checks: CheckResult[]): RunReport {
   const coverage = coverageOf(checks);
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
   const rulesCovered = coverage.filter((c) => c.outcome !== 'uncovered').length;

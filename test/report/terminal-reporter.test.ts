@@ -1,6 +1,7 @@
+import { RULES } from '../../src/spec/rules.ts';
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/report/terminal-reporter.ts';
-import { sampleReport } from './sample-report.ts';
+import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 
 const paths = { json: 'reports/report.json', html: 'reports/report.html', junit: 'reports/junit.xml' };
 
@@ -15,7 +16,7 @@ describe('summaryTable', () => {
   it('gives covered / total per spec section and overall', () => {
     expect(plain).toMatch(/§2\.1 Schedule +2 \/ 19/);
     expect(plain).toMatch(/§5 Authentication +0 \/ 4/);
-    expect(plain).toMatch(/all sections +11 \/ 99/);
+    expect(plain).toMatch(new RegExp(`all sections +11 / ${RULES.length}`));
   });
 
   it('lists failed checks with their rule and expected vs actual on one line, without control characters', () => {
@@ -24,6 +25,14 @@ describe('summaryTable', () => {
     expect(plain).toContain('! breaks/list-by-ids');
     expect(plain).toContain('waived: HEAD is answered by the load balancer');
     expect(plain).not.toMatch(/[\u0000-\u0009\u000B-\u001F]/);
+  });
+
+  it('lists a check shown by a webhook delivery the sink received by its finding, with no curl or replay of the delivery', () => {
+    const text = summaryTable(sampleReportWithDelivery(), { color: false });
+    expect(text).toContain('✗ webhooks/notifications-stop');
+    expect(text).toContain('      WH-NOTIFICATIONS-STOP  expected no notification after unsubscribe; actual user_updated for user 3 delivered after unsubscribe');
+    expect(text).not.toContain('curl');
+    expect(text).not.toContain('127.0.0.1:9411');
   });
 
   it('ends with the report paths and the verdict', () => {

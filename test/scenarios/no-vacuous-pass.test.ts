@@ -4,6 +4,8 @@ import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { loadSuites } from '../../src/scenarios/loader.ts';
 import { runScenario } from '../../src/scenarios/run-scenario.ts';
 import type { CheckResult } from '../../src/report/model.ts';
+import { startRunSink, type SinkProfile } from '../../src/webhooks/run-sink.ts';
+import { Redactor } from '../../src/target/redaction.ts';
 import { fakeSend, profileWith, scenarioDeps, type Reply } from './support.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
@@ -20,16 +22,22 @@ const profile = profileWith({
     role_user_ids: { admin: [1], manager: [2], employee: [3] },
     timesheet: { id: 1, start: '2026-10-01T09:00:00-05:00', end: '2026-10-01T17:00:00-05:00' },
   },
-  webhook: { subscribe_path: '/webhooks/subscribe', read_path: '/webhooks' },
+  webhook: { subscribe_path: '/webhooks/subscribe', subscribe_body: { url: '{{ sink.url }}' }, read_path: '/webhooks', sink: {} },
 });
 
 /** Runs every scenario of suites/ against a target that answers `reply` to every request. */
 async function certifyAgainst(reply: Reply): Promise<CheckResult[]> {
   const scenarios = await loadSuites(SUITES, '**/*.yaml', BUILTIN_CHECK_NAMES);
   const results: CheckResult[] = [];
-  for (const loaded of scenarios) {
-    const { send } = fakeSend(() => reply);
-    results.push(await runScenario(loaded, scenarioDeps(send, { profile }).deps));
+  const sink = await startRunSink(profile.webhook as SinkProfile, { secret: 'a-secret', redactor: new Redactor('a-token'), nextExchangeId: () => 1000 });
+  try {
+    for (const loaded of scenarios) {
+      const { send } = fakeSend(() => reply);
+      const { deps } = scenarioDeps(send, { profile });
+      results.push(await runScenario(loaded, { ...deps, sink, template: { ...deps.template, sink: { url: sink.url, secret: 'a-secret' } } }));
+    }
+  } finally {
+    await sink.close();
   }
   return results;
 }

@@ -122,6 +122,7 @@ export function scenarioDeps(send: ScenarioDeps['send'], options: { profile?: Pr
     readOnly: options.readOnly ?? false,
     replay: (id) => `clockcheck run --only ${id}`,
     onCreated: (resource) => created.push(resource),
+    sink: null,
   };
   return { deps, created };
 }
@@ -163,6 +164,13 @@ export async function runCheck(
     lastExchange: () => exchanges.at(-1),
     render: (value) => value,
     acquire: async () => ({ done: () => {} }),
+    record: (exchange) => {
+      if (!exchanges.includes(exchange)) exchanges.push(exchange);
+      return exchange;
+    },
+    notJudged: () => {},
+    note: () => {},
+    sink: null,
     profile: options.profile ?? profileWith(),
     origin: options.origin ?? ORIGIN,
     defaultRule: options.defaultRule ?? 'SEARCH-MATCHES',

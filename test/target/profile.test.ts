@@ -65,7 +65,8 @@ describe('profile defaults', () => {
       lines('webhook:', '  subscribe_path: /webhooks', 'fixtures:', '  active_user_ids: [1, 2]', '  role_user_ids: { admin: [1] }', 'waivers:', '  - { rule: PAG-LINKS, reason: relative links }', 'sort_names: { first_name: first_name }'),
       'p.yaml',
     );
-    expect(profile.webhook).toEqual({ subscribe_path: '/webhooks', subscribe_body: {} });
+    // Notifications: delivered within a minute by default, the quiet period the same, timestamps within 5 min.
+    expect(profile.webhook).toEqual({ subscribe_path: '/webhooks', subscribe_body: {}, delivery_within: 60_000, signature_tolerance: 300_000 });
     expect(profile.fixtures).toEqual({ active_user_ids: [1, 2], role_user_ids: { admin: [1] } });
     expect(profile.waivers).toEqual([{ rule: 'PAG-LINKS', reason: 'relative links' }]);
     expect(profile.sort_names).toEqual({ first_name: 'first_name' });

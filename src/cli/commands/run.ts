@@ -183,6 +183,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       caPem = access.caPem;
     }
     profile = withRateLimitOption(profile, values['rate-limit']);
+    const webhookSecret = server ? undefined : webhookSecretFromEnv(profile);
     const replayTarget = server ? '' : ` --target ${origin}`;
     const report = await certify({
       origin,
@@ -199,6 +200,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(runBudget ? { runBudget } : {}),
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
       ...(quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
+      ...(webhookSecret === undefined ? {} : { webhookSecret }),
       progress: values.quiet ? null : process.stderr,
       replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
     });
@@ -234,6 +236,15 @@ function suiteFiles(suite: string, suitesDir: string): { suitesDir: string; suit
   const file = resolve(suite);
   if (/\.ya?ml$/.test(suite) && existsSync(file) && statSync(file).isFile()) return { suitesDir: dirname(file), suiteGlob: basename(file) };
   return { suitesDir, suiteGlob: suite };
+}
+
+/** The webhook subscription's secret from the profile's `webhook.secret_env` (a sink checks signatures with it); never from the command line. */
+function webhookSecretFromEnv(profile: Profile): string | undefined {
+  const name = profile.webhook?.secret_env;
+  if (!name || !profile.webhook?.sink) return undefined;
+  const secret = process.env[name];
+  if (!secret) throw new UsageError(`set ${name} to the webhook subscription's secret (profile webhook.secret_env); it is never taken from the command line`);
+  return secret;
 }
 
 /** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */

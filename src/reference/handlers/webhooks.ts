@@ -21,6 +21,7 @@ function subscribe(ctx: ServerContext, request: ApiRequest) {
   const parsed = subscribeBody.safeParse(request.body);
   if (!parsed.success) throw validationError([{ rule: null, field: 'url', message: 'url must be an https URL (or http on loopback), secret a string' }]);
   ctx.webhook = { url: parsed.data.url, created_at: ctx.timestamp(), secret: parsed.data.secret ?? null };
+  ctx.ghostWebhook = null;
   return ctx.dialect.created('webhook', { url: ctx.webhook.url, created_at: ctx.webhook.created_at }, 'Webhook subscription created.');
 }
 
@@ -32,7 +33,10 @@ function readSubscription(ctx: ServerContext) {
 /** DELETE /webhooks/subscription/unsubscribe (§4.5): deletes the configuration; 404 when there is none. */
 function unsubscribe(ctx: ServerContext) {
   if (!ctx.webhook) throw new ApiError(404, 'No webhook subscription.');
-  if (!ctx.fault('unsubscribe-keeps-subscription')) ctx.webhook = null;
+  if (!ctx.fault('unsubscribe-keeps-subscription')) {
+    if (ctx.fault('notifications-after-unsubscribe')) ctx.ghostWebhook = { url: ctx.webhook.url, secret: ctx.webhook.secret ?? null };
+    ctx.webhook = null;
+  }
   return ok({ message: 'Webhook subscription removed.' });
 }
 

@@ -55,6 +55,8 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); background
 details.exchange { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; }
 details.exchange > summary { cursor: pointer; padding: 4px 10px; background: var(--bg-soft); border-radius: 6px; }
 .exchange-body { padding: 2px 12px 10px; }
+details.exchange.inbound { border-style: dashed; }
+.received-tag { font-size: 11px; font-weight: 600; text-transform: uppercase; letter-spacing: .03em; padding: 0 5px; border-radius: 4px; border: 1px solid var(--line); background: #fff; }
 .http-pair { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 12px; }
 @media (min-width: 1000px) { .http-pair { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
 pre { margin: 0; padding: 8px 10px; background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px;

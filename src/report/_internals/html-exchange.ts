@@ -35,35 +35,49 @@ function truncationNote(response: RecordedResponse): SafeHtml | undefined {
   return html`<p class="muted">Body truncated by the recorder: ${kept} of ${response.bodyBytes} bytes kept.</p>`;
 }
 
-/** The one-line label of an exchange: `#12 POST /api/public/schedules → 201 Created · 34 ms`. */
-function exchangeLabel(exchange: Exchange): SafeHtml {
+/** What came back (or went wrong): `201 Created`, `201 Created, then BODY_TIMEOUT`, `CONNECTION_RESET`, `no response`. */
+function outcomeOf(exchange: Exchange): SafeHtml {
   const { response, error } = exchange;
-  const outcome = html`${response ? html`<span class="http-status ${statusClass(response.status)}">${statusLine(response.status)}</span>` : ''}${
+  return html`${response ? html`<span class="http-status ${statusClass(response.status)}">${statusLine(response.status)}</span>` : ''}${
     response && error ? ', then ' : ''
   }${error ? html`<span class="http-status http-error">${error.code}</span>` : ''}${!response && !error ? 'no response' : ''}`;
-  return html`<span class="mono">#${exchange.id}</span> <code>${exchange.request.method} ${pathOf(exchange.request.url)}</code> → ${outcome} <span class="muted">· ${formatDuration(exchange.durationMs)}</span>`;
+}
+
+/**
+ * The one-line label of an exchange: `#12 POST /api/public/schedules → 201 Created · 34 ms`; one
+ * the sink received, `#12 received POST /hook ← from the target · answered 200 OK`.
+ */
+function exchangeLabel(exchange: Exchange): SafeHtml {
+  const call = html`<code>${exchange.request.method} ${pathOf(exchange.request.url)}</code>`;
+  if (exchange.direction === 'inbound') {
+    return html`<span class="mono">#${exchange.id}</span> <span class="received-tag">received</span> ${call} ← from the target <span class="muted">·</span> answered ${outcomeOf(exchange)}`;
+  }
+  return html`<span class="mono">#${exchange.id}</span> ${call} → ${outcomeOf(exchange)} <span class="muted">· ${formatDuration(exchange.durationMs)}</span>`;
 }
 
 /**
  * One exchange as a collapsible block: the request as sent, the response as received (or the
- * transport error), and a curl command that sends the request again.
+ * transport error), and a curl command that sends the request again. A webhook delivery the sink
+ * received (`direction: inbound`) shows the target's request and the sink's answer, and no curl:
+ * it would send to the sink, not replay anything clockcheck sent.
  */
 export function exchangeBlock(checkId: string, exchange: Exchange, open: boolean, tls: CurlTlsOptions): SafeHtml {
   const { request, response, error } = exchange;
+  const inbound = exchange.direction === 'inbound';
   const requestBody = request.body === undefined ? '' : `\n${readableBody(request.body)}`;
-  return html`<details class="exchange" id="${exchangeAnchor(checkId, exchange.id)}"${open ? html` open` : ''}>
+  return html`<details class="exchange${inbound ? ' inbound' : ''}" id="${exchangeAnchor(checkId, exchange.id)}"${open ? html` open` : ''}>
 <summary>${exchangeLabel(exchange)}</summary>
 <div class="exchange-body">
 <div class="http-pair">
-<div><h4>Request <span class="muted">sent ${exchange.startedAt}</span></h4>
+<div><h4>${inbound ? html`Delivery <span class="muted">received ${exchange.startedAt}</span>` : html`Request <span class="muted">sent ${exchange.startedAt}</span>`}</h4>
 <pre>${`${request.method} ${request.url}\n${headerLines(request.headers)}${requestBody}`}</pre></div>
-<div><h4>Response</h4>
+<div><h4>${inbound ? "Sink's answer" : 'Response'}</h4>
 ${response ? html`<pre>${responseText(response)}</pre>${truncationNote(response)}` : ''}
 ${error ? html`<p class="reason status-errored">Transport error <b>${error.code}</b>${response ? ' after the response head' : ''}: ${error.message}</p>` : ''}
 ${!response && !error ? html`<p class="muted">No response was recorded.</p>` : ''}</div>
 </div>
-<h4>Reproduce with curl</h4>
-<pre class="command" data-testid="curl">${curlCommand(request, tls)}</pre>
+${inbound ? '' : html`<h4>Reproduce with curl</h4>
+<pre class="command" data-testid="curl">${curlCommand(request, tls)}</pre>`}
 </div>
 </details>`;
 }

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { describeAnswer, served, type CheckContext, type BuiltinCheck } from './context.ts';
+import { parseArgs, pathArg } from './args.ts';
+import { createdId } from '../scenarios/created-id.ts';
+import type { Exchange } from '../target/exchange.ts';
+import type { Delivery } from '../webhooks/sink.ts';
+import type { RunSink } from '../webhooks/run-sink.ts';
+import { formatDuration } from '../duration.ts';
+
+const Change = z.strictObject({
+  /** Creates the resource (its ID is read from the answer as any created ID is). */
+  create: z.strictObject({ path: pathArg, json: z.record(z.string(), z.unknown()) }),
+  /** Edits it with PUT; `{id}` in the path is the created ID. */
+  edit: z.strictObject({ path: pathArg.refine((p) => p.includes('{id}'), 'must hold {id}'), json: z.record(z.string(), z.unknown()) }),
+});
+
+const Args = z.strictObject({
+  /** The category notifications of these changes name: `payload.event`, and `operation` `<event>_created` / `_updated`. */
+  event: z.string().min(1).default('users'),
+  /** The changes made while the sink is subscribed: each must be notified. */
+  subscribed: Change,
+  /** The changes made after unsubscribe (another resource, so no earlier notification can be taken for one of them): none may be notified. */
+  unsubscribed: Change,
+});
+
+/** §4.5: the spec's unsubscribe operation. */
+const UNSUBSCRIBE_PATH = '/webhooks/subscription/unsubscribe';
+
+type ChangeKind = 'created' | 'updated';
+
+/** The ID and operation a delivery's body names (read loosely: the shape is judged apart), or null. */
+function named(delivery: Delivery): { id: string | null; operation: unknown; event: unknown } | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(delivery.body);
+  } catch {
+    return null;
+  }
+  const payload = (body as { payload?: { event?: unknown; data?: { id?: unknown; operation?: unknown } } } | null)?.payload;
+  if (typeof payload !== 'object' || payload === null) return null;
+  const id = payload.data?.id;
+  return { id: typeof id === 'number' || typeof id === 'string' ? String(id) : null, operation: payload.data?.operation, event: payload.event };
+}
+
+/** `#3 users_created of 812`, for a reason. */
+function describeDelivery(delivery: Delivery): string {
+  const n = named(delivery);
+  if (!n) return `#${delivery.id} (no payload)`;
+  return `#${delivery.id} ${typeof n.operation === 'string' ? n.operation : 'without operation'} ${n.id === null ? 'naming no ID' : `of ${n.id}`}`;
+}
+
+/** A change the check made: what it was, to which resource, and the exchange that made it. */
+interface MadeChange {
+  readonly change: ChangeKind;
+  readonly id: string;
+  readonly exchange: Exchange;
+}
+
+/**
+ * WH-NOTIFICATION-ARRIVES, WH-SIGNATURE, WH-PAYLOAD-SHAPE, WH-NOTIFICATIONS-STOP (§4.5, §6), through
+ * the run's sink (profile `webhook.sink`). Subscribes the sink (through the profile's subscribe
+ * extension; without one the sink must already be subscribed outside the API), creates and edits a
+ * resource, and requires each change notified within `delivery_within`: a notification naming the
+ * resource's ID with `<event>_created` / `_updated`, of the published shape, signed with the secret
+ * (when the profile names one). Then unsubscribes (§4.5), creates and edits another resource, and
+ * requires that nothing naming it arrives for `quiet_period`. Deliveries that name other resources
+ * (other clients of a shared target, a retry in flight) are not judged. Silence after unsubscribe
+ * is evidence only once notifications were seen arriving, so without any the stop is not judged.
+ */
+export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
+  const args = parseArgs('webhook-notifications', Args, raw);
+  const sink = ctx.sink;
+  if (!sink) return ctx.skip('the profile has no webhook.sink: notifications cannot be observed');
+  const webhook = ctx.profile.webhook!;
+  const unreachable = await sink.probe();
+  if (unreachable) ctx.precondition(unreachable);
+  if (!sink.checksSignatures) ctx.notJudged('WH-SIGNATURE', 'the profile names no webhook.secret_env, so signatures were not checked');
+
+  if (webhook.subscribe_path) {
+    const subscribe = await ctx.send({ method: 'POST', path: webhook.subscribe_path, json: ctx.render(webhook.subscribe_body) });
+    if (!served(subscribe)) ctx.precondition(`subscribing the sink (POST ${webhook.subscribe_path}) ${describeAnswer(subscribe)}: the notifications could not be observed`);
+  }
+
+  const before = sink.sink.lastId;
+  const made = await makeChanges(ctx, args.subscribed, 'while subscribed');
+  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, args.event, change), sink.deliveryWithinMs, before)));
+  const arrivedAtAll = sink.sink.lastId > before;
+  if (!arrivedAtAll && !webhook.subscribe_path) {
+    ctx.precondition(
+      `no notification reached the sink within ${formatDuration(sink.deliveryWithinMs)} of ${made.map((m) => `the ${m.change === 'created' ? 'create' : 'edit'} of ${m.id}`).join(' and ')}: the profile has no webhook.subscribe_path, so ${sink.url} must be subscribed outside the API (in the service's web app) before the run`,
+    );
+  }
+  made.forEach((change, i) => judgeArrival(ctx, sink, args.event, change, notified[i] ?? null, before));
+
+  if (!notified.some((d) => d !== null)) {
+    ctx.notJudged('WH-NOTIFICATIONS-STOP', 'no notification of a change arrived while subscribed, so silence after unsubscribe would show nothing');
+    return;
+  }
+  const unsubscribe = await ctx.send({ method: 'DELETE', path: UNSUBSCRIBE_PATH });
+  if (!served(unsubscribe)) ctx.precondition(`DELETE ${UNSUBSCRIBE_PATH} ${describeAnswer(unsubscribe)}: whether notifications stop could not be observed`);
+  const stopped = sink.sink.lastId;
+  const after = await makeChanges(ctx, args.unsubscribed, 'after unsubscribe');
+  const late = await sink.sink.waitFor((d) => after.some((change) => named(d)?.id === change.id), sink.quietPeriodMs, stopped);
+  if (late) {
+    ctx.fail(
+      'WH-NOTIFICATIONS-STOP',
+      `no notification of the changes made after unsubscribe within ${formatDuration(sink.quietPeriodMs)} (${after.map((m) => `${args.event} ${m.id} ${m.change}`).join(', ')})`,
+      `the sink received ${describeDelivery(late)} after unsubscribe answered ${unsubscribe.response?.status}`,
+      [unsubscribe, ...after.map((m) => m.exchange), ctx.record(sink.exchangeOf(late))],
+    );
+  }
+  const others = sink.sink.deliveries.filter((d) => d.id > stopped && d !== late);
+  if (others.length > 0) {
+    ctx.note(`${others.length} deliveries arrived after unsubscribe naming none of the changes made after it (not judged: in flight before it, or another client's): ${others.slice(0, 5).map(describeDelivery).join(', ')}`);
+  }
+};
+
+/** Creates a resource and edits it; each change must be served (else the check ends errored: nothing to be notified of). */
+async function makeChanges(ctx: CheckContext, change: z.output<typeof Change>, when: string): Promise<MadeChange[]> {
+  const created = await ctx.send({ method: 'POST', path: change.create.path, json: change.create.json });
+  const id = served(created) ? createdId(created.response?.json, ctx.profile) : undefined;
+  if (id === undefined) {
+    ctx.precondition(`creating the resource to be notified of (${when}): POST ${change.create.path} ${served(created) ? 'answered without an ID the profile locates' : describeAnswer(created)}`);
+  }
+  const path = change.edit.path.replace('{id}', encodeURIComponent(String(id)));
+  const edited = await ctx.send({ method: 'PUT', path, json: change.edit.json });
+  if (!served(edited)) ctx.precondition(`editing the resource to be notified of (${when}): PUT ${path} ${describeAnswer(edited)}`);
+  return [
+    { change: 'created', id: String(id), exchange: created },
+    { change: 'updated', id: String(id), exchange: edited },
+  ];
+}
+
+/** Whether a delivery names the change: its ID, and `<event>_<change>`. */
+function names(delivery: Delivery, event: string, change: MadeChange): boolean {
+  const n = named(delivery);
+  return n !== null && n.id === change.id && n.operation === `${event}_${change.change}`;
+}
+
+/** The verdicts on one change's notification: arrived (or why not), its shape, its signature. */
+function judgeArrival(ctx: CheckContext, sink: RunSink, event: string, change: MadeChange, delivery: Delivery | null, before: number): void {
+  const what = `a notification of ${event} ${change.id} as ${event}_${change.change}`;
+  if (delivery) {
+    const exchange = ctx.record(sink.exchangeOf(delivery));
+    if (!delivery.payload.ok) ctx.fail('WH-PAYLOAD-SHAPE', `${what} of the published shape {payload: {event, data: {id, operation, last_updated_at}}}`, delivery.payload.why, [exchange]);
+    else if (delivery.payload.value.payload.event !== event) ctx.fail('WH-PAYLOAD-SHAPE', `${what} with event "${event}"`, `event "${delivery.payload.value.payload.event}"`, [exchange]);
+    if (sink.checksSignatures && typeof delivery.signature === 'object') ctx.fail('WH-SIGNATURE', `${what} signed with the subscription's secret`, delivery.signature.failed, [exchange]);
+    return;
+  }
+  // Nothing named the change: either nothing came, or what came does not say which change it is.
+  const arrived = sink.sink.deliveries.filter((d) => d.id > before);
+  const sameResource = arrived.filter((d) => named(d)?.id === change.id);
+  if (arrived.length === 0) {
+    ctx.fail('WH-NOTIFICATION-ARRIVES', `${what} at ${sink.url} within ${formatDuration(sink.deliveryWithinMs)}`, 'no notification arrived', [change.exchange]);
+  } else if (sameResource.length > 0) {
+    const shown = sameResource.slice(0, 3);
+    ctx.fail('WH-PAYLOAD-SHAPE', what, `the notifications of ${change.id} name other operations: ${shown.map(describeDelivery).join(', ')}`, [change.exchange, ...shown.map((d) => ctx.record(sink.exchangeOf(d)))]);
+  } else {
+    const shown = arrived.slice(0, 3);
+    ctx.fail(
+      'WH-PAYLOAD-SHAPE',
+      `${what} (a payload naming the resource that changed)`,
+      `${arrived.length} notification${arrived.length === 1 ? '' : 's'} arrived, none naming ${change.id}: ${shown.map(describeDelivery).join(', ')}`,
+      [change.exchange, ...shown.map((d) => ctx.record(sink.exchangeOf(d)))],
+    );
+  }
+}
