@@ -12,6 +12,8 @@ export type SinkProfile = NonNullable<Profile['webhook']> & { readonly sink: Non
 
 /** How long a reachability probe through the public URL may take, there and back. */
 const PROBE_TIMEOUT_MS = 10_000;
+/** How long after the probe's answer it may still be on its way to the sink (a proxy that answers first). */
+const PROBE_GRACE_MS = 1_000;
 
 /**
  * The sink of a run (profile `webhook.sink`): it receives the target's notifications while the
@@ -99,10 +101,10 @@ function deliveryExchange(delivery: Delivery, url: string, id: number): Exchange
 /** Posts a probe to `url` and waits for the sink to get it: null, or why it did not. */
 async function probeThrough(url: string, sink: Sink): Promise<string | null> {
   const nonce = randomBytes(8).toString('hex');
-  const arrived = sink.waitForProbe(nonce, PROBE_TIMEOUT_MS);
+  // The sink keeps a probe before it answers, so once the POST has its answer (or failed) the probe is there or lost.
   const sent = await postProbe(new URL(url), nonce);
-  if (await arrived) return null;
-  return `a probe posted to the sink's public URL ${url} did not reach the sink at ${sink.url} within ${PROBE_TIMEOUT_MS / 1000} s (${sent}): is the tunnel running and forwarding there?`;
+  if (await sink.waitForProbe(nonce, PROBE_GRACE_MS)) return null;
+  return `a probe posted to the sink's public URL ${url} did not reach the sink at ${sink.url} (${sent}): is the tunnel running and forwarding there?`;
 }
 
 /** One POST of `{}` with the probe header; what came back, in a few words. */

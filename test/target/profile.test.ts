@@ -146,6 +146,34 @@ describe('profile errors name the file, line and key', () => {
     expect(failure(lines('token_env: my-token'))).toMatchObject({ line: 1, field: 'token_env' });
   });
 
+  it('reads a webhook sink and its timings, the quiet period defaulting to none (the check uses delivery_within)', () => {
+    const profile = parseProfile(
+      lines(
+        'webhook:',
+        '  subscribe_path: /webhooks/subscription',
+        '  subscribe_body: { url: "{{ sink.url }}", secret: "{{ sink.secret }}" }',
+        '  sink: { listen: "[::1]:8787", public_url: https://tunnel.example.com/hooks }',
+        '  secret_env: HOOK_SECRET',
+        '  delivery_within: 30s',
+        '  signature_tolerance: 1m',
+      ),
+      'p.yaml',
+    );
+    expect(profile.webhook).toMatchObject({ sink: { listen: '[::1]:8787', public_url: 'https://tunnel.example.com/hooks' }, secret_env: 'HOOK_SECRET', delivery_within: 30_000, signature_tolerance: 60_000 });
+    expect(profile.webhook?.quiet_period).toBeUndefined();
+    expect(parseProfile(lines('webhook:', '  sink: {}'), 'p.yaml').webhook?.sink).toEqual({ listen: '127.0.0.1:0' });
+  });
+
+  it('reports a webhook profile that cannot work, at the key to fix', () => {
+    expect(failure(lines('webhook:', '  read_path: /webhooks'))).toMatchObject({ field: 'webhook.subscribe_path', problem: expect.stringContaining('needs subscribe_path') });
+    expect(failure(lines('webhook:', '  subscribe_path: /w', '  subscribe_body: { url: "{{ sink.url }}" }'))).toMatchObject({ field: 'webhook.subscribe_body', problem: expect.stringContaining('declare webhook.sink') });
+    expect(failure(lines('webhook:', '  subscribe_path: /w', '  subscribe_body: { secret: "{{ sink.secret }}" }', '  sink: {}'))).toMatchObject({ field: 'webhook.subscribe_body', problem: expect.stringContaining('webhook.secret_env') });
+    expect(failure(lines('webhook:', '  sink: { public_url: https://t.example.com/ }'))).toMatchObject({ field: 'webhook.sink.listen', problem: expect.stringContaining('fixed port') });
+    expect(failure(lines('webhook:', '  sink: { listen: localhost }'))).toMatchObject({ line: 2, field: 'webhook.sink.listen' });
+    expect(failure(lines('webhook:', '  sink: { public_url: "ftp://x" }'))).toMatchObject({ field: 'webhook.sink.public_url' });
+    expect(failure(lines('webhook:', '  sink: {}', '  quiet_period: soon'))).toMatchObject({ line: 3, field: 'webhook.quiet_period' });
+  });
+
   it('reports a YAML syntax error at its line', () => {
     expect(failure(lines('target: https://t.test', 'rate_limit: a: b'))).toMatchObject({ line: 2, field: '' });
   });

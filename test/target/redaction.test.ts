@@ -27,6 +27,13 @@ describe('Redactor.text', () => {
     expect(redactor.reveals('nothing')).toBe(false);
   });
 
+  it('redacts the other secrets it is given (a webhook secret) in every form too, and ignores empty ones', () => {
+    const both = new Redactor(TOKEN, ['whsec/1+2', '']);
+    const text = `{"url":"http://127.0.0.1/","secret":"whsec\\/1+2"} ${encodeURIComponent('whsec/1+2')} ${TOKEN}`;
+    expect(both.text(text)).toBe(`{"url":"http://127.0.0.1/","secret":"${REDACTED}"} ${REDACTED} ${REDACTED}`);
+    expect(both.text('plain text')).toBe('plain text');
+  });
+
   it('redacts a token shorter than 8 characters', () => {
     const short = new Redactor('ab1');
     expect(short.text('x=ab1&y=ab1')).toBe(`x=${REDACTED}&y=${REDACTED}`);

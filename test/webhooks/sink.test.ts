@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../../src/spec/webhook-notification.ts';
-import { startSink, type Sink } from '../../src/webhooks/sink.ts';
+import { PROBE_HEADER, startSink, type Sink } from '../../src/webhooks/sink.ts';
 
 const SECRET = 'whsec-test-0123456789';
 let sink: Sink | undefined;
@@ -90,6 +90,18 @@ describe('the sink', () => {
     expect(sink.refused).toEqual({ 'not a POST': 1, 'not application/json': 1, 'not JSON': 1, 'body too large': 2 });
     expect((await post(sink.url, NOTIFICATION)).status).toBe(200);
     expect(sink.deliveries).toHaveLength(1);
+  });
+
+  it('keeps a reachability probe apart from the deliveries, and numbers deliveries from lastId', async () => {
+    sink = await startSink({ secret: SECRET });
+    expect(sink.lastId).toBe(0);
+    const waiting = sink.waitForProbe('n1', 2_000);
+    expect(await post(sink.url, '{}', { 'content-type': 'application/json', [PROBE_HEADER]: 'n1' })).toMatchObject({ status: 200 });
+    expect(await waiting).toBe(true);
+    expect(await sink.waitForProbe('n2', 50)).toBe(false);
+    expect(sink.deliveries).toHaveLength(0);
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION));
+    expect(sink.lastId).toBe(1);
   });
 
   it('holds at most maxHeld deliveries, dropping the oldest, and waitFor finds a later one or gives up in time', async () => {

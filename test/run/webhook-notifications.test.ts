@@ -1,0 +1,187 @@
+import { createServer } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
+import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import type { CheckResult, RunReport } from '../../src/report/model.ts';
+import type { Profile } from '../../src/target/profile.ts';
+import { planRun } from '../../src/run/plan.ts';
+import { TargetClient } from '../../src/target/client.ts';
+import { certifyServer, SUITES, withoutBursts } from '../support/certify-target.ts';
+
+const SECRET = 'whsec-test-0123456789';
+
+const servers: ReferenceServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(faults: string[] = []): Promise<ReferenceServer> {
+  const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT, faults });
+  servers.push(server);
+  return server;
+}
+
+/** The embedded profile (sink on loopback, subscribed through the extension), with `webhook` changed as given. */
+function profileFor(server: ReferenceServer, webhook: Partial<NonNullable<Profile['webhook']>> | null = {}): Profile {
+  const profile = withoutBursts(embeddedProfile(server));
+  if (webhook === null) return { ...profile, webhook: undefined };
+  return { ...profile, webhook: { ...profile.webhook!, secret_env: 'CLOCKCHECK_WEBHOOK_SECRET', ...webhook } };
+}
+
+/** Certifies the webhook scenarios only. */
+function certifyWebhooks(server: ReferenceServer, profile: Profile, secret: string | null = SECRET): Promise<RunReport> {
+  return certifyServer(server, profile, { suiteGlob: 'webhooks.yaml', only: ['webhooks'], ...(secret === null ? {} : { webhookSecret: secret }) });
+}
+
+function notifications(report: RunReport): CheckResult {
+  return report.checks.find((c) => c.id === 'webhooks/notifications')!;
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('webhooks/notifications against the reference server', () => {
+  it('passes the clean server: both changes notified, signed, naming the user, and nothing after unsubscribe; the deliveries are inbound exchanges, the secret redacted', async () => {
+    const server = await serve();
+    const report = await certifyWebhooks(server, profileFor(server));
+    const check = notifications(report);
+    expect(check).toMatchObject({ status: 'passed', findings: [], rules: ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-SIGNATURE', 'WH-NOTIFICATIONS-STOP'] });
+    // subscribe, create, edit, unsubscribe, create, edit: six requests, and the two deliveries received
+    const sent = check.exchanges.filter((e) => e.direction === undefined);
+    const received = check.exchanges.filter((e) => e.direction === 'inbound');
+    expect(sent.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual([
+      'POST /api/public/webhooks/subscription',
+      'POST /api/public/users',
+      expect.stringMatching(/^PUT \/api\/public\/users\/\d+$/),
+      'DELETE /api/public/webhooks/subscription/unsubscribe',
+      'POST /api/public/users',
+      expect.stringMatching(/^PUT \/api\/public\/users\/\d+$/),
+    ]);
+    expect(received.map((e) => JSON.parse(e.request.body!).payload.data.operation)).toEqual(['users_created', 'users_updated']);
+    expect(received[0]!.request.headers).toHaveProperty('x-webhook-signature');
+    expect(new Set(check.exchanges.map((e) => e.id)).size).toBe(check.exchanges.length);
+    const text = JSON.stringify(report);
+    expect(text).not.toContain(SECRET);
+    expect(sent[0]!.request.body).toContain('"secret":"[REDACTED]"');
+    expect(report.notes).toContainEqual(expect.stringMatching(/^the webhook sink at http:\/\/127\.0\.0\.1:\d+\/ received 2 deliveries$/));
+    expect(report.coverage.find((r) => r.rule.id === 'WH-NOTIFICATIONS-STOP')).toMatchObject({ outcome: 'passed', checkIds: ['webhooks/notifications'] });
+  }, 30_000);
+
+  it.each([
+    ['notifications-after-unsubscribe', 'WH-NOTIFICATIONS-STOP', /^the sink received #3 users_created of \d+ after unsubscribe answered 200$/],
+    ['webhook-wrong-signature', 'WH-SIGNATURE', /^the signature does not match the body and timestamp$/],
+    ['webhook-unsigned', 'WH-SIGNATURE', /^no x-webhook-timestamp header$/],
+    ['webhook-payload-no-id', 'WH-PAYLOAD-SHAPE', /^2 notifications arrived, none naming \d+: #1 users_created naming no ID, #2 users_updated naming no ID$/],
+  ])('catches %s under %s, and no other rule', async (fault, rule, actual) => {
+    const server = await serve([fault]);
+    const check = notifications(await certifyWebhooks(server, profileFor(server)));
+    expect(check.status).toBe('failed');
+    expect(new Set(check.findings.map((f) => f.ruleId))).toEqual(new Set([rule]));
+    expect(check.findings[0]!.actual).toMatch(actual);
+    // Each finding shows exchanges the check holds, a received delivery among them
+    for (const finding of check.findings) {
+      const shown = finding.exchangeIds.map((id) => check.exchanges.find((e) => e.id === id));
+      expect(shown.every((e) => e !== undefined)).toBe(true);
+      expect(shown.some((e) => e!.direction === 'inbound')).toBe(true);
+    }
+  }, 30_000);
+
+  it('without a sink in the profile: skipped with the reason; the unsubscribe scenarios still run', async () => {
+    const server = await serve();
+    const profile = profileFor(server, { sink: undefined, subscribe_body: { url: 'https://hooks.example.test/x' } });
+    const report = await certifyWebhooks(server, profile, null);
+    expect(notifications(report)).toMatchObject({ status: 'skipped', reason: 'the profile has no webhook.sink' });
+    expect(report.checks.find((c) => c.id === 'webhooks/unsubscribe')!.status).toBe('passed');
+    expect(report.coverage.find((r) => r.rule.id === 'WH-NOTIFICATIONS-STOP')!.outcome).toBe('skipped');
+  }, 30_000);
+
+  it('without a secret: WH-SIGNATURE is not judged (left out of the verdict, with a note), the rest is', async () => {
+    const server = await serve(['webhook-unsigned']);
+    const profile = profileFor(server, { secret_env: undefined, subscribe_body: { url: '{{ sink.url }}' } });
+    const check = notifications(await certifyWebhooks(server, profile, null));
+    expect(check).toMatchObject({ status: 'passed', rules: ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-NOTIFICATIONS-STOP'] });
+    expect(check.notes).toContain('WH-SIGNATURE not judged: the profile names no webhook.secret_env, so signatures were not checked');
+  }, 30_000);
+
+  it('without a subscribe extension the sink must be subscribed outside the API: errored when nothing arrives, passed when it was', async () => {
+    const server = await serve();
+    const port = await closedPort();
+    const profile = profileFor(server, { subscribe_path: undefined, read_path: undefined, subscribe_body: {}, sink: { listen: `127.0.0.1:${port}` }, delivery_within: 1_000 });
+    const unsubscribed = notifications(await certifyWebhooks(server, profile));
+    expect(unsubscribed.status).toBe('errored');
+    expect(unsubscribed.reason).toMatch(/^no notification reached the sink within 1\.0 s of the create of \d+ and the edit of \d+: the profile has no webhook\.subscribe_path, so http:\/\/127\.0\.0\.1:\d+\/ must be subscribed outside the API \(in the service's web app\) before the run$/);
+
+    // As a user does in the service's web app: the sink's URL and the secret, before the run.
+    const client = new TargetClient({
+      origin: server.origin,
+      apiPrefix: '/api/public',
+      token: server.token,
+      tls: { caPem: server.tls.caPem, insecure: false },
+      timeouts: { connectMs: 5_000, headersMs: 5_000, bodyMs: 5_000 },
+      maxResponseBytes: 1 << 20,
+      userAgent: 'test',
+    });
+    const answer = await client.send({ method: 'POST', path: '/webhooks/subscription', json: { url: `http://127.0.0.1:${port}/`, secret: SECRET } });
+    await client.close();
+    expect(answer.response?.status).toBe(201);
+    const check = notifications(await certifyWebhooks(server, profile));
+    expect(check).toMatchObject({ status: 'passed', findings: [] });
+    expect(check.exchanges.filter((e) => e.direction === undefined)).toHaveLength(5); // no subscribe
+  }, 30_000);
+
+  it('a public URL that does not reach the sink (a tunnel down): errored with the reason, nothing sent to the target', async () => {
+    const server = await serve();
+    const port = await closedPort();
+    const profile = profileFor(server, { sink: { listen: '127.0.0.1:0', public_url: `http://127.0.0.1:${port}/hook` } });
+    const check = notifications(await certifyWebhooks(server, profile));
+    expect(check.status).toBe('errored');
+    expect(check.reason).toMatch(new RegExp(`^a probe posted to the sink's public URL http://127\\.0\\.0\\.1:${port}/hook did not reach the sink at http://127\\.0\\.0\\.1:\\d+/ \\(the POST failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\): is the tunnel running and forwarding there\\?$`));
+    expect(check.exchanges).toEqual([]);
+  }, 30_000);
+});
+
+describe('webhooks/notifications through a tunnel (public_url forwarding to the sink)', () => {
+  it('probes the tunnel, subscribes its public URL, and receives through it', async () => {
+    const server = await serve();
+    const sinkPort = await closedPort();
+    // A stand-in for the tunnel a user runs: every request to it is forwarded to the sink's port.
+    const tunnel = createHttpServer((req, res) => {
+      const forward = httpRequest({ host: '127.0.0.1', port: sinkPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', () => res.writeHead(502).end());
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const tunnelUrl = `http://127.0.0.1:${(tunnel.address() as { port: number }).port}/from-tunnel`;
+    try {
+      const profile = profileFor(server, { sink: { listen: `127.0.0.1:${sinkPort}`, public_url: tunnelUrl } });
+      const report = await certifyWebhooks(server, profile);
+      const check = notifications(report);
+      expect(check).toMatchObject({ status: 'passed', findings: [] });
+      expect(check.exchanges[0]!.request.body).toContain(`"url":"${tunnelUrl}"`);
+      expect(check.exchanges.filter((e) => e.direction === 'inbound').map((e) => e.request.url)).toEqual([tunnelUrl, tunnelUrl]);
+    } finally {
+      tunnel.closeAllConnections();
+      await new Promise((resolve) => tunnel.close(resolve));
+    }
+  }, 30_000);
+});
+
+describe('the plan of the webhook check', () => {
+  it('counts its six requests and its quiet period in the ETA', async () => {
+    const server = await serve();
+    const profile = { ...profileFor(server), rate_limit: { ...profileFor(server).rate_limit, limit: 60, window: 60_000 } };
+    const plan = await planRun({ profile, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications'], budget: 0 });
+    expect(plan.checks.find((c) => c.id === 'webhooks/notifications')).toMatchObject({ requests: 6, waitMs: 1_000 });
+    expect(plan.etaMs).toBeGreaterThanOrEqual(1_000);
+  });
+});
