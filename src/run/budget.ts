@@ -63,6 +63,8 @@ interface Unit {
 export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pacing): BudgetChoice {
   const msPerCall = pacing.spanMs / pacing.allowed;
   const fixed = plan.checks.filter((c) => c.kind === 'preflight' || c.kind === 'monitor');
+  // Checks the run skips whatever the target answers cost nothing and cover nothing: they stay in the plan, skipped with their reason.
+  const free = plan.checks.filter((c) => c.skip !== undefined);
   const units = planUnits(plan);
   const chosen: Unit[] = [];
   let paced = fixed.reduce((n, c) => n + c.requests, 0);
@@ -112,10 +114,10 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
     paced += families.length;
     casesPerFamily++;
   }
-  const checkIds = new Set([...fixed.map((c) => c.id), ...chosen.flatMap((u) => u.ids)]);
+  const checkIds = new Set([...fixed.map((c) => c.id), ...free.map((c) => c.id), ...chosen.flatMap((u) => u.ids)]);
   const ruleCount = (checks: readonly PlannedCheck[]) => {
     const counts = new Map<RuleId, number>();
-    for (const check of checks) for (const rule of check.rules) counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    for (const check of checks) if (check.skip === undefined) for (const rule of check.rules) counts.set(rule, (counts.get(rule) ?? 0) + 1);
     return counts;
   };
   const full = ruleCount(plan.checks);
@@ -138,7 +140,7 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
 function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const check of plan.checks) {
-    if (check.kind === 'scenario') units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: check.waitMs ?? 0, family: false });
+    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: check.waitMs ?? 0, family: false });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases).
       units.push({ ids: [check.id], rules: new Set(check.rules), paced: 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: true });

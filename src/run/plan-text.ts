@@ -48,8 +48,9 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
   const row = (requests: string, id: string, rules: string) => `${requests.padStart(8)}  ${id.padEnd(idWidth)}  ${rules}`;
   const lines = [`plan: ${doc.target}, at ${limit} (nothing sent)`, row('requests', 'check', 'rules')];
   for (const check of doc.checks) {
-    const requests = check.kind === 'rate-limit' ? 'phase' : check.kind === 'monitor' ? '-' : String(check.requests);
-    lines.push(row(requests, check.id, `${check.rules.join(' ')}${check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : ''}`));
+    const requests = check.kind === 'rate-limit' ? 'phase' : check.kind === 'monitor' ? '-' : check.skip !== undefined ? 'skip' : String(check.requests);
+    const after = check.skip !== undefined ? ` (skipped: ${check.skip})` : check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : '';
+    lines.push(row(requests, check.id, `${check.rules.join(' ')}${after}`));
   }
   const phase = doc.rateLimitPhase;
   if (phase) {

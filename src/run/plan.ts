@@ -2,7 +2,7 @@ import { estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.t
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { RunError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
-import { plannedRequests } from '../scenarios/run-scenario.ts';
+import { plannedRequests, profileSkipReason } from '../scenarios/run-scenario.ts';
 import { isRuleId, type RuleId } from '../spec/rules.ts';
 import { Pacer } from '../target/pacer.ts';
 import type { Profile } from '../target/profile.ts';
@@ -32,6 +32,8 @@ export interface PlanOptions {
    * window (its rate-limit phase runs at the profile's, on a fresh limiter). Default: the profile's.
    */
   readonly pacedAt?: RateLimitSetting;
+  /** `--read-only`: scenarios that change data are skipped (and cost nothing). */
+  readonly readOnly?: boolean;
 }
 
 /** One check of a plan, with the requests it will send. */
@@ -46,6 +48,8 @@ export interface PlannedCheck {
   readonly requests: number;
   /** Time it waits beyond its requests (the webhook check's quiet period); absent: none. */
   readonly waitMs?: number;
+  /** Why the run will skip it whatever the target answers (the profile lacks what it needs, --read-only): it costs nothing, covers nothing. */
+  readonly skip?: string;
 }
 
 /** The run as planned: the checks it will run, in order, and the requests they cost. */
@@ -68,6 +72,8 @@ export interface RunPlan {
   /** Whether the run-wide rate monitor and the token-form check of the preflight are reported. */
   readonly monitor: boolean;
   readonly tokenFormCheck: boolean;
+  /** `--read-only`: the scenarios that change data are planned skipped. */
+  readonly readOnly: boolean;
   /** Requests the run is expected to make, the preflight included. */
   readonly requests: number;
   /** Of those, the ones paced at the target's limit (all but the rate-limit phase's). */
@@ -108,6 +114,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
   return assemblePlan(profile, options.pacedAt, {
+    readOnly: options.readOnly ?? false,
     scenarios,
     families,
     casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, families.length),
@@ -119,6 +126,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
 
 /** What a plan is made of, once selected. */
 interface PlanParts {
+  readonly readOnly: boolean;
   readonly scenarios: readonly LoadedScenario[];
   readonly families: readonly PropertyFamily[];
   readonly casesPerFamily: number;
@@ -133,6 +141,7 @@ interface PlanParts {
  */
 export function restrictPlan(full: RunPlan, profile: Profile, checkIds: ReadonlySet<string>, casesPerFamily: number): RunPlan {
   return assemblePlan(profile, full.pacedAt, {
+    readOnly: full.readOnly,
     scenarios: full.scenarios.filter((s) => checkIds.has(s.id)),
     families: full.families.filter((f) => checkIds.has(`properties/${f.name}`)),
     casesPerFamily,
@@ -150,6 +159,8 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
     ...scenarios.map((s): PlannedCheck => {
+      const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined });
+      if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
       const waitMs = scenarioWaitMs(s, profile);
       return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}) };
     }),
@@ -168,6 +179,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window },
     monitor: parts.monitor,
     tokenFormCheck: parts.tokenFormCheck,
+    readOnly: parts.readOnly,
     requests,
     pacedRequests,
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },

@@ -67,20 +67,29 @@ function required(profile: Profile, path: string): unknown {
 
 /** Why the scenario cannot run against this profile, or null. */
 function skipReason(loaded: LoadedScenario, deps: ScenarioDeps): string | null {
+  return profileSkipReason(loaded, deps.profile, { readOnly: deps.readOnly, sink: deps.sink !== null });
+}
+
+/**
+ * Why a scenario is skipped whatever the target answers: `--read-only` and a scenario that changes
+ * data, a reading the profile does not declare, a profile value it requires, a fixture or the sink
+ * its templates read. The plan knows it before anything is sent.
+ */
+export function profileSkipReason(loaded: LoadedScenario, profile: Profile, run: { readonly readOnly: boolean; readonly sink: boolean }): string | null {
   const { scenario } = loaded;
-  if (deps.readOnly && scenario.mutates) return 'changes data on the target (--read-only)';
+  if (run.readOnly && scenario.mutates) return 'changes data on the target (--read-only)';
   for (const [key, reading] of Object.entries(scenario.when) as Array<[keyof typeof scenario.when, string | undefined]>) {
-    const declared = deps.profile[key];
+    const declared = profile[key];
     if (reading !== undefined && declared !== reading) {
       return `certifies ${key}: ${reading}; the profile declares ${key}: ${declared}${declared === 'either' ? ' (no reading: both pass)' : ''}`;
     }
   }
   for (const path of scenario.requires) {
-    if (required(deps.profile, path) === undefined) return `the profile has no ${path}`;
+    if (required(profile, path) === undefined) return `the profile has no ${path}`;
   }
   for (const path of referencedPaths([scenario.let, scenario.setup, scenario.steps, scenario.pair])) {
-    if (path.startsWith('sink.') && !deps.sink) return 'the profile has no webhook.sink';
-    if (path.startsWith('fixtures.') && required(deps.profile, path.replace(/\[\d+\]/g, '')) === undefined) {
+    if (path.startsWith('sink.') && !run.sink) return 'the profile has no webhook.sink';
+    if (path.startsWith('fixtures.') && required(profile, path.replace(/\[\d+\]/g, '')) === undefined) {
       return `the profile has no ${path.replace(/\[\d+\]/g, '')}`;
     }
   }

@@ -184,4 +184,23 @@ describe('the plan of the webhook check', () => {
     expect(plan.checks.find((c) => c.id === 'webhooks/notifications')).toMatchObject({ requests: 6, waitMs: 1_000 });
     expect(plan.etaMs).toBeGreaterThanOrEqual(1_000);
   });
+
+  it('plans it skipped, at no cost and covering nothing, without a sink or with --read-only; a budget keeps it skipped with its reason', async () => {
+    const server = await serve();
+    const base = profileFor(server, { sink: undefined, subscribe_body: {} });
+    const profile = { ...base, rate_limit: { ...base.rate_limit, limit: 60, window: 60_000 } };
+    const plan = await planRun({ profile, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['webhooks'], budget: 0 });
+    expect(plan.checks.find((c) => c.id === 'webhooks/notifications')).toMatchObject({ requests: 0, skip: 'the profile has no webhook.sink' });
+    expect(plan.checks.find((c) => c.id === 'webhooks/unsubscribe')).toMatchObject({ requests: 2 });
+    const readOnly = await planRun({ profile: profileFor(server), suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: [], budget: 0, readOnly: true });
+    expect(readOnly.checks.filter((c) => c.kind === 'scenario').map((c) => c.skip)).toEqual(['changes data on the target (--read-only)', 'changes data on the target (--read-only)', 'changes data on the target (--read-only)']);
+    expect(readOnly.requests).toBe(1); // the preflight
+
+    const { chooseWithinBudget } = await import('../../src/run/budget.ts');
+    const choice = chooseWithinBudget(plan, { maxRequests: 3 }, { spanMs: 60_000, allowed: 60 });
+    expect(choice.checkIds.has('webhooks/notifications')).toBe(true);
+    // The preflight's AUTH-HEADER-RAW, WH-UNSUBSCRIBE and ERR-SUCCESS-STATUS: the skipped check's rules are none a full run covers
+    expect(choice.fullRules).toBe(3);
+    expect(choice.leftOut.map((c) => c.id)).toEqual(['webhooks/unsubscribe-deletes-configuration']);
+  });
 });

@@ -151,7 +151,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (values.plan) {
     const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
     const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
-    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection, ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, runBudget);
+    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection, readOnly: values['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, runBudget);
     const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
     const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
     console.log(values.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
