@@ -104,7 +104,7 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
   if (late) {
     ctx.fail(
       'WH-NOTIFICATIONS-STOP',
-      `no notification of the changes made after unsubscribe within ${formatDuration(sink.quietPeriodMs)} (${after.map((m) => `${args.event} ${m.id} ${m.change}`).join(', ')})`,
+      `no notification of ${args.event} ${after[0]!.id}, created and edited after unsubscribe, within ${formatDuration(sink.quietPeriodMs)}`,
       `the sink received ${describeDelivery(late)} after unsubscribe answered ${unsubscribe.response?.status}`,
       [unsubscribe, ...after.map((m) => m.exchange), ctx.record(sink.exchangeOf(late))],
     );
