@@ -6,6 +6,7 @@ import type { Exchange } from '../target/exchange.ts';
 import type { Delivery } from '../webhooks/sink.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import { formatDuration } from '../duration.ts';
+import { formValue, hasPublishedBody, type NotificationForm } from '../spec/webhook-notification.ts';
 
 const Change = z.strictObject({
   /** Creates the resource (its ID is read from the answer as any created ID is). */
@@ -15,7 +16,7 @@ const Change = z.strictObject({
 });
 
 const Args = z.strictObject({
-  /** The category notifications of these changes name: `payload.event`, and `operation` `<event>_created` / `_updated`. */
+  /** The category of these changes: `{event}` in the profile's notification form (published: `payload.event`, and `operation` `<event>_created` / `_updated`). */
   event: z.string().min(1).default('users'),
   /** The changes made while the sink is subscribed: each must be notified. */
   subscribed: Change,
@@ -28,25 +29,18 @@ const UNSUBSCRIBE_PATH = '/webhooks/subscription/unsubscribe';
 
 type ChangeKind = 'created' | 'updated';
 
-/** The ID and operation a delivery's body names (read loosely: the shape is judged apart), or null. */
-function named(delivery: Delivery): { id: string | null; operation: unknown; event: unknown } | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(delivery.body);
-  } catch {
-    return null;
-  }
-  const payload = (body as { payload?: { event?: unknown; data?: { id?: unknown; operation?: unknown } } } | null)?.payload;
-  if (typeof payload !== 'object' || payload === null) return null;
-  const id = payload.data?.id;
-  return { id: typeof id === 'number' || typeof id === 'string' ? String(id) : null, operation: payload.data?.operation, event: payload.event };
-}
-
 /** `#3 users_created of 812`, for a reason. */
 function describeDelivery(delivery: Delivery): string {
-  const n = named(delivery);
-  if (!n) return `#${delivery.id} (no payload)`;
-  return `#${delivery.id} ${typeof n.operation === 'string' ? n.operation : 'without operation'} ${n.id === null ? 'naming no ID' : `of ${n.id}`}`;
+  const { id, operation } = delivery.names;
+  if (id === null && operation === null) return `#${delivery.id} (naming no ID and no operation)`;
+  return `#${delivery.id} ${operation ?? 'without operation'} ${id === null ? 'naming no ID' : `of ${id}`}`;
+}
+
+/** The form a notification is judged against, in a few words. */
+function describeForm(form: NotificationForm, event: string): string {
+  if (hasPublishedBody(form)) return 'the published shape {payload: {event, data: {id, operation, last_updated_at}}}';
+  const parts = [`the ID at ${form.id}`, `the operation at ${form.operation.at}`, ...(form.event ? [`"${formValue(form.event.value, event)}" at ${form.event.at}`] : [])];
+  return `the profile's form (${parts.join(', ')})`;
 }
 
 /** A change the check made: what it was, to which resource, and the exchange that made it. */
@@ -61,8 +55,9 @@ interface MadeChange {
  * the run's sink (profile `webhook.sink`). Subscribes the sink (through the profile's subscribe
  * extension; without one the sink must already be subscribed outside the API), creates and edits a
  * resource, and requires each change notified within `delivery_within`: a notification naming the
- * resource's ID with `<event>_created` / `_updated`, of the published shape, signed with the secret
- * (when the profile names one). Then unsubscribes (§4.5), creates and edits another resource, and
+ * resource's ID and the change (published form: `<event>_created` / `_updated`), of the form the
+ * profile declares (`webhook.notification`, the published one by default), signed with the secret
+ * (when the profile names one and the form signs). Then unsubscribes (§4.5), creates and edits another resource, and
  * requires that nothing naming it arrives for `quiet_period`. Deliveries that name other resources
  * (other clients of a shared target, a retry in flight) are not judged. Silence after unsubscribe
  * is evidence only once notifications were seen arriving, so without any the stop is not judged.
@@ -74,7 +69,7 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
   const webhook = ctx.profile.webhook!;
   const unreachable = await sink.probe();
   if (unreachable) ctx.precondition(unreachable);
-  if (!sink.checksSignatures) ctx.notJudged('WH-SIGNATURE', 'the profile names no webhook.secret_env, so signatures were not checked');
+  if (sink.signaturesUnchecked) ctx.notJudged('WH-SIGNATURE', sink.signaturesUnchecked);
 
   if (webhook.subscribe_path) {
     const subscribe = await ctx.send({ method: 'POST', path: webhook.subscribe_path, json: ctx.render(webhook.subscribe_body) });
@@ -83,7 +78,7 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
 
   const before = sink.sink.lastId;
   const made = await makeChanges(ctx, args.subscribed, 'while subscribed');
-  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, args.event, change), sink.deliveryWithinMs, before)));
+  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, sink.form, args.event, change), sink.deliveryWithinMs, before)));
   const arrivedAtAll = sink.sink.lastId > before;
   if (!arrivedAtAll && !webhook.subscribe_path) {
     ctx.precondition(
@@ -100,7 +95,7 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
   if (!served(unsubscribe)) ctx.precondition(`DELETE ${UNSUBSCRIBE_PATH} ${describeAnswer(unsubscribe)}: whether notifications stop could not be observed`);
   const stopped = sink.sink.lastId;
   const after = await makeChanges(ctx, args.unsubscribed, 'after unsubscribe');
-  const late = await sink.sink.waitFor((d) => after.some((change) => named(d)?.id === change.id), sink.quietPeriodMs, stopped);
+  const late = await sink.sink.waitFor((d) => after.some((change) => d.names.id === change.id), sink.quietPeriodMs, stopped);
   if (late) {
     ctx.fail(
       'WH-NOTIFICATIONS-STOP',
@@ -131,25 +126,25 @@ async function makeChanges(ctx: CheckContext, change: z.output<typeof Change>, w
   ];
 }
 
-/** Whether a delivery names the change: its ID, and `<event>_<change>`. */
-function names(delivery: Delivery, event: string, change: MadeChange): boolean {
-  const n = named(delivery);
-  return n !== null && n.id === change.id && n.operation === `${event}_${change.change}`;
+/** Whether a delivery names the change: its ID, and its operation (published: `<event>_<change>`). */
+function names(delivery: Delivery, form: NotificationForm, event: string, change: MadeChange): boolean {
+  return delivery.names.id === change.id && delivery.names.operation === formValue(form.operation.value, event, change.change);
 }
 
 /** The verdicts on one change's notification: arrived (or why not), its shape, its signature. */
 function judgeArrival(ctx: CheckContext, sink: RunSink, event: string, change: MadeChange, delivery: Delivery | null, before: number): void {
-  const what = `a notification of ${event} ${change.id} as ${event}_${change.change}`;
+  const what = `a notification of ${event} ${change.id} as ${formValue(sink.form.operation.value, event, change.change)}`;
   if (delivery) {
     const exchange = ctx.record(sink.exchangeOf(delivery));
-    if (!delivery.payload.ok) ctx.fail('WH-PAYLOAD-SHAPE', `${what} of the published shape {payload: {event, data: {id, operation, last_updated_at}}}`, delivery.payload.why, [exchange]);
-    else if (delivery.payload.value.payload.event !== event) ctx.fail('WH-PAYLOAD-SHAPE', `${what} with event "${event}"`, `event "${delivery.payload.value.payload.event}"`, [exchange]);
-    if (sink.checksSignatures && typeof delivery.signature === 'object') ctx.fail('WH-SIGNATURE', `${what} signed with the subscription's secret`, delivery.signature.failed, [exchange]);
+    const category = sink.form.event ? formValue(sink.form.event.value, event) : null;
+    if (!delivery.payload.ok) ctx.fail('WH-PAYLOAD-SHAPE', `${what} of ${describeForm(sink.form, event)}`, delivery.payload.why, [exchange]);
+    else if (category !== null && delivery.names.event !== category) ctx.fail('WH-PAYLOAD-SHAPE', `${what} with event "${category}"`, `event "${delivery.names.event}"`, [exchange]);
+    if (!sink.signaturesUnchecked && typeof delivery.signature === 'object') ctx.fail('WH-SIGNATURE', `${what} signed with the subscription's secret`, delivery.signature.failed, [exchange]);
     return;
   }
   // Nothing named the change: either nothing came, or what came does not say which change it is.
   const arrived = sink.sink.deliveries.filter((d) => d.id > before);
-  const sameResource = arrived.filter((d) => named(d)?.id === change.id);
+  const sameResource = arrived.filter((d) => d.names.id === change.id);
   if (arrived.length === 0) {
     ctx.fail('WH-NOTIFICATION-ARRIVES', `${what} at ${sink.url} within ${formatDuration(sink.deliveryWithinMs)}`, 'no notification arrived', [change.exchange]);
   } else if (sameResource.length > 0) {

@@ -1,5 +1,5 @@
 import { spellingOf } from '../records/field-name.ts';
-import { resolvePointer } from '../records/json-pointer.ts';
+import { resolvePointer } from '../spec/json-pointer.ts';
 import { locateItems } from '../records/locate.ts';
 import type { Exchange } from '../target/exchange.ts';
 

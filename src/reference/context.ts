@@ -4,7 +4,7 @@ import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRec
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../spec/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
-import { PUBLISHED_FORM, WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
+import { WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
 import type { ChangeKind } from '../spec/webhook-notification.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
@@ -38,17 +38,18 @@ export class ServerContext {
 
   /**
    * Notifies the webhook subscription, if any (else the ghost of a removed one), that a record of
-   * `category` was created or updated: in the published form unless a webhook fault breaks it.
+   * `category` was created or updated: in the dialect's form unless a webhook fault breaks it.
    */
   notify(category: 'users' | 'schedules' | 'timesheets' | 'breaks', id: number, change: ChangeKind): void {
     const target = this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : this.ghostWebhook;
-    this.webhooks.notify(target, category, id, change, this.deliveryForm());
+    this.webhooks.notify(target, category, id, change, this.deliveryForm(change));
   }
 
-  /** The form of the notifications, as the active faults make it. */
-  private deliveryForm(): DeliveryForm {
-    const signature = this.fault('webhook-unsigned') ? 'none' : this.fault('webhook-wrong-signature') ? 'body-only' : PUBLISHED_FORM.signature;
-    return { signature, includeId: !this.fault('webhook-payload-no-id') };
+  /** The form of the notifications: the dialect's, as the active faults break it. */
+  private deliveryForm(change: ChangeKind): DeliveryForm {
+    const signing = this.fault('webhook-unsigned') ? 'none' : this.fault('webhook-wrong-signature') ? 'wrong' : 'as-declared';
+    const lastUpdatedAt = change === 'created' ? this.dialect.createdLastUpdatedAt : 'time';
+    return { form: this.dialect.notificationForm, signing, includeId: !this.fault('webhook-payload-no-id'), lastUpdatedAt };
   }
 
   /** Now as `YYYY-MM-DDTHH:MM:SS` in UTC (the form of §2.4 `created_at`). */

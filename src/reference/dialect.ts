@@ -1,13 +1,15 @@
 import { errorBody, type ApiError, type ApiResponse } from './http/api-response.ts';
 import { laravelRecord } from './laravel-records.ts';
+import { NotificationForm, PUBLISHED_FORM } from '../spec/webhook-notification.ts';
 
 /** Resources whose records the spec does not show (§2.1, §2.2, §2.3, §2.6). */
 export type RecordKind = 'user' | 'schedule' | 'timesheet' | 'webhook';
 
 /**
  * How the reference server answers where the spec says "not shown": status codes, envelopes,
- * record shapes, error bodies, page_size above 100, link query strings, sort name spellings, and the
- * two readings the spec leaves open (USR-EMAIL-FORMAT, USR-EDIT-REQUIRED).
+ * record shapes, error bodies, page_size above 100, link query strings, sort name spellings, the
+ * form of webhook notifications, and the two readings the spec leaves open (USR-EMAIL-FORMAT,
+ * USR-EDIT-REQUIRED).
  * `standard` is the reference's own choice; `alternative` makes the other valid choice everywhere,
  * so the harness can prove it does not fail a conforming server that chose differently; `laravel`
  * answers as the real service behind the spec does, in representations a strict reader rejects.
@@ -42,6 +44,10 @@ export interface Dialect {
    * without first_name, last_name, email or password; `none` takes any subset (a partial update).
    */
   readonly editRequires: 'all-four' | 'none';
+  /** §6 (payload, signature: not shown): the form of its webhook notifications. */
+  readonly notificationForm: NotificationForm;
+  /** The published body's `last_updated_at` in a notification of a create: the Unix time, or `false` as real deliveries have carried it. */
+  readonly createdLastUpdatedAt: 'time' | false;
 }
 
 export type DialectName = 'standard' | 'alternative' | 'laravel';
@@ -63,7 +69,20 @@ export const STANDARD_DIALECT: Dialect = {
   sortNames: 'both',
   emailFormat: 'validated',
   editRequires: 'none',
+  notificationForm: PUBLISHED_FORM,
+  createdLastUpdatedAt: 'time',
 };
+
+/**
+ * The alternative dialect's notifications: `{"type": "users.created", "data": {"id": 12}}`, signed
+ * as many senders sign (GitHub's form): `x-signature-256: sha256=<hex HMAC-SHA256 of the body>`, no timestamp.
+ */
+export const ALTERNATIVE_NOTIFICATION_FORM: NotificationForm = NotificationForm.parse({
+  id: '/data/id',
+  operation: { at: '/type', value: '{event}.{change}' },
+  event: null,
+  signature: { header: 'x-signature-256', timestamp_header: null, signed: '{body}', prefix: 'sha256=' },
+});
 
 const ALTERNATIVE_STATUS: Readonly<Record<number, number>> = { 422: 400, 401: 403 };
 
@@ -71,7 +90,7 @@ const ALTERNATIVE_STATUS: Readonly<Record<number, number>> = { 422: 400, 401: 40
  * 200 `{data}` on create with camelCase records, 400 `{error: {...}}` for validation, 403 for a bad
  * token, `items` of a created break as a one-element array, page_size above 100 rejected, links
  * with `?page=N` only, camelCase sort names only, any e-mail string accepted, all four fields
- * required on edit.
+ * required on edit, notifications in ALTERNATIVE_NOTIFICATION_FORM.
  */
 export const ALTERNATIVE_DIALECT: Dialect = {
   name: 'alternative',
@@ -89,6 +108,8 @@ export const ALTERNATIVE_DIALECT: Dialect = {
   sortNames: 'camel',
   emailFormat: 'not-validated',
   editRequires: 'all-four',
+  notificationForm: ALTERNATIVE_NOTIFICATION_FORM,
+  createdLastUpdatedAt: 'time',
 };
 
 /**
@@ -96,7 +117,8 @@ export const ALTERNATIVE_DIALECT: Dialect = {
  * records as its database reads them back (1/0 flags, "15.00" pay rates, timesheets with wall-clock
  * `clock_in_time`/`clock_out_time` and a "H:MM" duration; see laravel-records.ts), a created break
  * with 200, the standard's error bodies, page_size above 100 clamped, links with `?page=N` only,
- * snake_case sort names only, e-mails validated, partial edits.
+ * snake_case sort names only, e-mails validated, partial edits, notifications in the published
+ * form with `last_updated_at: false` on a create.
  */
 export const LARAVEL_DIALECT: Dialect = {
   name: 'laravel',
@@ -111,6 +133,8 @@ export const LARAVEL_DIALECT: Dialect = {
   sortNames: 'snake',
   emailFormat: 'validated',
   editRequires: 'none',
+  notificationForm: PUBLISHED_FORM,
+  createdLastUpdatedAt: false,
 };
 
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { standard: STANDARD_DIALECT, alternative: ALTERNATIVE_DIALECT, laravel: LARAVEL_DIALECT };

@@ -137,9 +137,9 @@ export const FAULTS = [
   // webhook (§4.5)
   fault('unsubscribe-keeps-subscription', 'WH-UNSUBSCRIBE', 'scenario', 'Unsubscribe answers success but the subscription stays.'),
   fault('notifications-after-unsubscribe', 'WH-NOTIFICATIONS-STOP', 'scenario', 'Unsubscribe removes the subscription, but changes are still notified to its URL, signed with its secret.'),
-  fault('webhook-wrong-signature', 'WH-SIGNATURE', 'scenario', 'x-webhook-signature is the HMAC of the body alone, without the timestamp.'),
-  fault('webhook-unsigned', 'WH-SIGNATURE', 'scenario', 'Notifications carry no x-webhook-timestamp or x-webhook-signature although the subscription has a secret.'),
-  fault('webhook-payload-no-id', 'WH-PAYLOAD-SHAPE', 'scenario', 'The notification data has no `id`: only operation and last_updated_at.'),
+  fault('webhook-wrong-signature', 'WH-SIGNATURE', 'scenario', "The signature covers other content than the form's: the body without the timestamp (published form), or the body re-serialized with indentation (a form that signs no timestamp)."),
+  fault('webhook-unsigned', 'WH-SIGNATURE', 'scenario', 'Notifications carry no signature headers although the subscription has a secret.'),
+  fault('webhook-payload-no-id', 'WH-PAYLOAD-SHAPE', 'scenario', "The notification body has no ID where the form names it (published: `payload.data` without `id`)."),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

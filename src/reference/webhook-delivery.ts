@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { notificationBody, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, type ChangeKind, type NotificationBody } from '../spec/webhook-notification.ts';
+import { deletePointer } from '../spec/json-pointer.ts';
+import { notificationBody, signatureHeaders, signatureValue, signedContent, type ChangeKind, type NotificationForm, type SignatureScheme } from '../spec/webhook-notification.ts';
 
 /** A subscription that notifications go to: the subscribe extension's URL and secret. */
 export interface DeliveryTarget {
@@ -8,22 +9,22 @@ export interface DeliveryTarget {
   readonly secret: string | null;
 }
 
-/**
- * The form of a notification: the service's published one (`PUBLISHED_FORM`), or one that the
- * reference server's webhook faults break.
- */
+/** How the server's notifications are written: its dialect's form, as the webhook faults break it. */
 export interface DeliveryForm {
+  /** The dialect's form (spec/webhook-notification.ts): the published one, or the alternative dialect's. */
+  readonly form: NotificationForm;
   /**
-   * `published`: `x-webhook-timestamp` and `x-webhook-signature`, the HMAC of timestamp + body;
-   * `body-only`: both headers, the HMAC of the body alone; `none`: neither header. Only with a secret.
+   * `as-declared`: signed as the form says; `wrong`: the signature header over other content (the body
+   * without the timestamp, or, for a form that signs no timestamp, the body re-serialized with
+   * indentation: a sender that signs its object, not the bytes it sends); `none`: no signature
+   * headers. Only with a secret, and only for a form that signs.
    */
-  readonly signature: 'published' | 'body-only' | 'none';
-  /** Whether `data` names the record's `id`. */
+  readonly signing: 'as-declared' | 'wrong' | 'none';
+  /** Whether the body names the record's ID. */
   readonly includeId: boolean;
+  /** A published body's `last_updated_at`: the time of sending, or `false` (as real deliveries have carried it). */
+  readonly lastUpdatedAt: 'time' | false;
 }
-
-/** The service's published form (spec/webhook-notification.ts). */
-export const PUBLISHED_FORM: DeliveryForm = { signature: 'published', includeId: true };
 
 /** One attempt of one notification, as the server saw it (for its tests and its log). */
 export interface DeliveryAttempt {
@@ -36,6 +37,8 @@ export interface DeliveryAttempt {
 
 /** Attempts per notification: the first and two retries, 1 s then 2 s later. */
 export const DELIVERY_ATTEMPTS = 3;
+/** Attempts kept for the server's tests and log; past this the oldest go (a long-running server stays bounded). */
+const ATTEMPTS_KEPT = 1_000;
 const RETRY_DELAYS_MS = [1_000, 2_000];
 /** How long one attempt may take, connect to answer. */
 const ATTEMPT_TIMEOUT_MS = 5_000;
@@ -48,10 +51,10 @@ export function isLoopbackUrl(url: URL): boolean {
 }
 
 /**
- * Delivers the reference server's webhook notifications (the service's published form,
- * spec/webhook-notification.ts, unless a `DeliveryForm` breaks it): an HTTPS (or, on loopback,
- * HTTP) POST of `{payload: {event, data: {id, operation, last_updated_at}}}` signed with the
- * subscription's secret, for each create and update of users, schedules, timesheets and breaks. A
+ * Delivers the reference server's webhook notifications in its dialect's form (the service's
+ * published one, spec/webhook-notification.ts, unless the dialect or a fault makes another): an
+ * HTTPS (or, on loopback, HTTP) POST of JSON signed with the subscription's secret, for each create
+ * and update of users, schedules, timesheets and breaks. A
  * delivery that fails (no answer within 5 s, or not a 2xx) is tried again after 1 s and 2 s, then
  * dropped. Only loopback URLs are delivered to (the seed's hooks.example.test is never called); at
  * most 256 notifications wait. The receiver's certificate is not verified: the subscriber chose the URL.
@@ -66,7 +69,7 @@ export class WebhookDeliverer {
   }
 
   /** Sends a notification that `category` record `id` was `change`d, in `form`, if the target is a loopback URL. Never throws. */
-  notify(target: DeliveryTarget | null, category: string, id: number, change: ChangeKind, form: DeliveryForm = PUBLISHED_FORM): void {
+  notify(target: DeliveryTarget | null, category: string, id: number, change: ChangeKind, form: DeliveryForm): void {
     if (!target) return;
     let url: URL;
     try {
@@ -75,14 +78,15 @@ export class WebhookDeliverer {
       return;
     }
     if (!isLoopbackUrl(url) || this.#pending >= QUEUE_LIMIT) return;
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const notification = notificationBody(category, id, change, Number(timestamp));
-    const body = JSON.stringify(form.includeId ? notification : withoutId(notification));
+    const timestamp = Math.floor(Date.now() / 1000);
+    const notification = notificationBody(form.form, category, id, change, form.lastUpdatedAt === false ? false : timestamp);
+    if (!form.includeId) deletePointer(notification, form.form.id);
+    const body = JSON.stringify(notification);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'clockcheck-reference-server' };
-    if (target.secret !== null && form.signature !== 'none') {
-      headers[TIMESTAMP_HEADER] = timestamp;
-      // The HMAC of '' + body is that of the body alone.
-      headers[SIGNATURE_HEADER] = signDelivery(target.secret, form.signature === 'published' ? timestamp : '', body);
+    const scheme = form.form.signature;
+    if (target.secret !== null && scheme !== null && form.signing !== 'none') {
+      Object.assign(headers, signatureHeaders(scheme, target.secret, timestamp, body));
+      if (form.signing === 'wrong') headers[scheme.header] = signatureValue(scheme, target.secret, wrongContent(scheme, notification, body));
     }
     this.#pending++;
     void this.#deliver(url, headers, body, 1).finally(() => this.#pending--);
@@ -91,6 +95,7 @@ export class WebhookDeliverer {
   async #deliver(url: URL, headers: Record<string, string>, body: string, attempt: number): Promise<void> {
     const outcome = await post(url, headers, body);
     this.attempts.push({ url: url.href, body, attempt, outcome });
+    if (this.attempts.length > ATTEMPTS_KEPT) this.attempts.shift();
     if (typeof outcome === 'number' && outcome >= 200 && outcome < 300) return;
     const delay = RETRY_DELAYS_MS[attempt - 1];
     if (delay === undefined) return;
@@ -99,10 +104,9 @@ export class WebhookDeliverer {
   }
 }
 
-/** The notification with no `id` in its `data`. */
-function withoutId(notification: NotificationBody): unknown {
-  const { event, data } = notification.payload;
-  return { payload: { event, data: { operation: data.operation, last_updated_at: data.last_updated_at } } };
+/** What the `webhook-wrong-signature` fault signs instead of the scheme's content. */
+function wrongContent(scheme: SignatureScheme, notification: unknown, body: string): string {
+  return scheme.signed.includes('{timestamp}') ? signedContent(scheme, '', body) : JSON.stringify(notification, null, 2);
 }
 
 /** One POST; the status, or why there is none. */

@@ -57,7 +57,8 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
       role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
     },
     // The run's sink on loopback, subscribed through the server's extension with a secret the run
-    // makes; loopback deliveries come within milliseconds, so a second of silence after unsubscribe is telling.
+    // makes; loopback deliveries come within milliseconds, so a second of silence after unsubscribe is
+    // telling. The notifications' form is the dialect's (the published one, or the alternative's).
     webhook: {
       subscribe_path: '/webhooks/subscription',
       subscribe_body: { url: '{{ sink.url }}', secret: '{{ sink.secret }}' },
@@ -66,6 +67,7 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
       delivery_within: 5_000,
       quiet_period: 1_000,
       signature_tolerance: 300_000,
+      notification: dialect.notificationForm,
     },
     // The readings the spec leaves open, as the server's dialect makes them (README, "clockcheck serve").
     user_email_format: dialect.emailFormat,

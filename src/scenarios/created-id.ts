@@ -1,4 +1,4 @@
-import { resolvePointer } from '../records/json-pointer.ts';
+import { resolvePointer } from '../spec/json-pointer.ts';
 import { locateRecord } from '../records/locate.ts';
 import type { Profile } from '../target/profile.ts';
 

@@ -7,6 +7,7 @@ import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
 import { parseDuration } from '../duration.ts';
 import { referencedPaths } from '../scenarios/template.ts';
 import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
+import { NotificationForm } from '../spec/webhook-notification.ts';
 
 const duration = (fallback: string) =>
   z
@@ -128,8 +129,13 @@ export const profileSchema = z.strictObject({
       delivery_within: duration('60s'),
       /** How long the sink must stay silent after unsubscribe and the changes that follow it (default: delivery_within). */
       quiet_period: optionalDuration,
-      /** How far a notification's x-webhook-timestamp may be from the sink's clock. */
+      /** How far a notification's timestamp header may be from the sink's clock. */
       signature_tolerance: duration('300s'),
+      /**
+       * The form of a notification (§6: not shown): where its body names the resource's ID, the
+       * operation and the category, and how it is signed. Default: as the service publishes it.
+       */
+      notification: NotificationForm.prefault({}),
     })
     .superRefine((webhook, ctx) => {
       const paths = referencedPaths(webhook.subscribe_body);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from '../target/exchange.ts';
 import type { Redactor } from '../target/redaction.ts';
 import type { Profile } from '../target/profile.ts';
+import type { NotificationForm } from '../spec/webhook-notification.ts';
 import { PROBE_HEADER, startSink, type Delivery, type Sink } from './sink.ts';
 
 /** The profile's webhook settings with a sink. */
@@ -24,8 +25,13 @@ export interface RunSink {
   readonly sink: Sink;
   /** The URL the target delivers to: the profile's public_url, else the sink's own. */
   readonly url: string;
-  /** Whether signatures are checked (the profile names webhook.secret_env, or the embedded run made a secret). */
-  readonly checksSignatures: boolean;
+  /** The form notifications are read in (the profile's webhook.notification). */
+  readonly form: NotificationForm;
+  /**
+   * Why signatures are not checked, or null when they are (the profile names webhook.secret_env, or
+   * the embedded run made a secret, and the form signs notifications).
+   */
+  readonly signaturesUnchecked: string | null;
   readonly deliveryWithinMs: number;
   readonly quietPeriodMs: number;
   /**
@@ -60,6 +66,7 @@ export async function startRunSink(webhook: SinkProfile, deps: RunSinkDeps): Pro
     host,
     port,
     secret: deps.secret,
+    form: webhook.notification,
     toleranceSeconds: webhook.signature_tolerance / 1000,
     ...(tls ? { tls } : {}),
   });
@@ -68,7 +75,13 @@ export async function startRunSink(webhook: SinkProfile, deps: RunSinkDeps): Pro
   return {
     sink,
     url,
-    checksSignatures: deps.secret !== null,
+    form: webhook.notification,
+    signaturesUnchecked:
+      webhook.notification.signature === null
+        ? 'the profile declares unsigned notifications (webhook.notification.signature: null)'
+        : deps.secret === null
+          ? 'the profile names no webhook.secret_env, so signatures were not checked'
+          : null,
     deliveryWithinMs: webhook.delivery_within,
     quietPeriodMs: webhook.quiet_period ?? webhook.delivery_within,
     probe: () => (url === sink.url ? Promise.resolve(null) : probeThrough(url, sink)),

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { NotificationBody, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../spec/webhook-notification.ts';
+import { PUBLISHED_FORM, readNotification, verifySignature, type NotificationForm, type NotificationReading } from '../spec/webhook-notification.ts';
 
 /** One notification the sink received (a POST of JSON within the size limit). */
 export interface Delivery {
@@ -11,10 +11,12 @@ export interface Delivery {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  /** `verified`; `not checked` without a secret; else why it failed. */
+  /** `verified`; `not checked` without a secret or for a form that signs nothing; else why it failed. */
   readonly signature: 'verified' | 'not checked' | { readonly failed: string };
-  /** The published shape (`{payload: {event, data: {id, operation, last_updated_at}}}`), or why not. */
-  readonly payload: { readonly ok: true; readonly value: NotificationBody } | { readonly ok: false; readonly why: string };
+  /** What the body names, read by the sink's form: the resource's ID, the operation, the category. */
+  readonly names: NotificationReading;
+  /** Whether the body has the form's shape (the published one by default), or why not. */
+  readonly payload: { readonly ok: true } | { readonly ok: false; readonly why: string };
   /** The status the sink answered. */
   readonly status: number;
 }
@@ -25,6 +27,8 @@ export interface SinkOptions {
   readonly port?: number;
   /** The subscription's secret; without it signatures are not checked. */
   readonly secret?: string | null;
+  /** The form notifications are read and their signatures checked in (default: the published form). */
+  readonly form?: NotificationForm;
   /** The status answered to a delivery (default 200; another to exercise a sender's retries). */
   readonly status?: number;
   /** Largest body read (default 64 KiB); a larger one gets 413 and is not kept. */
@@ -58,16 +62,21 @@ export interface Sink {
 const DEFAULT_MAX_BODY = 64 * 1024;
 /** Probes a harness sends through a sink's public URL (a tunnel) to see that it reaches the sink: kept apart from deliveries. */
 export const PROBE_HEADER = 'x-clockcheck-probe';
+/** Connections the sink holds at once. */
+const MAX_CONNECTIONS = 128;
+/** How long close() lets a connection finish the answer it is writing. */
+const CLOSE_GRACE_MS = 1_000;
 /** Probe nonces held; past that the oldest go. */
 const MAX_PROBES = 100;
 
 /**
- * A webhook receiver (`clockcheck sink`, and the webhook checks of a run): it keeps each POST of JSON,
- * checks its signature against the secret (constant-time, timestamp within a tolerance) and its
- * payload against the published shape, and answers. Bounded: a body past `maxBodyBytes` is refused
- * with 413 and not read further, at most `maxHeld` deliveries are kept, and a request must arrive
- * whole within 10 s. Anything else (another method, another content type, text that is not JSON) is
- * refused with a 4xx and counted; nothing a sender does can crash it.
+ * A webhook receiver (`clockcheck sink`, and the webhook checks of a run): it keeps each POST of
+ * JSON, checks its signature against the secret (constant-time, timestamp within a tolerance) and
+ * its payload against the form (the published one unless the profile declares another), and
+ * answers. Bounded: a body past `maxBodyBytes` is refused with 413 and not read further, at most
+ * `maxHeld` deliveries are kept, a request must arrive whole within 10 s, and at most 128
+ * connections are open at once. Anything else (another method, another content type, text that is
+ * not JSON) is refused with a 4xx and counted; nothing a sender does can crash it.
  */
 export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   const deliveries: Delivery[] = [];
@@ -78,6 +87,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   let dropped = 0;
   let next = 1;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const form = options.form ?? PUBLISHED_FORM;
   const refuse = (res: ServerResponse, status: number, why: string, close = false) => {
     refused[why] = (refused[why] ?? 0) + 1;
     res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) });
@@ -119,8 +129,8 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
         res.end(JSON.stringify({ probe: 'received' }));
         return;
       }
-      const check = options.secret ? verifyDelivery(options.secret, { timestamp: header(TIMESTAMP_HEADER), signature: header(SIGNATURE_HEADER), body }, Date.now(), options.toleranceSeconds) : null;
-      const parsed = NotificationBody.safeParse(json);
+      const check = options.secret && form.signature ? verifySignature(form.signature, options.secret, { header, body }, Date.now(), options.toleranceSeconds) : null;
+      const read = readNotification(form, json);
       const status = options.status ?? 200;
       const delivery: Delivery = {
         id: next++,
@@ -129,7 +139,8 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
         headers: Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : []))),
         body,
         signature: check === null ? 'not checked' : check.ok ? 'verified' : { failed: check.why },
-        payload: parsed.success ? { ok: true, value: parsed.data } : { ok: false, why: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') },
+        names: read.names,
+        payload: read.shape,
         status,
       };
       deliveries.push(delivery);
@@ -137,10 +148,10 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
         deliveries.shift();
         dropped++;
       }
-      options.onDelivery?.(delivery);
-      for (const waiter of waiters) waiter.look();
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ received: delivery.id }));
+      options.onDelivery?.(delivery);
+      for (const waiter of waiters) waiter.look();
     });
   };
 
@@ -148,6 +159,8 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
+  // Connections open at once: past this, new ones are dropped (no sender can exhaust sockets or memory).
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -194,8 +207,13 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const waiter of waiters) waiter.end();
-        server.closeAllConnections();
-        server.close(() => resolve());
+        // Answers being written finish (a sender must not see its delivery cut off); idle connections close now, the rest after a grace.
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

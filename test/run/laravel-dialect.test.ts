@@ -12,6 +12,11 @@ describe('a conforming server that answers in Laravel representations (pay_rate 
     // The defaults of §2.2 were judged on records that write them "0.00" and 0, not skipped.
     expect(report.checks.find((c) => c.id === 'users/defaults')?.status).toBe('passed');
     expect(report.checks.find((c) => c.id === 'users/put-partial-keeps-optional-fields')?.status).toBe('passed');
+    // The notification of a create carries last_updated_at: false, as real deliveries have: accepted.
+    const webhook = report.checks.find((c) => c.id === 'webhooks/notifications')!;
+    expect(webhook.status).toBe('passed');
+    const created = webhook.exchanges.find((e) => e.direction === 'inbound' && e.request.body!.includes('users_created'));
+    expect(JSON.parse(created!.request.body!).payload.data.last_updated_at).toBe(false);
     for (const skipped of report.checks.filter((c) => c.status === 'skipped')) expect(skipped.reason).toMatch(/^certifies user_|rate-limit bursts off/);
   }, 120_000);
 

@@ -3,6 +3,8 @@ import { createServer as createHttpServer, request as httpRequest } from 'node:h
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import { ALTERNATIVE_NOTIFICATION_FORM, type DialectName } from '../../src/reference/dialect.ts';
+import { NotificationForm, PUBLISHED_FORM } from '../../src/spec/webhook-notification.ts';
 import type { CheckResult, RunReport } from '../../src/report/model.ts';
 import type { Profile } from '../../src/target/profile.ts';
 import { planRun } from '../../src/run/plan.ts';
@@ -16,8 +18,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(faults: string[] = []): Promise<ReferenceServer> {
-  const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT, faults });
+async function serve(faults: string[] = [], dialect: DialectName = 'standard'): Promise<ReferenceServer> {
+  const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT, faults, dialect });
   servers.push(server);
   return server;
 }
@@ -76,7 +78,7 @@ describe('webhooks/notifications against the reference server', () => {
 
   it.each([
     ['notifications-after-unsubscribe', 'WH-NOTIFICATIONS-STOP', /^the sink received #3 users_created of \d+ after unsubscribe answered 200$/],
-    ['webhook-wrong-signature', 'WH-SIGNATURE', /^the signature does not match the body and timestamp$/],
+    ['webhook-wrong-signature', 'WH-SIGNATURE', /^x-webhook-signature does not match the HMAC-SHA256 of x-webhook-timestamp \+ body$/],
     ['webhook-unsigned', 'WH-SIGNATURE', /^no x-webhook-timestamp header$/],
     ['webhook-payload-no-id', 'WH-PAYLOAD-SHAPE', /^2 notifications arrived, none naming \d+: #1 users_created naming no ID, #2 users_updated naming no ID$/],
   ])('catches %s under %s, and no other rule', async (fault, rule, actual) => {
@@ -144,6 +146,54 @@ describe('webhooks/notifications against the reference server', () => {
     expect(check.status).toBe('errored');
     expect(check.reason).toMatch(new RegExp(`^a probe posted to the sink's public URL http://127\\.0\\.0\\.1:${port}/hook did not reach the sink at http://127\\.0\\.0\\.1:\\d+/ \\(the POST failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\): is the tunnel running and forwarding there\\?$`));
     expect(check.exchanges).toEqual([]);
+  }, 30_000);
+});
+
+describe('webhooks/notifications in a form the profile declares', () => {
+  it('passes a server whose notifications take another form when the profile declares it (alternative dialect: {type, data: {id}}, sha256= over the body, no timestamp), and the deliveries read by that form', async () => {
+    const server = await serve([], 'alternative');
+    const profile = profileFor(server);
+    expect(profile.webhook!.notification).toEqual(ALTERNATIVE_NOTIFICATION_FORM);
+    const check = notifications(await certifyWebhooks(server, profile));
+    expect(check).toMatchObject({ status: 'passed', findings: [], rules: ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-SIGNATURE', 'WH-NOTIFICATIONS-STOP'] });
+    const received = check.exchanges.filter((e) => e.direction === 'inbound');
+    expect(received.map((e) => JSON.parse(e.request.body!).type)).toEqual(['users.created', 'users.updated']);
+    expect(received[0]!.request.headers['x-signature-256']).toMatch(/^sha256=[0-9a-f]{64}$/);
+  }, 30_000);
+
+  it.each([
+    ['notifications-after-unsubscribe', 'WH-NOTIFICATIONS-STOP', /^the sink received #3 users\.created of \d+ after unsubscribe answered 200$/],
+    ['webhook-wrong-signature', 'WH-SIGNATURE', /^x-signature-256 does not match the HMAC-SHA256 of body$/],
+    ['webhook-unsigned', 'WH-SIGNATURE', /^no x-signature-256 header$/],
+    ['webhook-payload-no-id', 'WH-PAYLOAD-SHAPE', /^2 notifications arrived, none naming \d+: #1 users\.created naming no ID, #2 users\.updated naming no ID$/],
+  ])('catches %s in that form, under %s only', async (fault, rule, actual) => {
+    const server = await serve([fault], 'alternative');
+    const check = notifications(await certifyWebhooks(server, profileFor(server)));
+    expect(check.status).toBe('failed');
+    expect(new Set(check.findings.map((f) => f.ruleId))).toEqual(new Set([rule]));
+    expect(check.findings[0]!.actual).toMatch(actual);
+  }, 30_000);
+
+  it('fails WH-PAYLOAD-SHAPE, never WH-NOTIFICATION-ARRIVES, when the notifications are not in the declared form; WH-SIGNATURE under the declared scheme', async () => {
+    // The published form arrives; the profile declares the alternative one.
+    const server = await serve();
+    const check = notifications(await certifyWebhooks(server, profileFor(server, { notification: ALTERNATIVE_NOTIFICATION_FORM })));
+    expect(check.status).toBe('failed');
+    expect(new Set(check.findings.map((f) => f.ruleId))).toEqual(new Set(['WH-PAYLOAD-SHAPE']));
+    expect(check.findings[0]!.actual).toMatch(/^2 notifications arrived, none naming \d+: #1 \(naming no ID and no operation\), #2 \(naming no ID and no operation\)$/);
+
+    // Only the signature declared otherwise: the payload is judged as published, the signature fails.
+    const signedOtherwise = NotificationForm.parse({ signature: { header: 'x-webhook-signature', timestamp_header: null, signed: '{body}' } });
+    const mismatch = notifications(await certifyWebhooks(server, profileFor(server, { notification: signedOtherwise })));
+    expect(new Set(mismatch.findings.map((f) => f.ruleId))).toEqual(new Set(['WH-SIGNATURE']));
+    expect(mismatch.findings[0]!.actual).toBe('x-webhook-signature does not match the HMAC-SHA256 of body');
+  }, 30_000);
+
+  it('leaves WH-SIGNATURE out of the verdict, with the reason, when the profile declares unsigned notifications', async () => {
+    const server = await serve(['webhook-unsigned']);
+    const check = notifications(await certifyWebhooks(server, profileFor(server, { notification: { ...PUBLISHED_FORM, signature: null } })));
+    expect(check).toMatchObject({ status: 'passed', rules: ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-NOTIFICATIONS-STOP'] });
+    expect(check.notes).toContain('WH-SIGNATURE not judged: the profile declares unsigned notifications (webhook.notification.signature: null)');
   }, 30_000);
 });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../src/scenarios/yaml-source.ts';
 import { defaultProfile, loadProfile, parseProfile, profileForReport } from '../../src/target/profile.ts';
+import { PUBLISHED_FORM } from '../../src/spec/webhook-notification.ts';
 
 const lines = (...text: string[]) => `${text.join('\n')}\n`;
 
@@ -66,7 +67,7 @@ describe('profile defaults', () => {
       'p.yaml',
     );
     // Notifications: delivered within a minute by default, the quiet period the same, timestamps within 5 min.
-    expect(profile.webhook).toEqual({ subscribe_path: '/webhooks', subscribe_body: {}, delivery_within: 60_000, signature_tolerance: 300_000 });
+    expect(profile.webhook).toEqual({ subscribe_path: '/webhooks', subscribe_body: {}, delivery_within: 60_000, signature_tolerance: 300_000, notification: PUBLISHED_FORM });
     expect(profile.fixtures).toEqual({ active_user_ids: [1, 2], role_user_ids: { admin: [1] } });
     expect(profile.waivers).toEqual([{ rule: 'PAG-LINKS', reason: 'relative links' }]);
     expect(profile.sort_names).toEqual({ first_name: 'first_name' });
@@ -172,6 +173,23 @@ describe('profile errors name the file, line and key', () => {
     expect(failure(lines('webhook:', '  sink: { listen: localhost }'))).toMatchObject({ line: 2, field: 'webhook.sink.listen' });
     expect(failure(lines('webhook:', '  sink: { public_url: "ftp://x" }'))).toMatchObject({ field: 'webhook.sink.public_url' });
     expect(failure(lines('webhook:', '  sink: {}', '  quiet_period: soon'))).toMatchObject({ line: 3, field: 'webhook.quiet_period' });
+  });
+
+  it('reads a declared notification form over the published defaults, and reports a wrong one at its line', () => {
+    const profile = parseProfile(
+      lines('webhook:', '  sink: {}', '  notification:', '    id: /data/id', '    operation: { at: /type, value: "{event}.{change}" }', '    event: null', '    signature: { header: X-Hub-Signature-256, timestamp_header: null, signed: "{body}", prefix: "sha256=" }'),
+      'p.yaml',
+    );
+    expect(profile.webhook?.notification).toEqual({
+      id: '/data/id',
+      operation: { at: '/type', value: '{event}.{change}' },
+      event: null,
+      signature: { header: 'x-hub-signature-256', timestamp_header: null, signed: '{body}', algorithm: 'sha256', encoding: 'hex', prefix: 'sha256=' },
+    });
+    expect(parseProfile(lines('webhook:', '  sink: {}', '  notification: { id: /data/id }'), 'p.yaml').webhook?.notification).toEqual({ ...PUBLISHED_FORM, id: '/data/id' });
+    expect(failure(lines('webhook:', '  sink: {}', '  notification:', '    operation: { value: "{event}" }'))).toMatchObject({ line: 4, field: 'webhook.notification.operation.value', problem: 'must hold {change}' });
+    expect(failure(lines('webhook:', '  sink: {}', '  notification:', '    signature: { algorithm: md5 }'))).toMatchObject({ line: 4, field: 'webhook.notification.signature.algorithm' });
+    expect(failure(lines('webhook:', '  sink: {}', '  notification:', '    signture: null'))).toMatchObject({ line: 4, hint: 'did you mean "signature"?' });
   });
 
   it('reports a YAML syntax error at its line', () => {

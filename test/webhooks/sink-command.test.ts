@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { createHmac } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +37,7 @@ describe('clockcheck sink', () => {
     expect(await exited).toBe(0);
     expect(stdout).toMatch(/^#1 \S+ POST \/ users_created id=12; signature verified; answered 202$/m);
     expect(stdout).toMatch(/^#2 .*signature FAILED: no x-webhook-timestamp header/m);
-    expect(stdout).toMatch(/^2 deliveries; refused: 1 not a POST$/m);
+    expect(stdout).toMatch(/^2 deliveries \(1 signature FAILED\); refused: 1 not a POST$/m);
     const lines = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: number; signature: unknown });
     expect(lines.map((l) => l.id)).toEqual([1, 2]);
     expect(`${stdout}${await readFile(log, 'utf8')}`).not.toContain(SECRET);
@@ -47,4 +48,59 @@ describe('clockcheck sink', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/CLOCKCHECK_NO_SUCH_VARIABLE/);
   });
+
+  it('reads the form, the secret variable and the listen address from --profile, and stops after --count deliveries', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-sink-'));
+    const profile = join(dir, 'profile.yaml');
+    await writeFile(
+      profile,
+      [
+        'webhook:',
+        '  sink: { listen: 127.0.0.1:0 }',
+        '  secret_env: HOOK_SECRET',
+        '  notification:',
+        '    id: /data/id',
+        '    operation: { at: /type, value: "{event}.{change}" }',
+        '    event: null',
+        '    signature: { header: X-Signature-256, timestamp_header: null, signed: "{body}", prefix: "sha256=" }',
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [DEV_BIN, 'sink', '--profile', profile, '--count', '2', '--max-time', '30s'], { cwd: ROOT, env: { ...process.env, HOOK_SECRET: SECRET } });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const url = await listening(child, () => stdout);
+    const body = JSON.stringify({ type: 'users.created', data: { id: 12 } });
+    const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+    expect((await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature-256': signature } })).status).toBe(200);
+    await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature-256': 'sha256=00' } });
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/^signatures checked with the secret in HOOK_SECRET; the notification form of \S+profile\.yaml$/m);
+    expect(stdout).toMatch(/^#1 \S+ POST \/ users\.created id=12; signature verified; answered 200$/m);
+    expect(stdout).toMatch(/^#2 .*signature FAILED: x-signature-256 does not match the HMAC-SHA256 of body/m);
+    expect(stdout).toMatch(/^2 deliveries \(1 signature FAILED\)$/m);
+  }, 40_000);
+
+  it('exits 1 at --max-time when --count deliveries did not arrive', async () => {
+    const result = await runClockcheck(['sink', '--count', '1', '--max-time', '500ms'], process.env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^0 deliveries$/m);
+    expect(result.stderr).toMatch(/0 of the 1 deliveries awaited arrived within --max-time 500ms/);
+  }, 20_000);
 });
+
+/** The URL of the sink's `listening` line. */
+function listening(child: { stdout: NodeJS.ReadableStream }, stdout: () => string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${stdout()}`)), 20_000);
+    const look = () => {
+      const match = /^listening (\S+)$/m.exec(stdout());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout.on('data', () => setImmediate(look));
+  });
+}

@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyDelivery } from '../../src/spec/webhook-notification.ts';
+import { NotificationForm, PUBLISHED_FORM, signatureHeaders, signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureScheme } from '../../src/spec/webhook-notification.ts';
 import { PROBE_HEADER, startSink, type Sink } from '../../src/webhooks/sink.ts';
 
 const SECRET = 'whsec-test-0123456789';
@@ -22,18 +23,75 @@ function signed(body: string, nowSeconds = Math.floor(Date.now() / 1000), secret
 
 const NOTIFICATION = JSON.stringify({ payload: { event: 'users', data: { id: 12, operation: 'users_created', last_updated_at: 1_700_000_000 } } });
 
+/** verifySignature in the published scheme, for a delivery with these two header values. */
+function verifyPublished(secret: string, delivery: { timestamp: string | undefined; signature: string | undefined; body: string }, nowMs: number) {
+  const headers: Record<string, string | undefined> = { [TIMESTAMP_HEADER]: delivery.timestamp, [SIGNATURE_HEADER]: delivery.signature };
+  return verifySignature(PUBLISHED_FORM.signature!, secret, { header: (name) => headers[name], body: delivery.body }, nowMs);
+}
+
 describe('webhook signatures', () => {
   it('verify the HMAC-SHA256 of timestamp + body, within the tolerance, and nothing else', () => {
     const now = 1_700_000_000_000;
     const timestamp = String(now / 1000);
     const signature = signDelivery(SECRET, timestamp, NOTIFICATION);
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(verifyDelivery(SECRET, { timestamp, signature, body: NOTIFICATION }, now)).toEqual({ ok: true });
-    expect(verifyDelivery(SECRET, { timestamp, signature, body: `${NOTIFICATION} ` }, now).ok).toBe(false);
-    expect(verifyDelivery('another', { timestamp, signature, body: NOTIFICATION }, now).ok).toBe(false);
-    expect(verifyDelivery(SECRET, { timestamp, signature, body: NOTIFICATION }, now + 301_000)).toMatchObject({ ok: false, why: expect.stringContaining('tolerance') });
-    expect(verifyDelivery(SECRET, { timestamp: undefined, signature, body: NOTIFICATION }, now)).toMatchObject({ ok: false, why: expect.stringContaining(TIMESTAMP_HEADER) });
-    expect(verifyDelivery(SECRET, { timestamp, signature: 'zz', body: NOTIFICATION }, now).ok).toBe(false);
+    expect(verifyPublished(SECRET, { timestamp, signature, body: NOTIFICATION }, now)).toEqual({ ok: true });
+    expect(verifyPublished(SECRET, { timestamp, signature: signature.toUpperCase(), body: NOTIFICATION }, now)).toEqual({ ok: true });
+    expect(verifyPublished(SECRET, { timestamp, signature, body: `${NOTIFICATION} ` }, now).ok).toBe(false);
+    expect(verifyPublished('another', { timestamp, signature, body: NOTIFICATION }, now).ok).toBe(false);
+    expect(verifyPublished(SECRET, { timestamp, signature, body: NOTIFICATION }, now + 301_000)).toMatchObject({ ok: false, why: expect.stringContaining('tolerance') });
+    expect(verifyPublished(SECRET, { timestamp: undefined, signature, body: NOTIFICATION }, now)).toMatchObject({ ok: false, why: expect.stringContaining(TIMESTAMP_HEADER) });
+    expect(verifyPublished(SECRET, { timestamp, signature: 'zz', body: NOTIFICATION }, now).ok).toBe(false);
+    expect(verifyPublished(SECRET, { timestamp, signature: signature.slice(0, 62), body: NOTIFICATION }, now).ok).toBe(false);
+    // The body is signed as sent: replacement patterns and placeholders in it are text.
+    const tricky = JSON.stringify({ payload: { event: "$& $' {timestamp} {body}", data: { id: 1, operation: 'users_created', last_updated_at: false } } });
+    expect(verifyPublished(SECRET, { timestamp, signature: createHmac('sha256', SECRET).update(timestamp + tricky).digest('hex'), body: tricky }, now)).toEqual({ ok: true });
+    // A timestamp in milliseconds is read as such.
+    const ms = String(now);
+    expect(verifyPublished(SECRET, { timestamp: ms, signature: signDelivery(SECRET, ms, NOTIFICATION), body: NOTIFICATION }, now)).toEqual({ ok: true });
+  });
+
+  const SCHEMES: [string, unknown, (secret: string, timestamp: string, body: string) => Record<string, string>][] = [
+    // GitHub: X-Hub-Signature-256: sha256=<hex HMAC of the body>
+    ['sha256= prefix over the body alone', { header: 'X-Hub-Signature-256', timestamp_header: null, signed: '{body}', prefix: 'sha256=' }, (secret, _t, body) => ({ 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` })],
+    // Slack: X-Slack-Signature: v0=<hex HMAC of "v0:" + timestamp + ":" + body>
+    ['a versioned content with the timestamp', { header: 'x-slack-signature', timestamp_header: 'x-slack-request-timestamp', signed: 'v0:{timestamp}:{body}', prefix: 'v0=' }, (secret, t, body) => ({ 'x-slack-request-timestamp': t, 'x-slack-signature': `v0=${createHmac('sha256', secret).update(`v0:${t}:${body}`).digest('hex')}` })],
+    // Shopify: X-Shopify-Hmac-Sha256: <base64 HMAC of the body>
+    ['base64 over the body alone', { header: 'x-shopify-hmac-sha256', timestamp_header: null, signed: '{body}', encoding: 'base64' }, (secret, _t, body) => ({ 'x-shopify-hmac-sha256': createHmac('sha256', secret).update(body).digest('base64') })],
+    ['HMAC-SHA512', { algorithm: 'sha512' }, (secret, t, body) => ({ [TIMESTAMP_HEADER]: t, [SIGNATURE_HEADER]: createHmac('sha512', secret).update(t + body).digest('hex') })],
+  ];
+
+  it.each(SCHEMES)('verify a declared scheme (%s) as its senders sign it, and sign as they do', (_name, declared, sign) => {
+    const scheme = NotificationForm.parse({ signature: declared }).signature!;
+    const now = 1_700_000_000_000;
+    const timestamp = String(now / 1000);
+    const headers = sign(SECRET, timestamp, NOTIFICATION);
+    const check = (h: Record<string, string>, body = NOTIFICATION) => verifySignature(scheme, SECRET, { header: (name) => h[name], body }, now);
+    expect(check(headers)).toEqual({ ok: true });
+    expect(signatureHeaders(scheme, SECRET, now / 1000, NOTIFICATION)).toEqual(headers);
+    expect(check(headers, `${NOTIFICATION}\n`)).toMatchObject({ ok: false, why: expect.stringMatching(/does not match the HMAC-SHA(256|512) of /) });
+    expect(check(sign('another', timestamp, NOTIFICATION)).ok).toBe(false);
+    expect(check({})).toMatchObject({ ok: false, why: expect.stringMatching(/^no \S+ header$/) });
+  });
+
+  it('describe what a failed signature should have covered', () => {
+    const scheme: SignatureScheme = NotificationForm.parse({ signature: { header: 'x-slack-signature', timestamp_header: 'x-slack-request-timestamp', signed: 'v0:{timestamp}:{body}', prefix: 'v0=' } }).signature!;
+    const check = verifySignature(scheme, SECRET, { header: (name) => ({ 'x-slack-request-timestamp': '1700000000', 'x-slack-signature': 'v0=00' })[name], body: '{}' }, 1_700_000_000_000);
+    expect(check).toEqual({ ok: false, why: 'x-slack-signature does not match the HMAC-SHA256 of "v0:" + x-slack-request-timestamp + ":" + body' });
+  });
+});
+
+describe('the notification form a profile declares', () => {
+  it('defaults to the published form, and refuses a form that cannot tell changes apart or names what it does not send', () => {
+    expect(NotificationForm.parse({})).toEqual(PUBLISHED_FORM);
+    expect(PUBLISHED_FORM).toMatchObject({ id: '/payload/data/id', operation: { at: '/payload/data/operation', value: '{event}_{change}' }, signature: { header: SIGNATURE_HEADER, timestamp_header: TIMESTAMP_HEADER } });
+    const issues = (value: unknown) => { const parsed = NotificationForm.safeParse(value); return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`); };
+    expect(issues({ operation: { value: '{event}.done' } })).toEqual(['operation.value: must hold {change}']);
+    expect(issues({ operation: { value: '{evnt}.{change}' } })).toEqual(['operation.value: placeholders allowed: {event}, {change}']);
+    expect(issues({ signature: { timestamp_header: null } })).toEqual(['signature.signed: signed uses {timestamp}: name its timestamp_header']);
+    expect(issues({ signature: { signed: '{timestamp}' } })).toEqual(['signature.signed: must sign {body}']);
+    expect(issues({ id: 'data.id' })).toEqual(['id: expected a JSON pointer, e.g. /payload/data/id']);
+    expect(issues({ signature: null, event: null })).toEqual([]);
   });
 });
 
@@ -42,7 +100,7 @@ describe('the sink', () => {
     sink = await startSink({ secret: SECRET, status: 202 });
     expect(await post(sink.url, NOTIFICATION, signed(NOTIFICATION))).toMatchObject({ status: 202 });
     const [delivery] = sink.deliveries;
-    expect(delivery).toMatchObject({ id: 1, signature: 'verified', payload: { ok: true, value: { payload: { event: 'users', data: { id: 12 } } } }, status: 202 });
+    expect(delivery).toMatchObject({ id: 1, signature: 'verified', payload: { ok: true }, names: { event: 'users', id: '12', operation: 'users_created' }, status: 202 });
   });
 
   it('accepts last_updated_at: false, as real deliveries carry it, and names what a wrong payload lacks', async () => {
@@ -62,7 +120,7 @@ describe('the sink', () => {
     await post(sink.url, NOTIFICATION, signed(NOTIFICATION, Math.floor(Date.now() / 1000) - 3600));
     expect(sink.deliveries.map((d) => (typeof d.signature === 'string' ? d.signature : d.signature.failed))).toEqual([
       `no ${TIMESTAMP_HEADER} header`,
-      'the signature does not match the body and timestamp',
+      'x-webhook-signature does not match the HMAC-SHA256 of x-webhook-timestamp + body',
       expect.stringContaining('tolerance'),
     ]);
   });
