@@ -58,6 +58,12 @@ export interface CheckContext {
   notJudged(ruleId: RuleId, why: string): void;
   /** An observation that is no verdict, shown with the result. */
   note(text: string): void;
+  /**
+   * Says the check sends nothing more and only waits (for deliveries at the sink, say): when it is
+   * its scenario's last step, the run goes on with the next checks meanwhile, and a send after it
+   * is a programming error.
+   */
+  doneSending(): void;
   /** The run's webhook sink (profile `webhook.sink`), or null. */
   readonly sink: RunSink | null;
   readonly profile: Profile;

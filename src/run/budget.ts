@@ -140,7 +140,8 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
 function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const check of plan.checks) {
-    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: check.waitMs ?? 0, family: false });
+    // A watch overlaps the checks after it, but may be last: counted whole, so a budget is never overrun.
+    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases).
       units.push({ ids: [check.id], rules: new Set(check.rules), paced: 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: true });

@@ -114,7 +114,8 @@ function uniqueValues(): { tag: string; next: () => { email: string; name: strin
 interface CheckUnit {
   /** The IDs of its checks. */
   readonly ids: readonly string[];
-  run(): Promise<readonly CheckResult[]>;
+  /** Runs its checks; calls `release` once it sends nothing more but still waits (the next unit may start). */
+  run(release: () => void): Promise<readonly CheckResult[]>;
   /** Its checks, not run: errored when the run stopped before them, skipped when a budget left them out. */
   notRun(reason: string, status?: 'errored' | 'skipped'): readonly CheckResult[];
 }
@@ -152,7 +153,7 @@ interface Execution {
 function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
     ids: [loaded.id],
-    run: async () => [await runScenario(loaded, execution.scenarioDeps)],
+    run: async (release) => [await runScenario(loaded, execution.scenarioDeps, release)],
     notRun: (reason, status) => [notRun(scenarioCheck(loaded, execution.scenarioDeps.replay), reason, status)],
   });
   const familyUnit = (family: PropertyFamily): CheckUnit => ({
@@ -171,29 +172,38 @@ function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions
 }
 
 /**
- * Runs the units in order. Once the run stops (a unit throws RunStopped, or `stopped()` says so
- * after a unit), the unit in progress and every later one are reported `errored` with the reason.
- * Each result keeps its exchanges as a report does (retained.ts): what a run holds does not grow
- * with what the target sends.
+ * Runs the units in order, one sending at a time. A unit that releases the run (it sends nothing
+ * more and only waits, as the webhook check's quiet period does) goes on waiting while the next
+ * units run; all are awaited before the results are returned, in the units' order. Once the run
+ * stops (a unit throws RunStopped, or `stopped()` says so after a unit), the unit in progress and
+ * every later one are reported `errored` with the reason. Each result keeps its exchanges as a
+ * report does (retained.ts): what a run holds does not grow with what the target sends.
  */
 async function executeUnits(units: readonly CheckUnit[], stoppedReason: () => string | null, profile: Profile): Promise<{ results: CheckResult[]; stopped: string | null }> {
-  const results: CheckResult[] = [];
+  const byUnit: (readonly CheckResult[])[] = [];
+  const waiting: Promise<void>[] = [];
   let stopped: string | null = null;
-  for (const unit of units) {
+  for (const [i, unit] of units.entries()) {
     stopped ??= stoppedReason();
     if (stopped !== null) {
-      results.push(...unit.notRun(stopped));
+      byUnit[i] = unit.notRun(stopped);
       continue;
     }
-    try {
-      results.push(...(await unit.run()).map((r) => retainResult(applyWaivers(r, profile))));
-    } catch (error) {
-      if (!(error instanceof RunStopped)) throw error;
-      results.push(...unit.notRun(error.reason));
-      stopped = error.reason;
-    }
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const running = unit.run(release).then(
+      (results) => void (byUnit[i] = results.map((r) => retainResult(applyWaivers(r, profile)))),
+      (error: unknown) => {
+        if (!(error instanceof RunStopped)) throw error;
+        byUnit[i] = unit.notRun(error.reason);
+        stopped ??= error.reason;
+      },
+    );
+    waiting.push(running);
+    await Promise.race([running, released]);
   }
-  return { results, stopped };
+  await Promise.all(waiting);
+  return { results: byUnit.flat(), stopped };
 }
 
 /** A check result with its exchanges as a report keeps them. */

@@ -49,7 +49,10 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
   const lines = [`plan: ${doc.target}, at ${limit} (nothing sent)`, row('requests', 'check', 'rules')];
   for (const check of doc.checks) {
     const requests = check.kind === 'rate-limit' ? 'phase' : check.kind === 'monitor' ? '-' : check.skip !== undefined ? 'skip' : String(check.requests);
-    const after = check.skip !== undefined ? ` (skipped: ${check.skip})` : check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : '';
+    const after =
+      check.skip !== undefined
+        ? ` (skipped: ${check.skip})`
+        : [check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : '', check.watchMs ? ` (then watches ${formatDuration(check.watchMs)} while the run goes on)` : ''].join('');
     lines.push(row(requests, check.id, `${check.rules.join(' ')}${after}`));
   }
   const phase = doc.rateLimitPhase;

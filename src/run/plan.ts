@@ -46,8 +46,13 @@ export interface PlannedCheck {
    * requests are the plan's `rateLimit.requests`; the monitor sends nothing (it watches every call).
    */
   readonly requests: number;
-  /** Time it waits beyond its requests (the webhook check's quiet period); absent: none. */
+  /** Time it waits beyond its requests before the run goes on; absent: none. */
   readonly waitMs?: number;
+  /**
+   * Time it goes on waiting after its last request while the run goes on with the next checks (the
+   * webhook check's quiet period, its scenario's last step); the run ends no sooner than this after it.
+   */
+  readonly watchMs?: number;
   /** Why the run will skip it whatever the target answers (the profile lacks what it needs, --read-only): it costs nothing, covers nothing. */
   readonly skip?: string;
 }
@@ -161,8 +166,8 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     ...scenarios.map((s): PlannedCheck => {
       const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined });
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
-      const waitMs = scenarioWaitMs(s, profile);
-      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}) };
+      const { waitMs, watchMs } = scenarioWaits(s, profile);
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
     ...(perFamily < 1 ? [] : families.map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: perFamily + (f.needs ? 1 : 0) }))),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
@@ -183,12 +188,30 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     requests,
     pacedRequests,
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
-    etaMs: pacer.estimateMs(pacedRequests) + checks.reduce((ms, c) => ms + (c.waitMs ?? 0), 0) + phase.ms,
+    etaMs: etaMs(checks, phase.ms, (n) => pacer.estimateMs(n)),
   };
 }
 
-/** What a scenario's built-in checks wait beyond their requests. */
-function scenarioWaitMs(loaded: LoadedScenario, profile: Profile): number {
+/**
+ * When the run ends: its paced requests, the waits that hold it, and the rate-limit phase, one after
+ * another; or later, when a check still watches after the rest is done.
+ */
+function etaMs(checks: readonly PlannedCheck[], phaseMs: number, pacedMs: (requests: number) => number): number {
+  let requests = 0;
+  let waited = 0;
+  let watchedUntil = 0;
+  for (const check of checks) {
+    requests += check.requests;
+    waited += check.waitMs ?? 0;
+    if (check.watchMs) watchedUntil = Math.max(watchedUntil, pacedMs(requests) + waited + check.watchMs);
+  }
+  return Math.max(pacedMs(requests) + waited + phaseMs, watchedUntil);
+}
+
+/** What a scenario's built-in checks wait beyond their requests: `watchMs` when its last step, a check, waits while the run goes on. */
+function scenarioWaits(loaded: LoadedScenario, profile: Profile): { waitMs: number; watchMs: number } {
   const steps = [...loaded.scenario.setup, ...(loaded.scenario.steps ?? [])];
-  return steps.reduce((ms, step) => ms + ('check' in step ? estimateCheckWaitMs(step.check, profile) : 0), 0);
+  const waits = steps.map((step) => ('check' in step ? estimateCheckWaitMs(step.check, profile) : 0));
+  const last = loaded.scenario.steps?.length ? waits.pop()! : 0;
+  return { waitMs: waits.reduce((a, b) => a + b, 0), watchMs: last };
 }

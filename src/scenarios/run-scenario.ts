@@ -97,7 +97,12 @@ export function profileSkipReason(loaded: LoadedScenario, profile: Profile, run:
 }
 
 /** Runs one scenario to its verdict. Never throws for the target's behaviour. */
-export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): Promise<CheckResult> {
+/**
+ * Runs one scenario into its check result. `release` is called when the scenario will send nothing
+ * more but is still judging (its last step, a check, waits at the sink): the run may go on with its
+ * next checks meanwhile.
+ */
+export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, release?: () => void): Promise<CheckResult> {
   const { scenario } = loaded;
   const started = Date.now();
   // The scenario's exchanges as its report keeps them (retained.ts); the last one whole, for the step that reads it.
@@ -111,7 +116,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
   const templateContext: TemplateContext = { ...deps.template, vars };
   const renderValue = (value: unknown) => render(value, templateContext);
 
+  /** Whether the step running is the scenario's last (only then may a check release the run); whether it did. */
+  let lastStep = false;
+  let released = false;
   const send = async (request: TargetRequest): Promise<Exchange> => {
+    if (released) throw new Error(`scenario ${loaded.id} sent ${request.method} ${request.path ?? request.url} after it released the run (doneSending)`);
     const exchange = await deps.send(request);
     exchanges.push(retainExchange(exchange));
     last = exchange;
@@ -202,6 +211,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
       notes.push(`${ruleId} not judged: ${why}`);
     },
     note: (text) => void notes.push(text),
+    doneSending: () => {
+      if (!lastStep || released) return;
+      released = true;
+      release?.();
+    },
     sink: deps.sink,
     profile: deps.profile,
     origin: deps.origin,
@@ -269,7 +283,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps): P
       for (const [name, value] of Object.entries(scenario.let)) vars[name] = renderValue(value);
       for (const step of scenario.setup) await runStep(step, true);
       if (scenario.pair) await runPair(scenario.pair);
-      for (const step of scenario.steps ?? []) await runStep(step, false);
+      const steps = scenario.steps ?? [];
+      for (const [i, step] of steps.entries()) {
+        lastStep = i === steps.length - 1;
+        await runStep(step, false);
+      }
       status = findings.length > 0 ? 'failed' : 'passed';
       if (status === 'passed' && notShown.length > 0) {
         // The spec does not show these fields; the target does not return them: nothing to judge.

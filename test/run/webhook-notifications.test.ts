@@ -226,12 +226,58 @@ describe('webhooks/notifications through a tunnel (public_url forwarding to the 
   }, 30_000);
 });
 
+describe('the quiet period after unsubscribe overlaps the checks after it', () => {
+  /** The webhook check, then a property family's 40 cases, with a 3 s quiet period. */
+  async function certifyThenMore(faults: string[]) {
+    const server = await serve(faults);
+    // Paced at 10 a second, the family's 40 cases take about 4 s: longer than the quiet period.
+    const base = profileFor(server, { quiet_period: 3_000 });
+    const profile = { ...base, rate_limit: { ...base.rate_limit, limit: 10, window: 1_000 } };
+    const report = await certifyServer(server, profile, { suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications', 'properties/user-password'], webhookSecret: SECRET, budget: 40 });
+    return { report, check: notifications(report), family: report.checks.find((c) => c.id === 'properties/user-password')! };
+  }
+
+  it('the next check runs while the sink is watched; the verdict still waits for the whole quiet period; results keep the plan\'s order', async () => {
+    const started = Date.now();
+    const { report, check, family } = await certifyThenMore([]);
+    expect(check).toMatchObject({ status: 'passed', findings: [] });
+    expect(family.status).toBe('passed');
+    // The family ran inside the quiet period: one after the other, the run would take the sum of the two.
+    expect(family.durationMs).toBeGreaterThan(2_000);
+    expect(report.durationMs).toBeLessThan(check.durationMs + family.durationMs);
+    // The check still watched the whole quiet period, and the run lasted it.
+    expect(check.durationMs).toBeGreaterThanOrEqual(3_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    expect(report.checks.map((c) => c.id).filter((id) => id !== 'rate-limit/monitor')).toEqual(['webhooks/notifications', 'properties/user-password']);
+  }, 30_000);
+
+  it('a notification after unsubscribe that comes while the next check runs is still caught', async () => {
+    const { check, family } = await certifyThenMore(['notifications-after-unsubscribe']);
+    expect(check.status).toBe('failed');
+    expect(check.findings.map((f) => f.ruleId)).toEqual(['WH-NOTIFICATIONS-STOP']);
+    expect(family.status).toBe('passed');
+  }, 30_000);
+
+  it('the plan ends the run no sooner than the watch, and no later than the checks need when they take longer', async () => {
+    const server = await serve();
+    const base = profileFor(server, { quiet_period: 60_000 });
+    const profile = { ...base, rate_limit: { ...base.rate_limit, limit: 60, window: 60_000 } };
+    const alone = await planRun({ profile, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications'], budget: 0 });
+    const withMore = await planRun({ profile, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications', 'properties'], budget: 300 });
+    const withoutWatch = await planRun({ profile: { ...profile, webhook: undefined }, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['properties'], budget: 300 });
+    expect(alone.etaMs).toBeGreaterThanOrEqual(60_000);
+    // 300 cases at 60 a minute take minutes: the watch adds nothing to them but its 6 requests' pacing.
+    expect(withMore.etaMs).toBeLessThan(withoutWatch.etaMs + 60_000);
+    expect(withMore.etaMs).toBeGreaterThanOrEqual(withoutWatch.etaMs);
+  });
+});
+
 describe('the plan of the webhook check', () => {
   it('counts its six requests and its quiet period in the ETA', async () => {
     const server = await serve();
     const profile = { ...profileFor(server), rate_limit: { ...profileFor(server).rate_limit, limit: 60, window: 60_000 } };
     const plan = await planRun({ profile, suitesDir: SUITES, suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications'], budget: 0 });
-    expect(plan.checks.find((c) => c.id === 'webhooks/notifications')).toMatchObject({ requests: 6, waitMs: 1_000 });
+    expect(plan.checks.find((c) => c.id === 'webhooks/notifications')).toMatchObject({ requests: 6, watchMs: 1_000 });
     expect(plan.etaMs).toBeGreaterThanOrEqual(1_000);
   });
 

@@ -170,6 +170,7 @@ export async function runCheck(
     },
     notJudged: () => {},
     note: () => {},
+    doneSending: () => {},
     sink: null,
     profile: options.profile ?? profileWith(),
     origin: options.origin ?? ORIGIN,
