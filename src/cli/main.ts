@@ -65,6 +65,12 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`clockcheck: cannot read ${(error as NodeJS.ErrnoException).path}: ${code}`);
       return 2;
     }
+    if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
+      // A server or sink that cannot listen where it was told: one line, not a stack.
+      const { address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+      console.error(`clockcheck: cannot listen on ${address}:${port}: ${code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or 0 for a free one)' : 'no such address on this machine'}`);
+      return 2;
+    }
     throw error;
   }
 }

@@ -82,6 +82,18 @@ describe('clockcheck sink', () => {
     expect(stdout).toMatch(/^2 deliveries \(1 signature FAILED\)$/m);
   }, 40_000);
 
+  it('exits 2 with one line when its port is in use', async () => {
+    const { startSink } = await import('../../src/webhooks/sink.ts');
+    const taken = await startSink();
+    try {
+      const result = await runClockcheck(['sink', '--port', new URL(taken.url).port], process.env);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe(`clockcheck: cannot listen on 127.0.0.1:${new URL(taken.url).port}: the port is in use (choose another with --port, or 0 for a free one)`);
+    } finally {
+      await taken.close();
+    }
+  }, 20_000);
+
   it('exits 1 at --max-time when --count deliveries did not arrive', async () => {
     const result = await runClockcheck(['sink', '--count', '1', '--max-time', '500ms'], process.env);
     expect(result.code).toBe(1);

@@ -30,12 +30,13 @@ limit from it (before the rate-limit phase), and exits when the parent goes.
                the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
   alternative  the other valid choices: 200 {data} with camelCase records, 400 for validation, 403 for a
                bad token, page_size > 100 rejected, links without the query string, camelCase sort names
-               only, any e-mail string accepted, PUT /users requires first_name, last_name, email, password.
+               only, any e-mail string accepted, PUT /users requires first_name, last_name, email, password;
+               notifications {"type": "users.created", "data": {"id"}} signed x-signature-256: sha256=<HMAC of the body>.
   laravel      as the Laravel service behind the spec: 200 {items, message} on create (breaks too)
                and update; records with 1/0 flags and pay_rate "15.00"; timesheets with clock_in_time and
                clock_out_time (wall time, no offset), duration "H:MM", job_id/task_id 0 for none; standard
                errors, page_size > 100 clamped, links without the query string, snake_case sort names
-               only, e-mails validated, PUT /users partial.`;
+               only, e-mails validated, PUT /users partial; notifications of a create with last_updated_at false.`;
 
 function listFaults(): void {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
