@@ -6,7 +6,7 @@ import type { Exchange } from '../target/exchange.ts';
 import type { Delivery } from '../webhooks/sink.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import { formatDuration } from '../duration.ts';
-import { formValue, hasPublishedBody, type NotificationForm } from '../spec/webhook-notification.ts';
+import { formValue, hasPublishedBody, type ChangeKind as NotifiedChange, type NotificationForm } from '../spec/webhook-notification.ts';
 
 const Change = z.strictObject({
   /** Creates the resource (its ID is read from the answer as any created ID is). */
@@ -27,7 +27,8 @@ const Args = z.strictObject({
 /** §4.5: the spec's unsubscribe operation. */
 const UNSUBSCRIBE_PATH = '/webhooks/subscription/unsubscribe';
 
-type ChangeKind = 'created' | 'updated';
+/** The changes the check makes (spec/webhook-notification.ts names `deleted` too). */
+type ChangeKind = Exclude<NotifiedChange, 'deleted'>;
 
 /** `#3 users_created of 812`, for a reason. */
 function describeDelivery(delivery: Delivery): string {
@@ -57,8 +58,9 @@ interface MadeChange {
  * resource, and requires each change notified within `delivery_within`: a notification naming the
  * resource's ID and the change (published form: `<event>_created` / `_updated`), of the form the
  * profile declares (`webhook.notification`, the published one by default), signed with the secret
- * (when the profile names one and the form signs). Then unsubscribes (§4.5), creates and edits another resource, and
- * requires that nothing naming it arrives for `quiet_period`. Deliveries that name other resources
+ * (when the profile names one and the form signs). Then unsubscribes (§4.5), creates and edits
+ * another resource, and requires that nothing naming it arrives for `quiet_period` (while the run
+ * goes on with its next checks: `doneSending`). Deliveries that name other resources
  * (other clients of a shared target, a retry in flight) are not judged. Silence after unsubscribe
  * is evidence only once notifications were seen arriving, so without any the stop is not judged.
  */
