@@ -3,6 +3,8 @@ import type { ConditionalRule } from '../spec/conditions.ts';
 import type { FieldSpec } from '../spec/payloads/field-table.ts';
 import { ruleById, RULES, type RuleId } from '../spec/rules.ts';
 import { OPERATIONS, type ListParameter, type OperationModel, type RequestModel } from '../spec/operations.ts';
+import { PUBLISHED_FORM, type NotificationForm } from '../spec/webhook-notification.ts';
+import { notificationBodySchema, notificationWebhook } from './notification-webhook.ts';
 
 type Json = Record<string, unknown>;
 
@@ -10,6 +12,8 @@ type Json = Record<string, unknown>;
 export interface OpenApiSource {
   readonly toolVersion: string;
   readonly spec: { readonly title: string; readonly sha256: string };
+  /** The form of webhook notifications (a profile's webhook.notification); default the published one. */
+  readonly notification?: NotificationForm;
 }
 
 /** A zod type as JSON Schema 2020-12 (without the `$schema` line, which OpenAPI 3.1 sets for the whole document). */
@@ -147,8 +151,9 @@ function operationObject(model: OperationModel, body: Json | undefined): Json {
  * The API as OpenAPI 3.1, derived from the spec model only: each operation of §4, its request
  * schema from the field tables (types, requirements, formats as patterns and enums, the conditional
  * rules as if/then), its list parameters, the response schemas the spec shows, the token in
- * `Authorization` (§5.2), and the rule IDs each part answers to (`x-rule-ids`). What JSON Schema
- * cannot say (offsets that match their timezone, references to stored records) is listed per body in
+ * `Authorization` (§5.2), the webhook notifications (`webhooks`, in the published form or the one
+ * given), and the rule IDs each part answers to (`x-rule-ids`). What JSON Schema cannot say (offsets
+ * that match their timezone, references to stored records) is listed per body in
  * `x-clockcheck-rules-beyond-schema`.
  */
 export function openApiDocument(source: OpenApiSource): Json {
@@ -173,6 +178,7 @@ export function openApiDocument(source: OpenApiSource): Json {
     security: [{ token: [] }],
     tags: [...new Set(OPERATIONS.map((o) => o.path.split('/')[1]!))].map((name) => ({ name, description: `Operations on ${name} (§4).` })),
     paths,
+    webhooks: { notification: notificationWebhook(source.notification ?? PUBLISHED_FORM) },
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The access token, sent raw as the whole header value: `Authorization: <token>` (§5.2).', 'x-rule-ids': ['AUTH-HEADER-RAW', 'AUTH-REQUIRED', 'AUTH-TOKEN-VALID'] },
@@ -185,7 +191,7 @@ export function openApiDocument(source: OpenApiSource): Json {
           'x-rule-ids': ['RATE-LIMIT-CAP', 'RATE-LIMIT-STATUS'],
         },
       },
-      schemas,
+      schemas: { ...schemas, NotificationBody: notificationBodySchema(source.notification ?? PUBLISHED_FORM) },
     },
   };
 }

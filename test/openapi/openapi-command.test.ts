@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,5 +21,15 @@ describe('clockcheck openapi', () => {
     expect(written.stdout).toBe('');
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(document);
     expect((await runClockcheck(['openapi', '--format', 'xml'], process.env)).code).toBe(2);
+  }, 60_000);
+
+  it('describes the webhook notifications in the form --profile declares', async () => {
+    const profile = join(await mkdtemp(join(tmpdir(), 'clockcheck-openapi-cli-')), 'profile.yaml');
+    await writeFile(profile, ['webhook:', '  sink: {}', '  notification:', '    id: /data/id', '    operation: { at: /type, value: "{event}.{change}" }', '    event: null', '    signature: { header: X-Signature-256, timestamp_header: null, signed: "{body}", prefix: "sha256=" }', ''].join('\n'));
+    const published = JSON.parse((await runClockcheck(['openapi'], process.env)).stdout);
+    const declared = JSON.parse((await runClockcheck(['openapi', '--profile', profile], process.env)).stdout);
+    expect(published.webhooks.notification.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-webhook-timestamp', 'x-webhook-signature']);
+    expect(declared.webhooks.notification.post.parameters).toEqual([expect.objectContaining({ name: 'x-signature-256', schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' } })]);
+    expect(declared.components.schemas.NotificationBody).toMatchObject({ type: 'object', required: ['data', 'type'], properties: { type: { type: 'string' }, data: { required: ['id'] } } });
   }, 60_000);
 });

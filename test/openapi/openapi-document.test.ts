@@ -13,6 +13,8 @@ import { seedContext } from '../../src/properties/seed-context.ts';
 import type { RuleId } from '../../src/spec/rules.ts';
 import { RULES } from '../../src/spec/rules.ts';
 import { ROOT } from '../support/cli.ts';
+import { ALTERNATIVE_NOTIFICATION_FORM } from '../../src/reference/dialect.ts';
+import { NotificationForm, notificationBody, PUBLISHED_FORM, signatureHeaders } from '../../src/spec/webhook-notification.ts';
 
 const exec = promisify(execFile);
 const document = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) } }) as any;
@@ -74,6 +76,46 @@ describe('clockcheck openapi: the spec model as OpenAPI 3.1', () => {
     expect(named.length).toBeGreaterThan(100);
     expect(named.filter((id) => !known.has(id as RuleId))).toEqual([]);
     expect(document.components.schemas.createBreakResponse.properties.items).toBeDefined();
+  });
+
+  describe('the webhook notifications (OpenAPI 3.1 webhooks)', () => {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    for (const keyword of ['x-rule-ids', 'x-clockcheck-rules-beyond-schema', 'x-clockcheck-note']) ajv.addKeyword(keyword);
+    const FORMS: [string, NotificationForm][] = [
+      ['published', PUBLISHED_FORM],
+      ['alternative dialect (GitHub-like)', ALTERNATIVE_NOTIFICATION_FORM],
+      ['base64, SHA-512, a prefix, the ID deeper', NotificationForm.parse({ id: '/a/b/id', operation: { at: '/a/kind' }, event: { at: '/a/what' }, signature: { header: 'x-sig', timestamp_header: 'x-ts', algorithm: 'sha512', encoding: 'base64', prefix: 'v1,' } })],
+      ['unsigned', { ...PUBLISHED_FORM, signature: null }],
+    ];
+
+    it.each(FORMS)('%s: the bodies and signature headers senders write validate; a body without its ID, or a cut signature, does not', (_name, form) => {
+      const doc = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) }, notification: form }) as any;
+      const post = doc.webhooks.notification.post;
+      const validate = ajv.compile(doc.components.schemas.NotificationBody);
+      for (const [id, change, at] of [[12, 'created', 1_700_000_000], ['abc-1', 'updated', false]] as const) {
+        const body = notificationBody(form, 'users', id, change, at);
+        expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+        const noId = structuredClone(body) as any;
+        if (form.id === '/payload/data/id') delete noId.payload.data.id;
+        else if (form.id === '/data/id') delete noId.data.id;
+        else delete noId.a.b.id;
+        expect(validate(noId)).toBe(false);
+        const headers = form.signature ? signatureHeaders(form.signature, 'whsec-1', 1_700_000_000, JSON.stringify(body)) : {};
+        for (const parameter of post.parameters ?? []) {
+          expect(new RegExp(parameter.schema.pattern).test(headers[parameter.name]!), `${parameter.name}: ${headers[parameter.name]}`).toBe(true);
+          if (parameter.name === form.signature?.header) expect(new RegExp(parameter.schema.pattern).test(headers[parameter.name]!.slice(0, -2))).toBe(false);
+        }
+        expect((post.parameters ?? []).map((p: { name: string }) => p.name).sort()).toEqual(Object.keys(headers).sort());
+      }
+      expect(post['x-rule-ids']).toEqual(form.signature ? ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-SIGNATURE', 'WH-NOTIFICATIONS-STOP'] : ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-NOTIFICATIONS-STOP']);
+      expect(post.security).toEqual([]);
+    });
+
+    it('the published body schema refuses what the published shape refuses (last_updated_at a time or false)', () => {
+      const validate = ajv.compile(document.components.schemas.NotificationBody);
+      expect(validate({ payload: { event: 'users', data: { id: 1, operation: 'users_created', last_updated_at: true } } })).toBe(false);
+      expect(validate({ payload: { event: 'users', data: { id: 1, operation: 'users_created', last_updated_at: false }, extra: 1 } })).toBe(true);
+    });
   });
 
   describe('against the generators (ajv, JSON Schema 2020-12)', () => {
