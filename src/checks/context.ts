@@ -64,6 +64,8 @@ export interface CheckContext {
    * is a programming error.
    */
   doneSending(): void;
+  /** Time left before the run's time limit (`--max-time`): a check waits no longer than this. */
+  remainingMs(): number;
   /** The run's webhook sink (profile `webhook.sink`), or null. */
   readonly sink: RunSink | null;
   readonly profile: Profile;

@@ -80,7 +80,11 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
 
   const before = sink.sink.lastId;
   const made = await makeChanges(ctx, args.subscribed, 'while subscribed');
-  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, sink.form, args.event, change), sink.deliveryWithinMs, before)));
+  const deliveryWithinMs = Math.min(sink.deliveryWithinMs, ctx.remainingMs());
+  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, sink.form, args.event, change), deliveryWithinMs, before)));
+  if (deliveryWithinMs < sink.deliveryWithinMs && notified.some((d) => d === null)) {
+    ctx.precondition(`the run's time limit ended the wait for the notifications after ${formatDuration(deliveryWithinMs)} of the profile's ${formatDuration(sink.deliveryWithinMs)}`);
+  }
   const arrivedAtAll = sink.sink.lastId > before;
   if (!arrivedAtAll && !webhook.subscribe_path) {
     ctx.precondition(
@@ -99,7 +103,11 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
   const after = await makeChanges(ctx, args.unsubscribed, 'after unsubscribe');
   // The quiet period sends nothing: the run's next checks go on meanwhile.
   ctx.doneSending();
-  const late = await sink.sink.waitFor((d) => after.some((change) => namesResource(d, sink.form, args.event, change.id)), sink.quietPeriodMs, stopped);
+  const quietMs = Math.min(sink.quietPeriodMs, ctx.remainingMs());
+  const late = await sink.sink.waitFor((d) => after.some((change) => namesResource(d, sink.form, args.event, change.id)), quietMs, stopped);
+  if (!late && quietMs < sink.quietPeriodMs) {
+    ctx.notJudged('WH-NOTIFICATIONS-STOP', `the run's time limit ended the quiet period after ${formatDuration(quietMs)} of the profile's ${formatDuration(sink.quietPeriodMs)}`);
+  }
   if (late) {
     ctx.fail(
       'WH-NOTIFICATIONS-STOP',

@@ -293,6 +293,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
     onCreated: (resource) => created.push(resource),
     sink,
+    deadlineMs: startedAt.getTime() + maxTimeMs,
   };
   const properties: PropertyPhaseOptions = {
     cases: plan.casesPerFamily,

@@ -32,6 +32,8 @@ export interface ScenarioDeps {
   readonly onCreated: (resource: CreatedResource) => void;
   /** The run's webhook sink (profile `webhook.sink`), or null. */
   readonly sink: RunSink | null;
+  /** When the run's time limit passes (epoch ms): no check waits beyond it. Default: never. */
+  readonly deadlineMs?: number;
 }
 
 /** The scenario could not reach a verdict (setup failed, a capture was missing, a bad template). */
@@ -211,6 +213,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
       notes.push(`${ruleId} not judged: ${why}`);
     },
     note: (text) => void notes.push(text),
+    remainingMs: () => Math.max(0, (deps.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()),
     doneSending: () => {
       if (!lastStep || released) return;
       released = true;

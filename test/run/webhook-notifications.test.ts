@@ -258,6 +258,16 @@ describe('the quiet period after unsubscribe overlaps the checks after it', () =
     expect(family.status).toBe('passed');
   }, 30_000);
 
+  it("waits no longer than the run's time limit: a quiet period it cuts short leaves WH-NOTIFICATIONS-STOP unjudged, with the reason", async () => {
+    const server = await serve();
+    const started = Date.now();
+    const report = await certifyServer(server, profileFor(server, { quiet_period: 20_000 }), { suiteGlob: 'webhooks.yaml', only: ['webhooks/notifications'], webhookSecret: SECRET, maxTimeMs: 2_000 });
+    const check = notifications(report);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(check).toMatchObject({ status: 'passed', rules: ['WH-NOTIFICATION-ARRIVES', 'WH-PAYLOAD-SHAPE', 'WH-SIGNATURE'] });
+    expect(check.notes).toContainEqual(expect.stringMatching(/^WH-NOTIFICATIONS-STOP not judged: the run's time limit ended the quiet period after [\d.]+ m?s of the profile's 20\.0 s$/));
+  }, 30_000);
+
   it('the plan ends the run no sooner than the watch, and no later than the checks need when they take longer', async () => {
     const server = await serve();
     const base = profileFor(server, { quiet_period: 60_000 });

@@ -171,6 +171,7 @@ export async function runCheck(
     notJudged: () => {},
     note: () => {},
     doneSending: () => {},
+    remainingMs: () => Number.POSITIVE_INFINITY,
     sink: null,
     profile: options.profile ?? profileWith(),
     origin: options.origin ?? ORIGIN,
