@@ -181,12 +181,6 @@ export function signatureHeaders(scheme: SignatureScheme, secret: string, timest
   };
 }
 
-/** The published scheme's hex HMAC-SHA256 of `timestamp + body` with `secret`. */
-export function signDelivery(secret: string, timestamp: string, body: string): string {
-  const scheme = PUBLISHED_FORM.signature!;
-  return signatureValue(scheme, secret, signedContent(scheme, timestamp, body));
-}
-
 export type SignatureCheck = { readonly ok: true } | { readonly ok: false; readonly why: string };
 
 /**

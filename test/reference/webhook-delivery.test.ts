@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { signDelivery } from '../support/webhooks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { signDelivery } from '../../src/spec/webhook-notification.ts';
 import { startSink, type Delivery, type Sink } from '../../src/webhooks/sink.ts';
 
 const SECRET = 'whsec-reference-42';

@@ -3,8 +3,9 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signDelivery } from '../support/webhooks.ts';
 import { describe, expect, it } from 'vitest';
-import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/spec/webhook-notification.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/spec/webhook-notification.ts';
 import { DEV_BIN, ROOT, runClockcheck } from '../support/cli.ts';
 
 const SECRET = 'whsec-cli-secret-7f3a';
