@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { setPointer } from '../spec/json-pointer.ts';
-import { describeSigned, hasPublishedBody, PublishedBody, type NotificationForm, type SignatureScheme } from '../spec/webhook-notification.ts';
+import { describeSigned, hasPublishedBody, PUBLISHED_FORM, PublishedBody, type NotificationForm, type SignatureScheme } from '../spec/webhook-notification.ts';
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +75,7 @@ export function notificationWebhook(form: NotificationForm): Json {
       summary: 'A change notified to the subscription URL',
       description:
         'Spec §4.5 and §6: a subscription sends notifications to a configured URL, and unsubscribe stops them. Their kinds, payload, delivery and retries are not shown; ' +
-        (hasPublishedBody(form) && scheme?.header === 'x-webhook-signature' ? 'this is the form the service behind the spec publishes.' : 'this is the form the profile declares (webhook.notification).'),
+        (isDeepStrictEqual(form, PUBLISHED_FORM) ? 'this is the form the service behind the spec publishes.' : 'this is the form the profile declares (webhook.notification).'),
       tags: ['webhooks'],
       security: [],
       ...(headers.length > 0 ? { parameters: headers } : {}),

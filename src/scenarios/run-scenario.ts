@@ -98,11 +98,10 @@ export function profileSkipReason(loaded: LoadedScenario, profile: Profile, run:
   return null;
 }
 
-/** Runs one scenario to its verdict. Never throws for the target's behaviour. */
 /**
- * Runs one scenario into its check result. `release` is called when the scenario will send nothing
- * more but is still judging (its last step, a check, waits at the sink): the run may go on with its
- * next checks meanwhile.
+ * Runs one scenario to its verdict; never throws for the target's behaviour. `release` is called
+ * when the scenario will send nothing more but is still judging (its last step, a check, waits at
+ * the sink): the run may go on with its next checks meanwhile.
  */
 export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, release?: () => void): Promise<CheckResult> {
   const { scenario } = loaded;

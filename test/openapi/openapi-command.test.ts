@@ -30,6 +30,8 @@ describe('clockcheck openapi', () => {
     const declared = JSON.parse((await runClockcheck(['openapi', '--profile', profile], process.env)).stdout);
     expect(published.webhooks.notification.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-webhook-timestamp', 'x-webhook-signature']);
     expect(declared.webhooks.notification.post.parameters).toEqual([expect.objectContaining({ name: 'x-signature-256', schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' } })]);
+    expect(published.webhooks.notification.post.description).toMatch(/the form the service behind the spec publishes\.$/);
+    expect(declared.webhooks.notification.post.description).toMatch(/the form the profile declares \(webhook\.notification\)\.$/);
     expect(declared.components.schemas.NotificationBody).toMatchObject({ type: 'object', required: ['data', 'type'], properties: { type: { type: 'string' }, data: { required: ['id'] } } });
   }, 60_000);
 });
