@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { startReferenceServer } from '../src/reference/server.ts';
-import { TargetClient } from '../src/target/client.ts';
-import { Pacer } from '../src/target/pacer.ts';
+import { TargetClient } from '../src/client/client.ts';
+import { Pacer } from '../src/client/pacer.ts';
 
 export interface LoopFigures {
   readonly label: string;

@@ -1,4 +1,4 @@
-import type { Exchange } from './target/exchange.ts';
+import type { Exchange } from './client/exchange.ts';
 
 /**
  * Misuse of the tool or broken infrastructure: one base class, each subclass with a stable code.

@@ -8,7 +8,7 @@ export { toolVersion } from './version.ts';
 export { startReferenceServer, DEFAULT_RATE_LIMIT, type ReferenceServer, type ReferenceServerOptions } from './reference/server.ts';
 export type { RateLimitSetting } from './reference/rate-limiter.ts';
 export { FAULTS, isFaultName, type Fault, type FaultName } from './reference/faults.ts';
-export { RULES, ruleById, isRuleId, type Rule, type RuleId, type RuleBasis, type RuleFamily } from './spec/rules.ts';
+export { RULES, ruleById, isRuleId, type Rule, type RuleId, type RuleBasis, type RuleFamily } from './contract/rules.ts';
 export {
   REPORT_SCHEMA_VERSION,
   type RunReport,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isRuleId, type RuleId } from '../spec/rules.ts';
+import { isRuleId, type RuleId } from '../contract/rules.ts';
 import { locateItems } from '../records/locate.ts';
 import { recordReading } from '../records/record-reading.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 
 /** Parses a check's args with its zod schema; a bad arg is a suite bug, reported with the check's name. */
 export function parseArgs<S extends z.ZodType>(check: string, schema: S, args: unknown): z.output<S> {

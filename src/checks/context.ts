@@ -1,8 +1,8 @@
-import type { PacedSend } from '../target/pacer.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Profile } from '../target/profile.ts';
+import type { PacedSend } from '../client/pacer.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 
 /** Thrown by a check to end its scenario as skipped, with the reason. */

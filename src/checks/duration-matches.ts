@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseOffsetDateTime } from '../spec/formats/index.ts';
+import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import { select } from '../scenarios/json-path.ts';
 import { describeAnswer, type BuiltinCheck } from './context.ts';
 import { parseArgs } from './args.ts';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { definiteAnswer, describeAnswer, served, type CheckContext } from './context.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BuiltinCheck } from './context.ts';
 import { requireServedList } from './list-baseline.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { idList, idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
 
 const Args = z.strictObject({

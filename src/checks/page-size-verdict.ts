@@ -1,8 +1,8 @@
-import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import { itemsOf } from './args.ts';
-import { overBoundsFinding } from '../target/_internals/bounded-json.ts';
+import { overBoundsFinding } from '../client/bounded-json.ts';
 
 /** One broken expectation about a page_size answer. */
 export interface PageSizeProblem {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { paginationBlock, type PaginationBlock } from '../spec/responses.ts';
-import type { Exchange } from '../target/exchange.ts';
+import { paginationBlock, type PaginationBlock } from '../contract/responses.ts';
+import type { Exchange } from '../client/exchange.ts';
 import type { BuiltinCheck, CheckContext } from './context.ts';
 import { idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf } from './args.ts';
 import { linkForm } from './link-form.ts';

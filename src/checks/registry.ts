@@ -8,7 +8,7 @@ import { paginationWalk } from './pagination-walk.ts';
 import { plainHttp } from './plain-http.ts';
 import { sorted } from './sorted.ts';
 import { webhookNotifications } from './webhook-notifications.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 
 /** The built-in checks by name (the names scenarios use). */
 export const BUILTIN_CHECKS: Readonly<Record<BuiltinCheckName, BuiltinCheck>> = {

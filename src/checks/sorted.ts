@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import type { BuiltinCheck } from './context.ts';
 import { requireServedList } from './list-baseline.ts';
 import { itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';

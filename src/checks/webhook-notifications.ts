@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { describeAnswer, served, type CheckContext, type BuiltinCheck } from './context.ts';
 import { parseArgs, pathArg } from './args.ts';
 import { createdId } from '../scenarios/created-id.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 import type { Delivery } from '../webhooks/sink.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import { formatDuration } from '../duration.ts';
-import { formValue, hasPublishedBody, type ChangeKind as NotifiedChange, type NotificationForm } from '../spec/webhook-notification.ts';
+import { formValue, hasPublishedBody, type ChangeKind as NotifiedChange, type NotificationForm } from '../contract/webhook-notification.ts';
 
 const Change = z.strictObject({
   /** Creates the resource (its ID is read from the answer as any created ID is). */
@@ -27,7 +27,7 @@ const Args = z.strictObject({
 /** §4.5: the spec's unsubscribe operation. */
 const UNSUBSCRIBE_PATH = '/webhooks/subscription/unsubscribe';
 
-/** The changes the check makes (spec/webhook-notification.ts names `deleted` too). */
+/** The changes the check makes (contract/webhook-notification.ts names `deleted` too). */
 type ChangeKind = Exclude<NotifiedChange, 'deleted'>;
 
 /** `#3 users_created of 812`, for a reason. */

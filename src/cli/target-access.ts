@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 
 /** How to reach a target a command was pointed at: origin, token and trust, all resolved. */
 export interface TargetAccess {

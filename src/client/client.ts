@@ -5,9 +5,9 @@ import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
 import { LARGE_BODIES } from './large-body-collector.ts';
-import { parseBoundedJson } from './_internals/bounded-json.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
-import { transportFailure } from './_internals/transport-error.ts';
+import { transportFailure } from './transport-error.ts';
 
 /** Response bytes kept in an exchange by default: 1 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
-import type { TransportErrorCode } from '../exchange.ts';
-import { errorMessage } from './error-message.ts';
+import type { TransportErrorCode } from './exchange.ts';
+import { errorMessage } from './_internals/error-message.ts';
 
 /** What a failed exchange reports; the message is redacted later, with the rest of the exchange. */
 export interface TransportFailure {

@@ -1,4 +1,4 @@
-import { isOffsetDateTime } from '../spec/formats/index.ts';
+import { isOffsetDateTime } from '../contract/formats/index.ts';
 import { readField } from '../records/field-name.ts';
 import type { RecordReading } from '../records/record-reading.ts';
 import { asNumber } from '../records/same-meaning.ts';

@@ -1,8 +1,8 @@
 import { tolerantOrder } from '../checks/sorted.ts';
 import { camelCase, readField } from '../records/field-name.ts';
 import type { RecordReading } from '../records/record-reading.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { found, notFound, type Discovery } from './discovery.ts';
 import { readList, type ListAnswer } from './list-answer.ts';
 

@@ -1,7 +1,7 @@
 import { spellingOf } from '../records/field-name.ts';
-import { resolvePointer } from '../spec/json-pointer.ts';
+import { resolvePointer } from '../contract/json-pointer.ts';
 import { locateItems } from '../records/locate.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

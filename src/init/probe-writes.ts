@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { found, notFound, type Discovery } from './discovery.ts';
 import { said } from './list-answer.ts';
 

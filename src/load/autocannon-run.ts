@@ -3,11 +3,11 @@ import tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
 import autocannon from 'autocannon';
 import { ClockcheckError } from '../errors.ts';
-import type { Exchange, HttpMethod } from '../target/exchange.ts';
-import { Redactor } from '../target/redaction.ts';
-import { withLazyJson } from '../target/client.ts';
-import { transportFailure } from '../target/_internals/transport-error.ts';
-import { LARGE_BODIES, LARGE_BODY_BYTES } from '../target/large-body-collector.ts';
+import type { Exchange, HttpMethod } from '../client/exchange.ts';
+import { Redactor } from '../client/redaction.ts';
+import { withLazyJson } from '../client/client.ts';
+import { transportFailure } from '../client/transport-error.ts';
+import { LARGE_BODIES, LARGE_BODY_BYTES } from '../client/large-body-collector.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
 export interface LoadRequest {

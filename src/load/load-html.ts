@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatDuration } from '../duration.ts';
-import { html, trustedHtml, type SafeHtml } from '../report/_internals/html.ts';
+import { html, trustedHtml, type SafeHtml } from '../report/safe-html.ts';
 import { timelineChart } from './_internals/timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
 import { LOAD_CSS } from './_internals/load-css.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.ts';
 import { UsageError } from '../errors.ts';
-import type { HttpMethod } from '../target/exchange.ts';
+import type { HttpMethod } from '../client/exchange.ts';
 
 /** Connections autocannon may open: 1 to 256. */
 export const CONNECTIONS = { min: 1, max: 256, default: 10 } as const;

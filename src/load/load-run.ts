@@ -1,5 +1,5 @@
 import { ClockcheckError } from '../errors.ts';
-import { Redactor } from '../target/redaction.ts';
+import { Redactor } from '../client/redaction.ts';
 import { runAutocannon } from './autocannon-run.ts';
 import { buildLoadReport, type LoadReport } from './load-report.ts';
 import type { LoadOptions } from './load-options.ts';

@@ -1,5 +1,5 @@
 import { formatDuration } from '../duration.ts';
-import { oneLine, painter } from '../report/_internals/terminal-text.ts';
+import { oneLine, painter } from '../report/terminal-text.ts';
 import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
 import type { LoadCheckStatus } from './load-verdict.ts';
 import type { LoadReportPaths } from './write-load-reports.ts';

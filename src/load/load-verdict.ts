@@ -1,5 +1,5 @@
 import { formatDuration } from '../duration.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 
 /** A rate limit as the target is said to apply it: `limit` calls in any window of `windowMs`. */
 export interface RateLimitWindow {

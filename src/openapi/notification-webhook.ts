@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { setPointer } from '../spec/json-pointer.ts';
-import { describeSigned, hasPublishedBody, PUBLISHED_FORM, PublishedBody, type NotificationForm, type SignatureScheme } from '../spec/webhook-notification.ts';
+import { setPointer } from '../contract/json-pointer.ts';
+import { describeSigned, hasPublishedBody, PUBLISHED_FORM, PublishedBody, type NotificationForm, type SignatureScheme } from '../contract/webhook-notification.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ConditionalRule } from '../spec/conditions.ts';
-import type { FieldSpec } from '../spec/payloads/field-table.ts';
-import { ruleById, RULES, type RuleId } from '../spec/rules.ts';
-import { OPERATIONS, type ListParameter, type OperationModel, type RequestModel } from '../spec/operations.ts';
-import { PUBLISHED_FORM, type NotificationForm } from '../spec/webhook-notification.ts';
+import type { ConditionalRule } from '../contract/conditions.ts';
+import type { FieldSpec } from '../contract/payloads/field-table.ts';
+import { ruleById, RULES, type RuleId } from '../contract/rules.ts';
+import { OPERATIONS, type ListParameter, type OperationModel, type RequestModel } from '../contract/operations.ts';
+import { PUBLISHED_FORM, type NotificationForm } from '../contract/webhook-notification.ts';
 import { notificationBodySchema, notificationWebhook } from './notification-webhook.ts';
 
 type Json = Record<string, unknown>;

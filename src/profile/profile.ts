@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { isOffsetDateTime, isTimezoneName } from '../spec/formats/index.ts';
+import { isOffsetDateTime, isTimezoneName } from '../contract/formats/index.ts';
 import { ruleIdSchema } from '../scenarios/format.ts';
-import { parseYamlSource } from '../scenarios/yaml-source.ts';
-import { sourceErrorFromIssues, zodKeys } from '../scenarios/source-issue.ts';
+import { parseYamlSource } from '../input/yaml-source.ts';
+import { sourceErrorFromIssues, zodKeys } from '../input/source-issue.ts';
 import { parseDuration } from '../duration.ts';
 import { referencedPaths } from '../scenarios/template.ts';
 import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
-import { NotificationForm } from '../spec/webhook-notification.ts';
+import { NotificationForm } from '../contract/webhook-notification.ts';
 
 const duration = (fallback: string) =>
   z

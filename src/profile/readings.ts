@@ -1,5 +1,5 @@
 /**
- * Readings the spec leaves open, which a profile may declare (src/target/profile.ts) and a
+ * Readings the spec leaves open, which a profile may declare (src/profile/profile.ts) and a
  * scenario may be conditional on (`when:` in docs/scenario-format.md). `either` declares none:
  * both readings pass, and the scenarios that certify one reading are skipped.
  */

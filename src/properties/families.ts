@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import {
   breakCase,
   invalidBreakCase,

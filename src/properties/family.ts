@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 
 /**
  * One generated request body, valid or breaking exactly one rule.

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.ts';
-import { parseOffsetDateTime } from '../spec/formats/index.ts';
-import type { Profile } from '../target/profile.ts';
+import { parseOffsetDateTime } from '../contract/formats/index.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { FamilyRequest, GeneratorContext } from './family.ts';
 
 /** The profile fixtures a generator cannot do without, as the profile spells them. */

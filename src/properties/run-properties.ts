@@ -1,9 +1,9 @@
 import type { CheckResult } from '../report/model.ts';
 import type { RunDates } from '../scenarios/template.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
-import { isRuleId } from '../spec/rules.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
+import { isRuleId } from '../contract/rules.ts';
 import type { GeneratorContext, PropertyFamily } from './family.ts';
 import { fixturesContext } from './profile-context.ts';
 import { familySeed, runPropertyFamily } from './runner.ts';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import { matchStatus } from '../scenarios/expectations.ts';
 import { RunStopped } from '../errors.ts';
-import { retainExchange } from '../target/retained.ts';
+import { retainExchange } from '../client/retained.ts';
 import type { GeneratedCase, GeneratorContext, PropertyFamily } from './family.ts';
 
 /** How one family is run: how many cases, how many extra requests shrinking may spend, and replay. */

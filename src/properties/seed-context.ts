@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatOffsetDateTime } from '../spec/formats/index.ts';
+import { formatOffsetDateTime } from '../contract/formats/index.ts';
 import type { GeneratorContext } from './family.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
-import { formatOffsetDateTime } from '../spec/formats/index.ts';
+import { formatOffsetDateTime } from '../contract/formats/index.ts';
 import { createdId } from '../scenarios/created-id.ts';
 import type { RunDates } from '../scenarios/template.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { PropertyFamily } from './family.ts';
 
 /** What a family's setup produced: the resource's ID, and for breaks the timesheet interval. */

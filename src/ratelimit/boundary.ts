@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.ts';
-import type { Profile } from '../target/profile.ts';
-import type { Exchange } from '../target/exchange.ts';
-import { CheckRecorder } from './check-recorder.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { CheckRecorder } from './check-outcome.ts';
 import { outcomeOf } from './window-count.ts';
 
 /**

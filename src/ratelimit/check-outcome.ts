@@ -1,7 +1,7 @@
 import type { CheckResult, Finding } from '../report/model.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../target/exchange.ts';
-import { retainExchange } from '../target/retained.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { retainExchange } from '../client/retained.ts';
 
 /**
  * Collects what one rate-limit check saw and concluded, and turns it into a CheckResult. The

@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
-import type { Exchange } from '../target/exchange.ts';
-import { CheckRecorder } from './check-recorder.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { CheckRecorder } from './check-outcome.ts';
 import { describeBusiest, failIfOverLimit } from './sliding.ts';
 import { busiestSpan, callsThatCouldCount, handled, timed, type TimedCall } from './window-count.ts';
 

@@ -1,10 +1,10 @@
 import type { CheckResult } from '../report/model.ts';
-import type { Profile } from '../target/profile.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { pageSizeProblems } from '../checks/page-size-verdict.ts';
-import type { CheckRecorder } from './check-recorder.ts';
+import type { CheckRecorder } from './check-outcome.ts';
 import { histogram } from './boundary.ts';
-import { retainExchange } from '../target/retained.ts';
+import { retainExchange } from '../client/retained.ts';
 
 /** §4.6 / §8: the page sizes sent at once: the maximum, just above it, far above it, zero and negative. */
 export const PAGE_SIZES_UNDER_LOAD: readonly number[] = [100, 101, 1000, 0, -1];

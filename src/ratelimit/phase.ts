@@ -1,12 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { LoadRequest } from '../load/autocannon-run.ts';
-import { CheckRecorder } from './check-recorder.ts';
+import { CheckRecorder } from './check-outcome.ts';
 import { judgeBoundary, burstSpan, type BurstRecord } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
 import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';

@@ -1,8 +1,8 @@
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { CheckRecorder } from './check-recorder.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { CheckRecorder } from './check-outcome.ts';
 import { burstSpan, histogram, type BurstRecord } from './boundary.ts';
 import { busiestSpan, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 

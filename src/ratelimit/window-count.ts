@@ -1,4 +1,4 @@
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 /**
  * How §8's limit is judged from the harness's side of the wire. The server decides on each call at

@@ -1,4 +1,4 @@
-import { parentPointer, resolvePointer } from '../spec/json-pointer.ts';
+import { parentPointer, resolvePointer } from '../contract/json-pointer.ts';
 import { AUTO_READING, type RecordReading } from './record-reading.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

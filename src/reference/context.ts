@@ -2,10 +2,10 @@ import { DateTime } from 'luxon';
 import type { FaultName } from './faults.ts';
 import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRecord, WebhookSubscription } from './records.ts';
 import { InMemoryRepository } from './store.ts';
-import { formatNaiveDateTime } from '../spec/formats/index.ts';
+import { formatNaiveDateTime } from '../contract/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
 import { WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
-import type { ChangeKind } from '../spec/webhook-notification.ts';
+import type { ChangeKind } from '../contract/webhook-notification.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
 export class ServerContext {

@@ -1,6 +1,6 @@
 import { errorBody, type ApiError, type ApiResponse } from './http/api-response.ts';
 import { laravelRecord } from './laravel-records.ts';
-import { NotificationForm, PUBLISHED_FORM } from '../spec/webhook-notification.ts';
+import { NotificationForm, PUBLISHED_FORM } from '../contract/webhook-notification.ts';
 
 /** Resources whose records the spec does not show (§2.1, §2.2, §2.3, §2.6). */
 export type RecordKind = 'user' | 'schedule' | 'timesheet' | 'webhook';

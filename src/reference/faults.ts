@@ -1,4 +1,4 @@
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import type { Dialect } from './dialect.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { parseOffsetDateTime } from '../spec/formats/index.ts';
+import { parseOffsetDateTime } from '../contract/formats/index.ts';
 
 /**
  * The instant (epoch ms) of a stored datetime. Values carry an offset; a naive value exists only

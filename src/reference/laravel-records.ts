@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { parseOffsetDateTime } from '../spec/formats/index.ts';
-import { USER_OPTION_FLAGS } from '../spec/payloads/user.ts';
+import { parseOffsetDateTime } from '../contract/formats/index.ts';
+import { USER_OPTION_FLAGS } from '../contract/payloads/user.ts';
 import type { RecordKind } from './dialect.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { parseDateRange, type DateRange } from '../spec/formats/index.ts';
+import { parseDateRange, type DateRange } from '../contract/formats/index.ts';
 import { ApiError, validationError, type ServerViolation } from './http/api-response.ts';
 import type { ServerContext } from './context.ts';
 import type { Dialect } from './dialect.ts';

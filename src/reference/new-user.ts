@@ -1,4 +1,4 @@
-import { USER_DEFAULTS } from '../spec/payloads/user.ts';
+import { USER_DEFAULTS } from '../contract/payloads/user.ts';
 import type { UserRecord } from './records.ts';
 
 /**

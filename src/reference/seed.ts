@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { ServerContext } from './context.ts';
-import { formatNaiveDateTime, formatOffsetDateTime } from '../spec/formats/index.ts';
+import { formatNaiveDateTime, formatOffsetDateTime } from '../contract/formats/index.ts';
 import { hashPassword } from './password-hash.ts';
 import type { UserRecord } from './records.ts';
 import { newUserRecord } from './new-user.ts';

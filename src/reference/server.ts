@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createRequestListener } from './app.ts';
-import { generateTlsIdentity, type TlsIdentity } from './certificate.ts';
+import { generateTlsIdentity, type TlsIdentity } from '../tls/certificate.ts';
 import { ServerContext } from './context.ts';
 import { faultByName, type FaultName } from './faults.ts';
 import {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { deletePointer } from '../spec/json-pointer.ts';
-import { notificationBody, signatureHeaders, signatureValue, signedContent, type ChangeKind, type NotificationForm, type SignatureScheme } from '../spec/webhook-notification.ts';
+import { deletePointer } from '../contract/json-pointer.ts';
+import { notificationBody, signatureHeaders, signatureValue, signedContent, type ChangeKind, type NotificationForm, type SignatureScheme } from '../contract/webhook-notification.ts';
 
 /** A subscription that notifications go to: the subscribe extension's URL and secret. */
 export interface DeliveryTarget {
@@ -11,7 +11,7 @@ export interface DeliveryTarget {
 
 /** How the server's notifications are written: its dialect's form, as the webhook faults break it. */
 export interface DeliveryForm {
-  /** The dialect's form (spec/webhook-notification.ts): the published one, or the alternative dialect's. */
+  /** The dialect's form (contract/webhook-notification.ts): the published one, or the alternative dialect's. */
   readonly form: NotificationForm;
   /**
    * `as-declared`: signed as the form says; `wrong`: the signature header over other content (the body
@@ -52,7 +52,7 @@ export function isLoopbackUrl(url: URL): boolean {
 
 /**
  * Delivers the reference server's webhook notifications in its dialect's form (the service's
- * published one, spec/webhook-notification.ts, unless the dialect or a fault makes another): an
+ * published one, contract/webhook-notification.ts, unless the dialect or a fault makes another): an
  * HTTPS (or, on loopback, HTTP) POST of JSON signed with the subscription's secret, for each create
  * and update of users, schedules, timesheets and breaks. A
  * delivery that fails (no answer within 5 s, or not a 2xx) is tried again after 1 s and 2 s, then

@@ -3,11 +3,11 @@ import type { CheckResult, RunReport } from '../report/model.ts';
 import { createdId } from '../scenarios/created-id.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import type { Scenario } from '../scenarios/format.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
-import { REDACTED } from '../target/redaction.ts';
-import { operationFor } from '../spec/operations.ts';
-import type { Violation } from '../spec/violation.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
+import { REDACTED } from '../client/redaction.ts';
+import { operationFor } from '../contract/operations.ts';
+import type { Violation } from '../contract/violation.ts';
 
 /** The suite name of regressions.yaml: `clockcheck run --suite FILE --only regressions` runs just them. */
 export const REGRESSION_SUITE = 'regressions';
@@ -187,7 +187,7 @@ function minimalPair(failing: Exchange, baseline: Exchange, rule: string, valida
   return { baseline: repaired, set, unset };
 }
 
-/** The spec model's check of the failing request's operation (spec/operations.ts), or null for one without a body model. */
+/** The spec model's check of the failing request's operation (contract/operations.ts), or null for one without a body model. */
 function validatorFor(request: ScenarioRequest, setup: Exchange | undefined, report: RunReport): Validator | null {
   const model = operationFor(request.method, request.path)?.request;
   if (!model) return null;

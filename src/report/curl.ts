@@ -1,5 +1,5 @@
-import type { RecordedRequest } from '../target/exchange.ts';
-import { REDACTED } from '../target/redaction.ts';
+import type { RecordedRequest } from '../client/exchange.ts';
+import { REDACTED } from '../client/redaction.ts';
 import { shellQuote } from './_internals/shell-quote.ts';
 
 /** The shell variable a curl command reads the token from. */

@@ -6,7 +6,7 @@ import { REPORT_CSS, REPORT_SCRIPT } from './_internals/html-assets.ts';
 import { checkAnchor } from './_internals/html-anchors.ts';
 import { checksSection } from './_internals/html-checks.ts';
 import { coverageSection } from './_internals/html-coverage.ts';
-import { html, trustedHtml, type SafeHtml } from './_internals/html.ts';
+import { html, trustedHtml, type SafeHtml } from './safe-html.ts';
 import { summarySection } from './_internals/html-summary.ts';
 import { runVerdict } from './_internals/verdict.ts';
 

@@ -1,6 +1,6 @@
-import type { Exchange, RecordedRequest, RecordedResponse } from '../target/exchange.ts';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../client/exchange.ts';
 import type { CheckResult, CheckSource, CreatedResource, Finding, RuleCoverage, RunReport } from './model.ts';
-import type { Rule } from '../spec/rules.ts';
+import type { Rule } from '../contract/rules.ts';
 
 /**
  * report.json: the RunReport as pretty JSON (two-space indent, trailing newline), its keys in the

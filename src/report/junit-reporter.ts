@@ -1,4 +1,4 @@
-import type { Rule } from '../spec/rules.ts';
+import type { Rule } from '../contract/rules.ts';
 import { curlCommand, type CurlTlsOptions } from './curl.ts';
 import type { CheckResult, RunReport } from './model.ts';
 import { checkSection, rulesOfReport } from './_internals/check-sections.ts';

@@ -1,5 +1,5 @@
-import type { Rule, RuleId } from '../spec/rules.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { Rule, RuleId } from '../contract/rules.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
 export const REPORT_SCHEMA_VERSION = '1.7.0';

@@ -1,7 +1,7 @@
 import type { CheckResult, CheckStatus, RunReport } from './model.ts';
 import { formatDuration } from './_internals/format.ts';
 import { groupBySection, primarySection } from './_internals/spec-sections.ts';
-import { oneLine, painter } from './_internals/terminal-text.ts';
+import { oneLine, painter } from './terminal-text.ts';
 import { runVerdict } from './_internals/verdict.ts';
 import type { ReportPaths } from './write-reports.ts';
 

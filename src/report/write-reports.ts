@@ -5,7 +5,7 @@ import { renderHtmlReport } from './html-reporter.ts';
 import { renderJsonReport } from './json-reporter.ts';
 import { renderJunitReport } from './junit-reporter.ts';
 import type { RunReport } from './model.ts';
-import { LARGE_BODIES } from '../target/large-body-collector.ts';
+import { LARGE_BODIES } from '../client/large-body-collector.ts';
 
 /** Where writeReports put the files. */
 export interface ReportPaths {

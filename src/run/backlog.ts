@@ -1,4 +1,4 @@
-import type { Exchange } from '../target/exchange.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 /**
  * Calls the target had already counted against the token before ours, as its rate-limit headers

@@ -1,5 +1,5 @@
 import { formatDuration } from '../duration.ts';
-import type { RuleId } from '../spec/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import { pacerFor, planRun, restrictPlan, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
 
 /** What a run may spend: requests (`--max-requests`) and time at the target's limit (`--within`). */

@@ -3,7 +3,7 @@ import type { RunReport } from '../report/model.ts';
 import type { DialectName } from '../reference/dialect.ts';
 import type { RateLimitSetting } from '../reference/rate-limiter.ts';
 import { certify } from './certify.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
 
 /** Starts a reference server (optionally with faults) for a certification run. */

@@ -1,7 +1,7 @@
 import type { CheckResult } from '../report/model.ts';
-import type { TargetClient, TokenScheme } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { TargetClient, TokenScheme } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import { RunError } from '../errors.ts';
 
 /** The check the preflight's exchanges decide: is the token accepted as §5.2 sends it? */

@@ -1,7 +1,7 @@
 import { RunStopped } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 /** Exchanges in a row without an answer after which a run stops sending: the target stopped answering. */
 export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;

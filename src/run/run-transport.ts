@@ -1,16 +1,16 @@
 import { BURST_BODY_BYTES, type BurstRecord } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
 import type { LoadRequest } from '../load/autocannon-run.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Pacer } from '../target/pacer.ts';
-import { clientTimeouts, type Profile } from '../target/profile.ts';
-import type { Progress } from '../target/progress.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Pacer } from '../client/pacer.ts';
+import { clientTimeouts, type Profile } from '../profile/profile.ts';
+import type { Progress } from '../report/progress.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { toolVersion } from '../version.ts';
-import { retryAfterMs } from '../target/retry-after.ts';
-import { retainExchange } from '../target/retained.ts';
-import { LARGE_BODIES } from '../target/large-body-collector.ts';
+import { retryAfterMs } from '../client/retry-after.ts';
+import { retainExchange } from '../client/retained.ts';
+import { LARGE_BODIES } from '../client/large-body-collector.ts';
 
 export interface RunTransportOptions {
   readonly origin: string;

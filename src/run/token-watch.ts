@@ -1,6 +1,6 @@
 import { RunStopped } from '../errors.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 /** Confirmation probes a run spends at most on refusals that turned out not to be a revoked token. */
 const MAX_PROBES = 3;

@@ -1,6 +1,6 @@
-import { RULES } from '../spec/rules.ts';
+import { RULES } from '../contract/rules.ts';
 import type { CheckResult, CheckStatus, RuleCoverage, RunSummary } from '../report/model.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 
 /**
  * Waivers (profile): a failed check whose every finding breaks a waived rule is reported as

@@ -1,6 +1,6 @@
-import { resolvePointer } from '../spec/json-pointer.ts';
+import { resolvePointer } from '../contract/json-pointer.ts';
 import { locateRecord } from '../records/locate.ts';
-import type { Profile } from '../target/profile.ts';
+import type { Profile } from '../profile/profile.ts';
 
 const isId = (v: unknown): v is number | string => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v.length > 0);
 

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
-import type { RuleId } from '../spec/rules.ts';
-import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../spec/responses.ts';
-import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../spec/formats/index.ts';
-import type { Exchange, RecordedResponse } from '../target/exchange.ts';
-import { overBoundsFinding } from '../target/_internals/bounded-json.ts';
-import type { Profile } from '../target/profile.ts';
+import type { RuleId } from '../contract/rules.ts';
+import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../contract/responses.ts';
+import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../contract/formats/index.ts';
+import type { Exchange, RecordedResponse } from '../client/exchange.ts';
+import { overBoundsFinding } from '../client/bounded-json.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
 import { isMultiPath, readsRecords, select } from './json-path.ts';
 import { hasMeaningType, sameMeaning } from '../records/same-meaning.ts';

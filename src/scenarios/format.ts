@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isRuleId, RULES, type RuleId } from '../spec/rules.ts';
-import { didYouMean } from './yaml-source.ts';
-import { zodKeys } from './source-issue.ts';
-import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../target/readings.ts';
+import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
+import { didYouMean } from '../input/yaml-source.ts';
+import { zodKeys } from '../input/source-issue.ts';
+import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts';
 
 /**
  * The YAML scenario format (docs/scenario-format.md). Every object is strict: an unknown key is an

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { didYouMean, parseYamlSource, SourceError } from './yaml-source.ts';
-import { sourceErrorFromIssues } from './source-issue.ts';
+import { didYouMean, parseYamlSource, SourceError } from '../input/yaml-source.ts';
+import { sourceErrorFromIssues } from '../input/source-issue.ts';
 import { KNOWN_KEYS, suiteSchema, type Scenario, type Step } from './format.ts';
 
 /** A scenario as loaded: with its suite, file and line, and its run-wide ID `suite/scenario`. */

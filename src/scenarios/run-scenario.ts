@@ -1,8 +1,8 @@
-import type { PacedSend } from '../target/pacer.ts';
-import type { RuleId } from '../spec/rules.ts';
-import type { TargetRequest } from '../target/client.ts';
-import type { Exchange } from '../target/exchange.ts';
-import type { Profile } from '../target/profile.ts';
+import type { PacedSend } from '../client/pacer.ts';
+import type { RuleId } from '../contract/rules.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
 import type { CheckResult, CheckStatus, CreatedResource, Finding } from '../report/model.ts';
 import { definiteAnswer, describeAnswer, PreconditionFailed, SkipCheck, type BuiltinCheck, type CheckContext } from '../checks/context.ts';
 import type { LoadedScenario } from './loader.ts';
@@ -12,7 +12,7 @@ import { createdId } from './created-id.ts';
 import { select } from './json-path.ts';
 import { recordReading } from '../records/record-reading.ts';
 import { RunStopped } from '../errors.ts';
-import { retainExchange } from '../target/retained.ts';
+import { retainExchange } from '../client/retained.ts';
 import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 

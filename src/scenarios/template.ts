@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatOffset, formatOffsetDateTime } from '../spec/formats/index.ts';
+import { formatOffset, formatOffsetDateTime } from '../contract/formats/index.ts';
 
 /**
  * `{{ expr }}` templates in scenario values. A string that is exactly one template keeps the value's

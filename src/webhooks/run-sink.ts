@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
-import type { Exchange } from '../target/exchange.ts';
-import type { Redactor } from '../target/redaction.ts';
-import type { Profile } from '../target/profile.ts';
-import type { NotificationForm } from '../spec/webhook-notification.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Redactor } from '../client/redaction.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { NotificationForm } from '../contract/webhook-notification.ts';
 import { PROBE_HEADER, startSink, type Delivery, type Sink } from './sink.ts';
 
 /** The profile's webhook settings with a sink. */

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { PUBLISHED_FORM, readNotification, verifySignature, type NotificationForm, type NotificationReading } from '../spec/webhook-notification.ts';
+import { PUBLISHED_FORM, readNotification, verifySignature, type NotificationForm, type NotificationReading } from '../contract/webhook-notification.ts';
 
 /** One notification the sink received (a POST of JSON within the size limit). */
 export interface Delivery {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headParity } from '../../src/checks/head-parity.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { runCheck, type Reply } from '../scenarios/support.ts';
 
 /** GET answers `get`; HEAD answers `head`. */

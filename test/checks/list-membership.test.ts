@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listMembership } from '../../src/checks/list-membership.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { pagedList, queryParam, runCheck, type Reply } from '../scenarios/support.ts';
 
 describe('list-membership', () => {

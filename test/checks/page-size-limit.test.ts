@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageSizeLimit } from '../../src/checks/page-size-limit.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { profileWith, queryParam, runCheck, type Reply } from '../scenarios/support.ts';
 
 /** A list that serves `served(page_size)` items and says so in per_page. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FamilyRequest, GeneratorContext } from '../../src/properties/family.ts';
-import { formatOffsetDateTime, parseOffsetDateTime } from '../../src/spec/formats/index.ts';
+import { formatOffsetDateTime, parseOffsetDateTime } from '../../src/contract/formats/index.ts';
 import { REQUESTS, violatedRules } from '../properties/support.ts';
 import { runClockcheck, runProcess, type CliResult as Run } from '../support/cli.ts';
 

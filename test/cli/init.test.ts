@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { parseProfile } from '../../src/target/profile.ts';
+import { parseProfile } from '../../src/profile/profile.ts';
 import { runClockcheck } from '../support/cli.ts';
 
 const TOKEN = 'tok-init-cli-5e1f07c2d9';

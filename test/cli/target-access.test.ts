@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveTargetAccess } from '../../src/cli/target-access.ts';
 import { UsageError } from '../../src/errors.ts';
-import { defaultProfile, profileSchema } from '../../src/target/profile.ts';
+import { defaultProfile, profileSchema } from '../../src/profile/profile.ts';
 
 const plain = { insecure: false, allowHttp: false };
 

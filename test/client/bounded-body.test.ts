@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBoundedBody } from '../../src/target/_internals/bounded-body.ts';
+import { readBoundedBody } from '../../src/client/_internals/bounded-body.ts';
 
 const stream = (...chunks: Buffer[]) => Readable.from(chunks, { objectMode: false });
 

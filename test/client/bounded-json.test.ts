@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JSON_BOUNDS, jsonBoundsProblem, parseBoundedJson } from '../../src/target/_internals/bounded-json.ts';
+import { JSON_BOUNDS, jsonBoundsProblem, parseBoundedJson } from '../../src/client/bounded-json.ts';
 
 describe('parseBoundedJson: what a response body may parse into', () => {
   it('parses the documents of this API (a page of 100 users) within the bounds', () => {

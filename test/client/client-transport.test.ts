@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TargetClient, type TargetClientOptions } from '../../src/target/client.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
+import { TargetClient, type TargetClientOptions } from '../../src/client/client.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
 import {
   clientOptions,
   closedPort,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClockcheckError } from '../../src/errors.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { TargetClient, type TargetClientOptions } from '../../src/target/client.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
-import { REDACTED } from '../../src/target/redaction.ts';
+import { TargetClient, type TargetClientOptions } from '../../src/client/client.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { REDACTED } from '../../src/client/redaction.ts';
 import { expectNoToken } from './support.ts';
 
 let server: ReferenceServer;

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { TargetClient } from '../../src/target/client.ts';
+import { TargetClient } from '../../src/client/client.ts';
 import { clientOptions, identity, startHttpsServer } from './support.ts';
 
 describe('TargetClient connections', () => {

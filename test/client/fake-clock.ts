@@ -1,4 +1,4 @@
-import type { PacerClock } from '../../src/target/pacer.ts';
+import type { PacerClock } from '../../src/client/pacer.ts';
 
 /** Lets every pending microtask and I/O callback run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

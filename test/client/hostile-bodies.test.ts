@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TargetClient } from '../../src/target/client.ts';
+import { TargetClient } from '../../src/client/client.ts';
 import { startHostileTarget, type HostileMode, type HostileTarget } from '../support/hostile-target.ts';
 
 const TOKEN = 'tok-hostile-bodies-31c9';

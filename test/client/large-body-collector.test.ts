@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LARGE_BODY_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyCollector } from '../../src/target/large-body-collector.ts';
+import { LARGE_BODY_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyCollector } from '../../src/client/large-body-collector.ts';
 
 describe('LargeBodyCollector', () => {
   it('never collects for small bodies, however many', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClockcheckError } from '../../src/errors.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
-import { REDACTED, Redactor } from '../../src/target/redaction.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { REDACTED, Redactor } from '../../src/client/redaction.ts';
 
 const TOKEN = 'tok/en+Secret=42 ü"x';
 const redactor = new Redactor(TOKEN);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/target/exchange.ts';
-import { RETAINED_BODY_CHARS, retainExchange } from '../../src/target/retained.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { RETAINED_BODY_CHARS, retainExchange } from '../../src/client/retained.ts';
 
 const exchange = (body: string, json?: unknown): Exchange => ({
   id: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../src/target/retry-after.ts';
+import { retryAfterMs } from '../../src/client/retry-after.ts';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-11-23T10:00:00Z');

@@ -2,9 +2,9 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect } from 'vitest';
-import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
-import type { TargetClientOptions } from '../../src/target/client.ts';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import type { TargetClientOptions } from '../../src/client/client.ts';
 
 /** A small local server for one misbehaviour. */
 export interface LocalServer {

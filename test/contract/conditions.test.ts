@@ -4,9 +4,9 @@ import {
   conditionalViolations,
   conditionallyRequiredFields,
   type ConditionalRule,
-} from '../../src/spec/conditions.ts';
-import type { Operation } from '../../src/spec/payloads/field-table.ts';
-import { isRuleId } from '../../src/spec/rules.ts';
+} from '../../src/contract/conditions.ts';
+import type { Operation } from '../../src/contract/payloads/field-table.ts';
+import { isRuleId } from '../../src/contract/rules.ts';
 import { broken } from './support.ts';
 
 describe('SCHEDULE_CONDITIONS', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as primitives from '../../src/spec/primitives.ts';
+import * as primitives from '../../src/contract/primitives.ts';
 
 describe('primitives (zod schemas of the spec formats)', () => {
   it.each([

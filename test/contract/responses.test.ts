@@ -8,7 +8,7 @@ import {
   createdItem,
   listResponse,
   paginationBlock,
-} from '../../src/spec/responses.ts';
+} from '../../src/contract/responses.ts';
 import { z } from 'zod';
 import { edit } from './support.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RULES, isRuleId, ruleById } from '../../src/spec/rules.ts';
-import { SCHEDULE_FIELDS } from '../../src/spec/payloads/schedule.ts';
-import { USER_FIELDS } from '../../src/spec/payloads/user.ts';
-import { TIMESHEET_FIELDS } from '../../src/spec/payloads/timesheet.ts';
-import { BREAK_FIELDS } from '../../src/spec/payloads/break.ts';
-import type { FieldTable } from '../../src/spec/payloads/field-table.ts';
+import { RULES, isRuleId, ruleById } from '../../src/contract/rules.ts';
+import { SCHEDULE_FIELDS } from '../../src/contract/payloads/schedule.ts';
+import { USER_FIELDS } from '../../src/contract/payloads/user.ts';
+import { TIMESHEET_FIELDS } from '../../src/contract/payloads/timesheet.ts';
+import { BREAK_FIELDS } from '../../src/contract/payloads/break.ts';
+import type { FieldTable } from '../../src/contract/payloads/field-table.ts';
 
 /** The sections and numbered subsections of the spec (§5 numbers its statements 1 to 6). */
 const SPEC_SECTIONS = new Set([

@@ -1,4 +1,4 @@
-import type { Violation } from '../../src/spec/violation.ts';
+import type { Violation } from '../../src/contract/violation.ts';
 
 /** A copy of `base` with `change` applied; a key set to `undefined` is removed, as JSON would drop it. */
 export function edit(base: Readonly<Record<string, unknown>>, change: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { discoverSortNames } from '../../src/init/discover-sort.ts';
 import { readList } from '../../src/init/list-answer.ts';
 import { AUTO_READING } from '../../src/records/record-reading.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { exchangeFor, type Reply } from '../scenarios/support.ts';
 
 const USERS = [

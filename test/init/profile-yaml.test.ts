@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { found, notFound } from '../../src/init/discovery.ts';
 import type { DiscoveredProfile } from '../../src/init/discover-profile.ts';
 import { flow, renderProfileYaml } from '../../src/init/profile-yaml.ts';
-import { parseProfile } from '../../src/target/profile.ts';
+import { parseProfile } from '../../src/profile/profile.ts';
 
 const discovered: DiscoveredProfile = {
   scheme: 'raw',

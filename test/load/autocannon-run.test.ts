@@ -2,7 +2,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import { runAutocannon } from '../../src/load/autocannon-run.ts';
-import { generateTlsIdentity } from '../../src/reference/certificate.ts';
+import { generateTlsIdentity } from '../../src/tls/certificate.ts';
 
 describe('runAutocannon', () => {
   let server: ReferenceServer;

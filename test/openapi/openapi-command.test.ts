@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { OPERATIONS } from '../../src/spec/operations.ts';
+import { OPERATIONS } from '../../src/contract/operations.ts';
 import { runClockcheck } from '../support/cli.ts';
 
 describe('clockcheck openapi', () => {

@@ -7,14 +7,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/openapi/openapi-document.ts';
-import { OPERATIONS, operationFor } from '../../src/spec/operations.ts';
+import { OPERATIONS, operationFor } from '../../src/contract/operations.ts';
 import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
 import { seedContext } from '../../src/properties/seed-context.ts';
-import type { RuleId } from '../../src/spec/rules.ts';
-import { RULES } from '../../src/spec/rules.ts';
+import type { RuleId } from '../../src/contract/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { ROOT } from '../support/cli.ts';
 import { ALTERNATIVE_NOTIFICATION_FORM } from '../../src/reference/dialect.ts';
-import { NotificationForm, notificationBody, PUBLISHED_FORM, signatureHeaders } from '../../src/spec/webhook-notification.ts';
+import { NotificationForm, notificationBody, PUBLISHED_FORM, signatureHeaders } from '../../src/contract/webhook-notification.ts';
 
 const exec = promisify(execFile);
 const document = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) } }) as any;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RULES } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { ROOT } from '../support/cli.ts';
 
 const exec = promisify(execFile);

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../src/target/profile.ts';
+import { loadProfile } from '../../src/profile/profile.ts';
 
 const DIR = join(import.meta.dirname, '../../fixtures/profiles');
 

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SourceError } from '../../src/scenarios/yaml-source.ts';
-import { defaultProfile, loadProfile, parseProfile, profileForReport } from '../../src/target/profile.ts';
-import { PUBLISHED_FORM } from '../../src/spec/webhook-notification.ts';
+import { SourceError } from '../../src/input/yaml-source.ts';
+import { defaultProfile, loadProfile, parseProfile, profileForReport } from '../../src/profile/profile.ts';
+import { PUBLISHED_FORM } from '../../src/contract/webhook-notification.ts';
 
 const lines = (...text: string[]) => `${text.join('\n')}\n`;
 

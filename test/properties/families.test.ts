@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
-import { isRuleId } from '../../src/spec/rules.ts';
+import { isRuleId } from '../../src/contract/rules.ts';
 import { CONTEXTS, expectedRules, inContexts, sameSet, violatedRules } from './support.ts';
 
 const REQUIRED = {

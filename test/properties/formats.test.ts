@@ -25,9 +25,9 @@ import {
   isWeekdayList,
   parseDateRange,
   parseUsDate,
-} from '../../src/spec/formats/index.ts';
-import { passwordRuleBreaks } from '../../src/spec/payloads/password.ts';
-import { EMPLOYEE_CODE_SHAPE } from '../../src/spec/payloads/user.ts';
+} from '../../src/contract/formats/index.ts';
+import { passwordRuleBreaks } from '../../src/contract/payloads/password.ts';
+import { EMPLOYEE_CODE_SHAPE } from '../../src/contract/payloads/user.ts';
 
 const RUNS = { numRuns: 1000 };
 const sample = <T>(arb: fc.Arbitrary<T>, n = 2000) => fc.sample(arb, { seed: 11, numRuns: n });

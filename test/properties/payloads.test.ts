@@ -9,8 +9,8 @@ import { REPEAT_TYPES, scheduleCase } from '../../src/properties/arbitraries/sch
 import { timesheetCase } from '../../src/properties/arbitraries/timesheet-case.ts';
 import { userCase } from '../../src/properties/arbitraries/user-case.ts';
 import type { GeneratedCase, GeneratorContext } from '../../src/properties/family.ts';
-import { parseOffsetDateTime, parseUsDate } from '../../src/spec/formats/index.ts';
-import { isRuleId } from '../../src/spec/rules.ts';
+import { parseOffsetDateTime, parseUsDate } from '../../src/contract/formats/index.ts';
+import { isRuleId } from '../../src/contract/rules.ts';
 import { CONTEXTS, expectedRules, inContexts, REQUESTS, sameSet, violatedRules } from './support.ts';
 
 const RUNS = { numRuns: 600 };

@@ -5,7 +5,7 @@ import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
 import type { FamilyRequest } from '../../src/properties/family.ts';
 import { profileContext } from '../../src/properties/profile-context.ts';
 import { breakCase, scheduleCase, timesheetCase } from '../../src/properties/arbitraries/index.ts';
-import { profileSchema } from '../../src/target/profile.ts';
+import { profileSchema } from '../../src/profile/profile.ts';
 import { expectedRules, REQUESTS, sameSet, violatedRules } from './support.ts';
 
 const TIMESHEET = { id: 99, start: '2030-03-04T08:00:00-06:00', end: '2030-03-04T18:00:00-06:00' };

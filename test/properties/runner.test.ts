@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PropertyFamily } from '../../src/properties/family.ts';
 import { familySeed, runPropertyFamily } from '../../src/properties/runner.ts';
-import { defaultProfile } from '../../src/target/profile.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
+import { defaultProfile } from '../../src/profile/profile.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
 
 /** Cases {n}: invalid (breaks USR-EMPLOYEE-CODE, say) when n > 50. */
 const family: PropertyFamily = {

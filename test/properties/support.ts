@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { formatOffsetDateTime } from '../../src/spec/formats/index.ts';
-import { breakIntervalViolations, breakViolations } from '../../src/spec/payloads/break.ts';
-import { scheduleViolations } from '../../src/spec/payloads/schedule.ts';
-import { timesheetViolations } from '../../src/spec/payloads/timesheet.ts';
-import { userViolations } from '../../src/spec/payloads/user.ts';
-import type { RuleId } from '../../src/spec/rules.ts';
+import { formatOffsetDateTime } from '../../src/contract/formats/index.ts';
+import { breakIntervalViolations, breakViolations } from '../../src/contract/payloads/break.ts';
+import { scheduleViolations } from '../../src/contract/payloads/schedule.ts';
+import { timesheetViolations } from '../../src/contract/payloads/timesheet.ts';
+import { userViolations } from '../../src/contract/payloads/user.ts';
+import type { RuleId } from '../../src/contract/rules.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../src/properties/family.ts';
 
 /** A closed timesheet 08:00 to 18:00 local on `date` (the runner's setup shape). */

@@ -5,7 +5,7 @@ import { zoneTransitions } from '../../src/properties/arbitraries/_internals/tra
 import { DST_ZONES, FIXED_ZONES, ZONES } from '../../src/properties/arbitraries/_internals/zones.ts';
 import { zoneInstant } from '../../src/properties/arbitraries/zone-instant.ts';
 import { zoneOffsetMismatch } from '../../src/properties/arbitraries/zone-offset-mismatch.ts';
-import { isTimezoneName, matchOffsetToZone, parseOffsetDateTime } from '../../src/spec/formats/index.ts';
+import { isTimezoneName, matchOffsetToZone, parseOffsetDateTime } from '../../src/contract/formats/index.ts';
 
 const HOUR = 3_600_000;
 const WALL = "yyyy-MM-dd'T'HH:mm:ss";

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CheckRecorder } from '../../src/ratelimit/check-recorder.ts';
+import { CheckRecorder } from '../../src/ratelimit/check-outcome.ts';
 import { BURST_BODY_BYTES, judgeBoundary } from '../../src/ratelimit/boundary.ts';
 import { judgeSliding } from '../../src/ratelimit/sliding.ts';
 import { judgePageSizesUnderLoad as judgeSizes } from '../../src/ratelimit/page-size-under-load.ts';
 import { RateMonitor } from '../../src/ratelimit/monitor.ts';
 import { timed } from '../../src/ratelimit/window-count.ts';
-import { defaultProfile, type Profile } from '../../src/target/profile.ts';
+import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
 import { call, calls } from './synthetic.ts';
-import type { Exchange } from '../../src/target/exchange.ts';
-import { RETAINED_BODY_CHARS } from '../../src/target/retained.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { RETAINED_BODY_CHARS } from '../../src/client/retained.ts';
 
 const WINDOW = 60_000;
 const profile = (changes: Partial<Profile['rate_limit']> = {}): Profile => {

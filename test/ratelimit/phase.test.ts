@@ -4,7 +4,7 @@ import { startReferenceServer, type ReferenceServerOptions } from '../../src/ref
 import { embeddedProfile } from '../../src/run/embedded-profile.ts';
 import { certify } from '../../src/run/certify.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import type { Profile } from '../../src/target/profile.ts';
+import type { Profile } from '../../src/profile/profile.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
 /** 20 calls per second: the phase takes about four windows, and a burst of 24 fits easily in one. */

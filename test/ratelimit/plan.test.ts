@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateWithPhase, plannedRateLimitPhase, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
-import { defaultProfile } from '../../src/target/profile.ts';
+import { defaultProfile } from '../../src/profile/profile.ts';
 
 const all = () => true;
 

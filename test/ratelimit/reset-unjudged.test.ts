@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runRateLimitPhase, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
-import { defaultProfile, type Profile } from '../../src/target/profile.ts';
+import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
 import { call } from './synthetic.ts';
 
 /** A 40 ms window of 5 calls, so the phase runs in a fraction of a second against a fake target. */

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../src/target/exchange.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
 
 let nextId = 1;
 

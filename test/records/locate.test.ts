@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parentPointer, resolvePointer } from '../../src/spec/json-pointer.ts';
+import { parentPointer, resolvePointer } from '../../src/contract/json-pointer.ts';
 import { locateItems, locateRecord } from '../../src/records/locate.ts';
 
 describe('locateRecord', () => {

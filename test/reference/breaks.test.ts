@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { breakCreateResponse, breakListResponse } from '../../src/spec/responses.ts';
+import { breakCreateResponse, breakListResponse } from '../../src/contract/responses.ts';
 import { withChange, expectRejected } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
 

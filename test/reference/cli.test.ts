@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../src/reference/faults.ts';
-import { isRuleId, RULES } from '../../src/spec/rules.ts';
+import { isRuleId, RULES } from '../../src/contract/rules.ts';
 import { DEV_BIN as BIN, ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
 
 type Run = CliResult;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hoursAndMinutes } from '../../src/reference/laravel-records.ts';
-import { breakCreateResponse, breakListResponse, paginationBlock } from '../../src/spec/responses.ts';
+import { breakCreateResponse, breakListResponse, paginationBlock } from '../../src/contract/responses.ts';
 import { withChange } from '../support/minimal-pair.ts';
 import { baselines, startTestServer, violationPairs, type TestServer } from '../support/reference-client.ts';
 

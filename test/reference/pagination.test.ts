@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paginationBlock } from '../../src/spec/responses.ts';
+import { paginationBlock } from '../../src/contract/responses.ts';
 import { follow, startTestServer, violationPairs, type Reply, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlCommand } from '../../src/report/curl.ts';
-import type { RecordedRequest } from '../../src/target/exchange.ts';
+import type { RecordedRequest } from '../../src/client/exchange.ts';
 
 const TOKEN_IN_SHELL = 'token-from-the-environment';
 

@@ -1,4 +1,4 @@
-import { RULES } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

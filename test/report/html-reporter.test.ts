@@ -1,4 +1,4 @@
-import { RULES } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html-reporter.ts';
 import { HOSTILE_TITLE, sampleReport, sampleReportWithDelivery } from './sample-report.ts';

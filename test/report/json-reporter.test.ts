@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { renderJsonReport } from '../../src/report/json-reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RunReport } from '../../src/report/model.ts';
-import { RULES } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/report-schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEta, Progress, type ProgressStream } from '../../src/target/progress.ts';
+import { formatEta, Progress, type ProgressStream } from '../../src/report/progress.ts';
 
 class FakeStream implements ProgressStream {
   output = '';

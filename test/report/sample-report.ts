@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { RULES, type RuleId } from '../../src/spec/rules.ts';
+import { RULES, type RuleId } from '../../src/contract/rules.ts';
 import type { CheckResult, CheckStatus, RuleCoverage, RunReport } from '../../src/report/model.ts';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/model.ts';
-import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/target/exchange.ts';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/client/exchange.ts';
 
 /**
  * A token-shaped secret that must never reach a written report. The sample is built as the

@@ -1,4 +1,4 @@
-import { RULES } from '../../src/spec/rules.ts';
+import { RULES } from '../../src/contract/rules.ts';
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/report/terminal-reporter.ts';
 import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';

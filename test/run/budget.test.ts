@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseWithinBudget, type Pacing } from '../../src/run/budget.ts';
 import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/run/embedded-profile.ts';
 import { planRun, restrictPlan, type RunPlan } from '../../src/run/plan.ts';
-import type { Profile } from '../../src/target/profile.ts';
+import type { Profile } from '../../src/profile/profile.ts';
 import { ROOT } from '../support/cli.ts';
 
 /** The embedded server's profile at §8's 60 calls a minute: what a real target's run plans. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunError } from '../../src/errors.ts';
 import { preflight } from '../../src/run/preflight.ts';
-import type { TargetRequest, TokenScheme } from '../../src/target/client.ts';
+import type { TargetRequest, TokenScheme } from '../../src/client/client.ts';
 import { exchangeFor, ORIGIN, profileWith, type Reply } from '../scenarios/support.ts';
 
 /** A client whose answers depend on the Authorization form of the request. */

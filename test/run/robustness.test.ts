@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
 import { certify } from '../../src/run/certify.ts';
-import { parseProfile } from '../../src/target/profile.ts';
+import { parseProfile } from '../../src/profile/profile.ts';
 import type { RunReport } from '../../src/report/model.ts';
 
 const TOKEN = 'tok-robustness-7f3a9c2e55';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunStopped } from '../../src/errors.ts';
 import { MAX_CONSECUTIVE_TRANSPORT_FAILURES, RunGuard, defaultMaxTimeMs } from '../../src/run/run-guard.ts';
-import type { Exchange, TransportErrorCode } from '../../src/target/exchange.ts';
+import type { Exchange, TransportErrorCode } from '../../src/client/exchange.ts';
 
 /** A send that answers (or fails with `code`) per the script, numbering exchanges from 1. */
 function scripted(script: ReadonlyArray<TransportErrorCode | number>) {

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunTransport } from '../../src/run/run-transport.ts';
-import { defaultProfile } from '../../src/target/profile.ts';
-import { Pacer } from '../../src/target/pacer.ts';
+import { defaultProfile } from '../../src/profile/profile.ts';
+import { Pacer } from '../../src/client/pacer.ts';
 
 /** A plain-HTTP target that answers 429 (with `retryAfter`) to the calls whose numbers are in `refused`, and 200 to the rest. */
 async function limitedTarget(refused: ReadonlySet<number>, retryAfter: string | null): Promise<{ origin: string; calls: number[]; server: Server }> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunStopped } from '../../src/errors.ts';
 import { TokenWatch } from '../../src/run/token-watch.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { exchangeFor, type Reply } from '../scenarios/support.ts';
 
 /** A send whose answers come from `reply`, counting the calls. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, CheckStatus, Finding } from '../../src/report/model.ts';
-import { RULES, type RuleId } from '../../src/spec/rules.ts';
+import { RULES, type RuleId } from '../../src/contract/rules.ts';
 import { applyWaivers, coverage, summarize } from '../../src/run/verdicts.ts';
 import { profileWith } from '../scenarios/support.ts';
 

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
 import { ALTERNATIVE_NOTIFICATION_FORM, type DialectName } from '../../src/reference/dialect.ts';
-import { NotificationForm, PUBLISHED_FORM } from '../../src/spec/webhook-notification.ts';
+import { NotificationForm, PUBLISHED_FORM } from '../../src/contract/webhook-notification.ts';
 import type { CheckResult, RunReport } from '../../src/report/model.ts';
-import type { Profile } from '../../src/target/profile.ts';
+import type { Profile } from '../../src/profile/profile.ts';
 import { planRun } from '../../src/run/plan.ts';
-import { TargetClient } from '../../src/target/client.ts';
+import { TargetClient } from '../../src/client/client.ts';
 import { certifyServer, SUITES, withoutBursts } from '../support/certify-target.ts';
 
 const SECRET = 'whsec-test-0123456789';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Assertion, Expectation, ExpectedStatus } from '../../src/scenarios/format.ts';
 import { judge, judgeAssertion, matchStatus, operationOf } from '../../src/scenarios/expectations.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { exchangeFor, profileWith, type Reply } from './support.ts';
 
 const plain = profileWith();

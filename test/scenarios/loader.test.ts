@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { globToRegExp, loadSuites, parseSuite } from '../../src/scenarios/loader.ts';
-import { SourceError } from '../../src/scenarios/yaml-source.ts';
+import { SourceError } from '../../src/input/yaml-source.ts';
 
 /** Suite text from lines, so that line N of the file is the N-th argument. */
 const lines = (...text: string[]) => `${text.join('\n')}\n`;

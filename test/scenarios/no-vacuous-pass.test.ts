@@ -5,7 +5,7 @@ import { loadSuites } from '../../src/scenarios/loader.ts';
 import { runScenario } from '../../src/scenarios/run-scenario.ts';
 import type { CheckResult } from '../../src/report/model.ts';
 import { startRunSink, type SinkProfile } from '../../src/webhooks/run-sink.ts';
-import { Redactor } from '../../src/target/redaction.ts';
+import { Redactor } from '../../src/client/redaction.ts';
 import { fakeSend, profileWith, scenarioDeps, type Reply } from './support.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BuiltinCheck } from '../../src/checks/context.ts';
 import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
 import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.ts';
-import type { TargetRequest } from '../../src/target/client.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
 import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, urlOf, type Reply } from './support.ts';
 
 const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchOffsetToZone } from '../../src/spec/formats/index.ts';
+import { matchOffsetToZone } from '../../src/contract/formats/index.ts';
 import { evaluate, referencedPaths, render, runDates, TemplateError } from '../../src/scenarios/template.ts';
 import { templateContext } from './support.ts';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ReferenceServer } from '../../src/reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { certify, type CertifyOptions } from '../../src/run/certify.ts';
-import type { Profile } from '../../src/target/profile.ts';
+import type { Profile } from '../../src/profile/profile.ts';
 
 /** The shipped suites. */
 export const SUITES = join(import.meta.dirname, '../../suites');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { generateTlsIdentity, type TlsIdentity } from '../../src/reference/certificate.ts';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
 
 /**
  * The ways a half-finished server misbehaves that a run must survive (issue 10):

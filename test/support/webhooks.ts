@@ -1,4 +1,4 @@
-import { PUBLISHED_FORM, signatureValue, signedContent } from '../../src/spec/webhook-notification.ts';
+import { PUBLISHED_FORM, signatureValue, signedContent } from '../../src/contract/webhook-notification.ts';
 
 /** The published scheme's x-webhook-signature: the hex HMAC-SHA256 of `timestamp + body` with `secret`. */
 export function signDelivery(secret: string, timestamp: string, body: string): string {

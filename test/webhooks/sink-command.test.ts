@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signDelivery } from '../support/webhooks.ts';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/spec/webhook-notification.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/contract/webhook-notification.ts';
 import { DEV_BIN, ROOT, runClockcheck } from '../support/cli.ts';
 
 const SECRET = 'whsec-cli-secret-7f3a';

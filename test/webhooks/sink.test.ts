@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { signDelivery } from '../support/webhooks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationForm, PUBLISHED_FORM, signatureHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureScheme } from '../../src/spec/webhook-notification.ts';
+import { NotificationForm, PUBLISHED_FORM, signatureHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureScheme } from '../../src/contract/webhook-notification.ts';
 import { PROBE_HEADER, startSink, type Sink } from '../../src/webhooks/sink.ts';
 
 const SECRET = 'whsec-test-0123456789';

@@ -19,11 +19,11 @@ import { profileContext } from '../../properties/profile-context.ts';
 import { seedContext } from '../../properties/seed-context.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../properties/family.ts';
 import { curlCommand, type CurlTlsOptions } from '../../report/curl.ts';
-import { didYouMean } from '../../scenarios/yaml-source.ts';
-import { isTimezoneName } from '../../spec/formats/index.ts';
-import type { RuleId } from '../../spec/rules.ts';
-import { loadProfile, type Profile } from '../../target/profile.ts';
-import { REDACTED } from '../../target/redaction.ts';
+import { didYouMean } from '../../input/yaml-source.ts';
+import { isTimezoneName } from '../../contract/formats/index.ts';
+import type { RuleId } from '../../contract/rules.ts';
+import { loadProfile, type Profile } from '../../profile/profile.ts';
+import { REDACTED } from '../../client/redaction.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 
 const USAGE = `clockcheck fuzz <schedule|schedule-update|user|user-edit|timesheet|break|FAMILY>

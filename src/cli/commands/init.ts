@@ -5,7 +5,7 @@ import { discoverProfile } from '../../init/discover-profile.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
 import { parseRateLimit } from '../../reference/rate-limiter.ts';
 import { toolVersion } from '../../version.ts';
-import { defaultProfile, parseProfile } from '../../target/profile.ts';
+import { defaultProfile, parseProfile } from '../../profile/profile.ts';
 import { parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 

@@ -5,7 +5,7 @@ import { openApiDocument } from '../../openapi/openapi-document.ts';
 import { specIdentity } from '../../run/spec-document.ts';
 import { toolVersion } from '../../version.ts';
 import { parseCommandArgs } from '../args.ts';
-import { loadProfile } from '../../target/profile.ts';
+import { loadProfile } from '../../profile/profile.ts';
 
 const USAGE = `clockcheck openapi [--format json|yaml] [--out FILE] [--profile FILE]
 

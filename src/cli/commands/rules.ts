@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RULES, type Rule } from '../../spec/rules.ts';
+import { RULES, type Rule } from '../../contract/rules.ts';
 import { FAULTS } from '../../reference/faults.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 import { loadSuites } from '../../scenarios/loader.ts';

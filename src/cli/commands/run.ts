@@ -11,7 +11,7 @@ import type { RunBudget } from '../../run/budget.ts';
 import { readLastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
 import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
-import { defaultProfile, loadProfile, type Profile } from '../../target/profile.ts';
+import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
-import { tlsIdentityFromPem, writeCaFile } from '../../reference/certificate.ts';
+import { tlsIdentityFromPem, writeCaFile } from '../../tls/certificate.ts';
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
 import { parseRateLimit, RATE_LIMIT_COUNTINGS, type RateLimitCounting, type RateLimitSetting } from '../../reference/rate-limiter.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
-import { isTimezoneName } from '../../spec/formats/index.ts';
+import { isTimezoneName } from '../../contract/formats/index.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 
 const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off] [--rate-limit-counts served|attempts]

@@ -4,7 +4,7 @@ import { WEEKDAY_NAMES } from './weekdays.ts';
 /**
  * The formats of the spec model as JSON Schema (draft 2020-12) keywords, for the OpenAPI document
  * (`clockcheck openapi`). Each says in a pattern or an enum exactly what its predicate in this
- * folder accepts: test/spec/formats/json-schema.test.ts compares them on the predicates' own cases
+ * folder accepts: test/contract/formats/json-schema.test.ts compares them on the predicates' own cases
  * and on generated strings.
  */
 export type FormatSchema = {

@@ -11,7 +11,7 @@ export interface FormatCheck {
   readonly message: string;
   /**
    * The same check as JSON Schema keywords (a pattern, an enum, a length), for the OpenAPI document;
-   * src/spec/formats/json-schema.ts and the tests keep the two in agreement.
+   * src/contract/formats/json-schema.ts and the tests keep the two in agreement.
    */
   readonly schema: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
 }

@@ -1,4 +1,4 @@
-import { html, trustedHtml, type SafeHtml } from '../../report/_internals/html.ts';
+import { html, trustedHtml, type SafeHtml } from '../../report/safe-html.ts';
 
 /** One bar: its label on the left, its value as the bar's length, its text after the bar. */
 export interface Bar {

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../report/_internals/html.ts';
+import { html, type SafeHtml } from '../../report/safe-html.ts';
 import type { SecondCounts } from '../per-second.ts';
 
 const WIDTH = 720;

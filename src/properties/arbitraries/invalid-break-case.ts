@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { BREAK_FIELDS } from '../../spec/payloads/break.ts';
-import type { RuleId } from '../../spec/rules.ts';
+import { BREAK_FIELDS } from '../../contract/payloads/break.ts';
+import type { RuleId } from '../../contract/rules.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { breakFrame, breakPayload, type BreakFrame } from './_internals/break-interval.ts';
 import { brokenOffsetDateTime } from './_internals/broken-offset-date-time.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { SCHEDULE_FIELDS } from '../../spec/payloads/schedule.ts';
-import type { RuleId } from '../../spec/rules.ts';
+import { SCHEDULE_FIELDS } from '../../contract/payloads/schedule.ts';
+import type { RuleId } from '../../contract/rules.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { omit, requiredFields } from './_internals/payload-edits.ts';
 import { invalidClockTime } from './invalid-clock-time.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { formatOffset } from '../../spec/formats/index.ts';
-import { TIMESHEET_FIELDS } from '../../spec/payloads/timesheet.ts';
-import type { RuleId } from '../../spec/rules.ts';
+import { formatOffset } from '../../contract/formats/index.ts';
+import { TIMESHEET_FIELDS } from '../../contract/payloads/timesheet.ts';
+import type { RuleId } from '../../contract/rules.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { brokenOffsetDateTime } from './_internals/broken-offset-date-time.ts';
 import { mismatchAt } from './_internals/mismatch-at.ts';

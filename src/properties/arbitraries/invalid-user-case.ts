@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { USER_FIELDS } from '../../spec/payloads/user.ts';
-import type { RuleId } from '../../spec/rules.ts';
+import { USER_FIELDS } from '../../contract/payloads/user.ts';
+import type { RuleId } from '../../contract/rules.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { omit, requiredFields } from './_internals/payload-edits.ts';
 import { reEmail } from './_internals/re-email.ts';

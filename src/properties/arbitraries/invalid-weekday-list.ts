@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { WEEKDAY_NAMES } from '../../spec/formats/index.ts';
+import { WEEKDAY_NAMES } from '../../contract/formats/index.ts';
 import type { LabelledValue } from './_internals/labelled-value.ts';
 
 const days = fc.shuffledSubarray([...WEEKDAY_NAMES], { minLength: 1, maxLength: 3 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatUsDate } from '../../spec/formats/index.ts';
+import { formatUsDate } from '../../contract/formats/index.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { calendarDay } from './_internals/calendar-day.ts';
 import { defined } from './_internals/payload-edits.ts';

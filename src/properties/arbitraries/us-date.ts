@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatUsDate } from '../../spec/formats/index.ts';
+import { formatUsDate } from '../../contract/formats/index.ts';
 import { calendarDay } from './_internals/calendar-day.ts';
 
 export interface UsDateConstraints {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { USER_OPTION_FLAGS } from '../../spec/payloads/user.ts';
+import { USER_OPTION_FLAGS } from '../../contract/payloads/user.ts';
 import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { defined } from './_internals/payload-edits.ts';
 import { uniqueEmail } from './_internals/unique-email.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { WEEKDAY_NAMES } from '../../spec/formats/index.ts';
+import { WEEKDAY_NAMES } from '../../contract/formats/index.ts';
 
 /** A valid `weeks` value (spec §2.1): 1 to 7 distinct lowercase weekday names joined by commas, in any order. */
 export function weekdayList(): fc.Arbitrary<string> {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatYmdDate } from '../../spec/formats/index.ts';
+import { formatYmdDate } from '../../contract/formats/index.ts';
 import { calendarDay, type CalendarDayConstraints } from './_internals/calendar-day.ts';
 
 /**

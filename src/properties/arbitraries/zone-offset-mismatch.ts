@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatOffset } from '../../spec/formats/index.ts';
+import { formatOffset } from '../../contract/formats/index.ts';
 import { mismatchAt } from './_internals/mismatch-at.ts';
 import { zoneInstant, type ZoneInstantConstraints } from './zone-instant.ts';
 

@@ -1,4 +1,4 @@
-import { breakIntervalViolations, breakViolations, breaksListBody } from '../../spec/payloads/break.ts';
+import { breakIntervalViolations, breakViolations, breaksListBody } from '../../contract/payloads/break.ts';
 import type { ServerContext } from '../context.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';

@@ -1,4 +1,4 @@
-import type { DateRange } from '../../spec/formats/index.ts';
+import type { DateRange } from '../../contract/formats/index.ts';
 
 /**
  * §4.6 `date_range`: "items between the two dates". The reference takes the local calendar date of

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
-import { SCHEDULE_FIELDS, scheduleViolations } from '../../spec/payloads/schedule.ts';
-import type { Violation } from '../../spec/violation.ts';
-import type { Operation } from '../../spec/payloads/field-table.ts';
+import { SCHEDULE_FIELDS, scheduleViolations } from '../../contract/payloads/schedule.ts';
+import type { Violation } from '../../contract/violation.ts';
+import type { Operation } from '../../contract/payloads/field-table.ts';
 import type { ServerContext } from '../context.ts';
 import { fromSpec, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';

@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from 'luxon';
-import { formatOffset, parseOffsetDateTime } from '../../spec/formats/index.ts';
-import { offsetZoneViolations } from '../../spec/payloads/timesheet.ts';
-import type { Violation } from '../../spec/violation.ts';
+import { formatOffset, parseOffsetDateTime } from '../../contract/formats/index.ts';
+import { offsetZoneViolations } from '../../contract/payloads/timesheet.ts';
+import type { Violation } from '../../contract/violation.ts';
 import type { ServerContext } from '../context.ts';
 
 type OffsetRule = (value: string, zone: string) => number;

@@ -1,6 +1,6 @@
-import { parseOffsetDateTime } from '../../spec/formats/index.ts';
-import { TIMESHEET_FIELDS, timesheetViolations } from '../../spec/payloads/timesheet.ts';
-import type { Violation } from '../../spec/violation.ts';
+import { parseOffsetDateTime } from '../../contract/formats/index.ts';
+import { TIMESHEET_FIELDS, timesheetViolations } from '../../contract/payloads/timesheet.ts';
+import type { Violation } from '../../contract/violation.ts';
 import type { ServerContext } from '../context.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';

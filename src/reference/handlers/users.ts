@@ -1,5 +1,5 @@
-import { USER_DEFAULTS, USER_FIELDS, userViolations } from '../../spec/payloads/user.ts';
-import type { Violation } from '../../spec/violation.ts';
+import { USER_DEFAULTS, USER_FIELDS, userViolations } from '../../contract/payloads/user.ts';
+import type { Violation } from '../../contract/violation.ts';
 import type { ServerContext } from '../context.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';

@@ -1,4 +1,4 @@
-import type { Violation } from '../../spec/violation.ts';
+import type { Violation } from '../../contract/violation.ts';
 
 /** What a handler answers: a status, a JSON body, extra headers. Written out by the app. */
 export interface ApiResponse {

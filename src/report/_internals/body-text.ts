@@ -1,4 +1,4 @@
-import { jsonBoundsProblem } from '../../target/_internals/bounded-json.ts';
+import { jsonBoundsProblem } from '../../client/bounded-json.ts';
 
 /**
  * A body as a person wants to read it: valid JSON re-indented by two spaces, anything else as it

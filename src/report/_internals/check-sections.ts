@@ -1,4 +1,4 @@
-import type { Rule } from '../../spec/rules.ts';
+import type { Rule } from '../../contract/rules.ts';
 import type { CheckResult, RunReport } from '../model.ts';
 import { NO_SECTION, primarySection } from './spec-sections.ts';
 

@@ -1,10 +1,10 @@
-import type { Rule } from '../../spec/rules.ts';
+import type { Rule } from '../../contract/rules.ts';
 import type { CurlTlsOptions } from '../curl.ts';
 import type { CheckResult, CheckSource, CheckStatus, Finding } from '../model.ts';
 import { formatDuration } from './format.ts';
 import { checkAnchor, exchangeAnchor, ruleAnchor } from './html-anchors.ts';
 import { exchangeBlock } from './html-exchange.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 /** The order in which the groups of checks are listed: what needs attention first. */
 const STATUS_ORDER: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'skipped', 'passed'];

@@ -1,7 +1,7 @@
 import type { RuleCoverage } from '../model.ts';
 import { checkAnchor, ruleAnchor } from './html-anchors.ts';
 import { statusBadge } from './html-checks.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 import { groupBySection, primarySection } from './spec-sections.ts';
 
 function coverageRow(entry: RuleCoverage): SafeHtml {

@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { Exchange, RecordedResponse } from '../../target/exchange.ts';
+import type { Exchange, RecordedResponse } from '../../client/exchange.ts';
 import { curlCommand, type CurlTlsOptions } from '../curl.ts';
 import { readableBody } from './body-text.ts';
 import { formatDuration, pathOf } from './format.ts';
 import { exchangeAnchor } from './html-anchors.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 
 /** `201 Created`, or the bare number for a status HTTP does not name. */
 export function statusLine(status: number): string {

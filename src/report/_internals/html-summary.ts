@@ -1,6 +1,6 @@
 import type { CheckStatus, RunReport } from '../model.ts';
 import { formatDuration } from './format.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../safe-html.ts';
 import { runVerdict } from './verdict.ts';
 
 const COUNTED: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'skipped', 'waived'];

@@ -1,4 +1,4 @@
-import type { Rule } from '../../spec/rules.ts';
+import type { Rule } from '../../contract/rules.ts';
 
 /** The spec's numbered headings (shared/spec/time-tracking-public-api.md), for grouping by section. */
 const SECTION_TITLES: Readonly<Record<string, string>> = {

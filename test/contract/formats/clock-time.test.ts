@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockTimeMinutes, isClockTime } from '../../../src/spec/formats/clock-time.ts';
+import { clockTimeMinutes, isClockTime } from '../../../src/contract/formats/clock-time.ts';
 
 describe('isClockTime (HH:mm, 24-hour)', () => {
   it.each(['00:00', '23:59', '12:00', '09:05', '13:30', '19:45'])('accepts %s', (value) => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isClockTime, isOffsetDateTime, isTimezoneName, isUsDate, isWeekdayList, WEEKDAY_NAMES } from '../../../src/spec/formats/index.ts';
-import { missingPasswordClasses, PASSWORD_CLASSES_PATTERN } from '../../../src/spec/payloads/password.ts';
-import { CLOCK_TIME_SCHEMA, OFFSET_DATETIME_SCHEMA, timezoneNameSchema, US_DATE_SCHEMA, WEEKDAY_LIST_SCHEMA, type FormatSchema } from '../../../src/spec/formats/json-schema.ts';
+import { isClockTime, isOffsetDateTime, isTimezoneName, isUsDate, isWeekdayList, WEEKDAY_NAMES } from '../../../src/contract/formats/index.ts';
+import { missingPasswordClasses, PASSWORD_CLASSES_PATTERN } from '../../../src/contract/payloads/password.ts';
+import { CLOCK_TIME_SCHEMA, OFFSET_DATETIME_SCHEMA, timezoneNameSchema, US_DATE_SCHEMA, WEEKDAY_LIST_SCHEMA, type FormatSchema } from '../../../src/contract/formats/json-schema.ts';
 
 /** As ajv reads a pattern: an ECMA-262 regular expression with the u flag, not anchored by itself. */
 const matches = (schema: FormatSchema) => {

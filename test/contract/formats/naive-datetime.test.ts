@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { formatNaiveDateTime, isNaiveDateTime } from '../../../src/spec/formats/naive-datetime.ts';
+import { formatNaiveDateTime, isNaiveDateTime } from '../../../src/contract/formats/naive-datetime.ts';
 
 describe('isNaiveDateTime (YYYY-MM-DDTHH:MM:SS, no offset)', () => {
   it.each(['2026-07-01T12:00:00', '2024-02-29T00:00:00', '2026-12-31T23:59:59', '2000-02-29T08:30:15'])('accepts %s', (value) => {

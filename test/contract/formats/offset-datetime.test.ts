@@ -4,7 +4,7 @@ import {
   formatOffsetDateTime,
   isOffsetDateTime,
   parseOffsetDateTime,
-} from '../../../src/spec/formats/offset-datetime.ts';
+} from '../../../src/contract/formats/offset-datetime.ts';
 
 describe('isOffsetDateTime (YYYY-MM-DDTHH:MM:SS±HH:MM)', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime, IANAZone } from 'luxon';
-import { formatOffset, matchOffsetToZone } from '../../../src/spec/formats/offset-matches-zone.ts';
-import { parseOffsetDateTime } from '../../../src/spec/formats/offset-datetime.ts';
+import { formatOffset, matchOffsetToZone } from '../../../src/contract/formats/offset-matches-zone.ts';
+import { parseOffsetDateTime } from '../../../src/contract/formats/offset-datetime.ts';
 
 /**
  * The 2026 clock changes of the zones under test, each written as the instant of the change in the

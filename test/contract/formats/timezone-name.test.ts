@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimezoneName } from '../../../src/spec/formats/timezone-name.ts';
+import { isTimezoneName } from '../../../src/contract/formats/timezone-name.ts';
 
 describe('isTimezoneName (IANA names)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { formatUsDate, isUsDate, parseUsDate } from '../../../src/spec/formats/us-date.ts';
+import { formatUsDate, isUsDate, parseUsDate } from '../../../src/contract/formats/us-date.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const DAYS_2023 = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEEKDAY_NAMES, isWeekdayList, parseWeekdayList } from '../../../src/spec/formats/weekdays.ts';
+import { WEEKDAY_NAMES, isWeekdayList, parseWeekdayList } from '../../../src/contract/formats/weekdays.ts';
 
 describe('WEEKDAY_NAMES', () => {
   it('lists the seven weekdays in lowercase, Monday first', () => {

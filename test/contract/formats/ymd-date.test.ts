@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { formatYmdDate, isYmdDate, parseDateRange, parseYmdDate } from '../../../src/spec/formats/ymd-date.ts';
+import { formatYmdDate, isYmdDate, parseDateRange, parseYmdDate } from '../../../src/contract/formats/ymd-date.ts';
 
 describe('isYmdDate (Y-m-d, YYYY-MM-DD)', () => {
   it.each(['2026-01-31', '2024-02-29', '2000-02-29', '2026-12-31', '1999-01-01'])('accepts %s', (value) => {

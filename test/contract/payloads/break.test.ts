@@ -7,7 +7,7 @@ import {
   breaksListBody,
   selectedBreakIds,
   type TimesheetInterval,
-} from '../../../src/spec/payloads/break.ts';
+} from '../../../src/contract/payloads/break.ts';
 import { broken, edit } from '../support.ts';
 
 const BASE = { timesheet_id: 10, break_rule_id: 2, start: '2026-07-01T12:00:00-05:00', end: '2026-07-01T12:30:00-05:00' };

@@ -4,7 +4,7 @@ import {
   PASSWORD_MIN_LENGTH,
   missingPasswordClasses,
   passwordRuleBreaks,
-} from '../../../src/spec/payloads/password.ts';
+} from '../../../src/contract/payloads/password.ts';
 
 describe('password rules (§2.2, §8)', () => {
   it('asks for at least 6 characters and four character classes', () => {

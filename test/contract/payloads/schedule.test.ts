@@ -4,8 +4,8 @@ import {
   scheduleCreatePayload,
   scheduleUpdatePayload,
   scheduleViolations,
-} from '../../../src/spec/payloads/schedule.ts';
-import type { Operation } from '../../../src/spec/payloads/field-table.ts';
+} from '../../../src/contract/payloads/schedule.ts';
+import type { Operation } from '../../../src/contract/payloads/field-table.ts';
 import { broken, edit } from '../support.ts';
 
 const CREATE = {

@@ -5,7 +5,7 @@ import {
   offsetZoneViolations,
   timesheetCreatePayload,
   timesheetViolations,
-} from '../../../src/spec/payloads/timesheet.ts';
+} from '../../../src/contract/payloads/timesheet.ts';
 import { broken, edit } from '../support.ts';
 
 const COMPANY = 'America/Chicago';

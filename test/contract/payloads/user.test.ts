@@ -10,8 +10,8 @@ import {
   userCreatePayload,
   userEditPayload,
   userViolations,
-} from '../../../src/spec/payloads/user.ts';
-import { isRuleId } from '../../../src/spec/rules.ts';
+} from '../../../src/contract/payloads/user.ts';
+import { isRuleId } from '../../../src/contract/rules.ts';
 import { broken, edit } from '../support.ts';
 
 const CREATE = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'Secr3t!' };

@@ -1,4 +1,4 @@
-import { parseOffsetDateTime } from '../../../spec/formats/index.ts';
+import { parseOffsetDateTime } from '../../../contract/formats/index.ts';
 import type { GeneratorContext } from '../../family.ts';
 import { formatInZone } from './format-in-zone.ts';
 

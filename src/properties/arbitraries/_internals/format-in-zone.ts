@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatOffsetDateTime } from '../../../spec/formats/index.ts';
+import { formatOffsetDateTime } from '../../../contract/formats/index.ts';
 
 /** `YYYY-MM-DDTHH:MM:SS±HH:MM` of the instant `millis` in `zone`, with the zone's real offset then. */
 export function formatInZone(millis: number, zone: string): string {

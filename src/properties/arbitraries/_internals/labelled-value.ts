@@ -1,4 +1,4 @@
-import type { RuleId } from '../../../spec/rules.ts';
+import type { RuleId } from '../../../contract/rules.ts';
 
 /** A generated value with what makes it special, for labels: "February 29th of a non-leap year". */
 export interface LabelledValue {

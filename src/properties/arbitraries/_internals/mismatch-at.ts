@@ -1,4 +1,4 @@
-import { formatOffset, matchOffsetToZone } from '../../../spec/formats/index.ts';
+import { formatOffset, matchOffsetToZone } from '../../../contract/formats/index.ts';
 import { formatInZone, wallTimeInZone } from './format-in-zone.ts';
 import { otherOffset } from './other-offset.ts';
 

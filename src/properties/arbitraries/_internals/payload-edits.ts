@@ -1,5 +1,5 @@
-import type { FieldTable, Operation } from '../../../spec/payloads/field-table.ts';
-import type { RuleId } from '../../../spec/rules.ts';
+import type { FieldTable, Operation } from '../../../contract/payloads/field-table.ts';
+import type { RuleId } from '../../../contract/rules.ts';
 
 type Payload = Readonly<Record<string, unknown>>;
 
