@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { startReferenceServer } from '../src/reference/server.ts';
-import type { RateLimitSetting } from '../src/reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../src/contract/rate-limit.ts';
 
 export interface ThroughputFigures {
   readonly label: string;

@@ -13,7 +13,7 @@ export interface LoopFigures {
 /**
  * Sequential requests per second against the reference server (limit raised), one request at a
  * time as a certification run sends them: the harness's TargetClient (pacer with the raised limit,
- * recording, redaction, JSON parsing) versus a bare undici `request` loop that reads the body.
+ * keeping, redaction, JSON parsing) versus a bare undici `request` loop that reads the body.
  */
 export async function runnerVersusUndici(options: { readonly durationSeconds: number; readonly path: string }): Promise<LoopFigures[]> {
   const limit = 100_000_000;
@@ -48,7 +48,7 @@ export async function runnerVersusUndici(options: { readonly durationSeconds: nu
       userAgent: 'clockcheck-bench',
       pacer: new Pacer({ limit, windowMs: 60_000 }),
     });
-    const runner = await loop('clockcheck TargetClient (paced, recorded, redacted)', async () => {
+    const runner = await loop('clockcheck TargetClient (paced, kept, redacted)', async () => {
       await client.send({ method: 'GET', path: options.path });
     });
     await client.close();

@@ -6,7 +6,7 @@
 export { main as runClockcheck } from './cli/main.ts';
 export { toolVersion } from './version.ts';
 export { startReferenceServer, DEFAULT_RATE_LIMIT, type ReferenceServer, type ReferenceServerOptions } from './reference/server.ts';
-export type { RateLimitSetting } from './reference/rate-limiter.ts';
+export type { RateLimitSetting } from './contract/rate-limit.ts';
 export { FAULTS, isFaultName, type Fault, type FaultName } from './reference/faults.ts';
 export { RULES, ruleById, isRuleId, type Rule, type RuleId, type RuleBasis, type RuleFamily } from './contract/rules.ts';
 export {

@@ -7,5 +7,9 @@ import { setFlagsFromString } from 'node:v8';
 // allocates many short-lived bodies, and growing it would add about 30 MB of peak RSS for no
 // measurable speed (npm run bench -- --only hostile; issue 10). Set before the CLI is imported.
 setFlagsFromString('--semi-space-growth-factor=1');
-const { main } = await import('../cli/main.ts');
+const { main, reportError } = await import('../cli/main.ts');
+// An error no command caught (a callback's, a stray promise's) is still one line and exit code 70, never a stack.
+const crash = (error: unknown): never => process.exit(reportError(error));
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
 process.exitCode = await main(process.argv.slice(2));

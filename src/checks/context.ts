@@ -53,7 +53,7 @@ export interface CheckContext {
   /** Waits for the pacer, for traffic that does not go through `send` (raw sockets); call `done()` once answered. */
   acquire(): Promise<PacedSend>;
   /** Adds an exchange the check did not send (a delivery the sink received) to the scenario's exchanges, once; returns it. */
-  record(exchange: Exchange): Exchange;
+  keep(exchange: Exchange): Exchange;
   /** Leaves `rule` out of the check's verdict (its result no longer names it) and says why in a note: what it needs was not there. */
   notJudged(ruleId: RuleId, why: string): void;
   /** An observation that is no verdict, shown with the result. */

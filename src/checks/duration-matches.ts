@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
-import { select } from '../scenarios/json-path.ts';
+import { select } from '../records/json-path.ts';
 import { describeAnswer, type BuiltinCheck } from './context.ts';
 import { parseArgs } from './args.ts';
 

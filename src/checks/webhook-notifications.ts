@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeAnswer, served, type CheckContext, type BuiltinCheck } from './context.ts';
 import { parseArgs, pathArg } from './args.ts';
-import { createdId } from '../scenarios/created-id.ts';
+import { createdId } from '../records/created-id.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Delivery } from '../webhooks/sink.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
@@ -113,7 +113,7 @@ export const webhookNotifications: BuiltinCheck = async (ctx, raw) => {
       'WH-NOTIFICATIONS-STOP',
       `no notification of ${args.event} ${after[0]!.id}, created and edited after unsubscribe, within ${formatDuration(sink.quietPeriodMs)}`,
       `the sink received ${describeDelivery(late)} after unsubscribe answered ${unsubscribe.response?.status}`,
-      [unsubscribe, ...after.map((m) => m.exchange), ctx.record(sink.exchangeOf(late))],
+      [unsubscribe, ...after.map((m) => m.exchange), ctx.keep(sink.exchangeOf(late))],
     );
   }
   const others = sink.sink.deliveries.filter((d) => d.id > stopped && d !== late);
@@ -156,7 +156,7 @@ function names(delivery: Delivery, form: NotificationForm, event: string, change
 function judgeArrival(ctx: CheckContext, sink: RunSink, event: string, change: MadeChange, delivery: Delivery | null, before: number): void {
   const what = `a notification of ${event} ${change.id} as ${formValue(sink.form.operation.value, event, change.change)}`;
   if (delivery) {
-    const exchange = ctx.record(sink.exchangeOf(delivery));
+    const exchange = ctx.keep(sink.exchangeOf(delivery));
     const category = sink.form.event ? formValue(sink.form.event.value, event) : null;
     if (!delivery.payload.ok) ctx.fail('WH-PAYLOAD-SHAPE', `${what} of ${describeForm(sink.form, event)}`, delivery.payload.why, [exchange]);
     else if (category !== null && delivery.names.event !== category) ctx.fail('WH-PAYLOAD-SHAPE', `${what} with event "${category}"`, `event "${delivery.names.event}"`, [exchange]);
@@ -170,14 +170,14 @@ function judgeArrival(ctx: CheckContext, sink: RunSink, event: string, change: M
     ctx.fail('WH-NOTIFICATION-ARRIVES', `${what} at ${sink.url} within ${formatDuration(sink.deliveryWithinMs)}`, 'no notification arrived', [change.exchange]);
   } else if (sameResource.length > 0) {
     const shown = sameResource.slice(0, 3);
-    ctx.fail('WH-PAYLOAD-SHAPE', what, `the notifications of ${change.id} name other operations: ${shown.map(describeDelivery).join(', ')}`, [change.exchange, ...shown.map((d) => ctx.record(sink.exchangeOf(d)))]);
+    ctx.fail('WH-PAYLOAD-SHAPE', what, `the notifications of ${change.id} name other operations: ${shown.map(describeDelivery).join(', ')}`, [change.exchange, ...shown.map((d) => ctx.keep(sink.exchangeOf(d)))]);
   } else {
     const shown = arrived.slice(0, 3);
     ctx.fail(
       'WH-PAYLOAD-SHAPE',
       `${what} (a payload naming the resource that changed)`,
       `${arrived.length} notification${arrived.length === 1 ? '' : 's'} arrived, none naming ${change.id}: ${shown.map(describeDelivery).join(', ')}`,
-      [change.exchange, ...shown.map((d) => ctx.record(sink.exchangeOf(d)))],
+      [change.exchange, ...shown.map((d) => ctx.keep(sink.exchangeOf(d)))],
     );
   }
 }

@@ -1,4 +1,5 @@
-import { ClockcheckError } from '../errors.ts';
+import { ClockcheckError, InternalError } from '../errors.ts';
+import { EXIT_CODE_OF_ERROR, type ExitCode } from './exit-codes.ts';
 import { toolVersion } from '../version.ts';
 
 type Command = (argv: string[]) => Promise<number>;
@@ -56,21 +57,46 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await load())(rest);
   } catch (error) {
-    if (error instanceof ClockcheckError) {
-      console.error(`clockcheck: ${error.message}`);
-      return 2;
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-      console.error(`clockcheck: cannot read ${(error as NodeJS.ErrnoException).path}: ${code}`);
-      return 2;
-    }
-    if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
-      // A server or sink that cannot listen where it was told: one line, not a stack.
-      const { address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
-      console.error(`clockcheck: cannot listen on ${address}:${port}: ${code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or 0 for a free one)' : 'no such address on this machine'}`);
-      return 2;
-    }
-    throw error;
+    return reportError(error);
   }
+}
+
+/**
+ * The one place an error becomes an exit code (EXIT_CODE_OF_ERROR): one line on stderr that says
+ * what to fix, never a stack (clockcheck's own bug says so, and CLOCKCHECK_DEBUG=1 adds the stack).
+ */
+export function reportError(error: unknown): ExitCode {
+  const known = asClockcheckError(error);
+  if (known.code === 'CLOCKCHECK_INTERNAL') {
+    console.error(`clockcheck: internal error (a bug in clockcheck, please report it with the command you ran): ${oneLine(known.message)}`);
+    if (process.env.CLOCKCHECK_DEBUG) console.error((known.cause as Error | undefined)?.stack ?? known.stack);
+    else console.error('clockcheck: run again with CLOCKCHECK_DEBUG=1 for the stack');
+  } else {
+    console.error(`clockcheck: ${oneLine(known.message)}`);
+  }
+  return EXIT_CODE_OF_ERROR[known.code];
+}
+
+/** An error as a ClockcheckError: system errors a user can cause get their code, anything else is a bug. */
+function asClockcheckError(error: unknown): ClockcheckError {
+  if (error instanceof ClockcheckError) return error;
+  const system = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  switch (system?.code) {
+    case 'ENOENT':
+    case 'EACCES':
+    case 'EISDIR':
+    case 'ENOTDIR':
+      return new ClockcheckError('CLOCKCHECK_INPUT_FILE', `cannot read ${system.path}: ${system.code === 'ENOENT' ? 'no such file' : system.code === 'EISDIR' ? 'a directory, not a file' : system.code === 'ENOTDIR' ? 'a part of the path is not a directory' : 'permission denied'}`, { cause: error });
+    case 'EADDRINUSE':
+    case 'EADDRNOTAVAIL':
+      // A server or sink that cannot listen where it was told.
+      return new ClockcheckError('CLOCKCHECK_LISTEN', `cannot listen on ${system.address}:${system.port}: ${system.code === 'EADDRINUSE' ? 'the port is in use (choose another with --port, or 0 for a free one)' : 'no such address on this machine'}`, { cause: error });
+    default:
+      return new InternalError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** A message on one line, so nothing the target or a library wrote spreads over the terminal. */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
 }

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import { ClockcheckError } from '../errors.ts';
-import type { Exchange, HttpMethod, RecordedRequest, RecordedResponse, TransportError } from './exchange.ts';
+import type { Exchange, HttpMethod, ExchangeRequest, ExchangeResponse, TransportError } from './exchange.ts';
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
@@ -115,7 +115,7 @@ export class TargetClient {
   constructor(options: TargetClientOptions) {
     this.origin = httpsOrigin(options.origin, options.allowPlainHttp ?? false);
     if (!(Number.isInteger(options.maxResponseBytes) && options.maxResponseBytes >= 0)) {
-      throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'maxResponseBytes must be a non-negative integer');
+      throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'maxResponseBytes must be a non-negative integer');
     }
     this.#options = options;
     this.#prefix = options.apiPrefix.replace(/\/+$/, '');
@@ -159,7 +159,7 @@ export class TargetClient {
   }
 
   /**
-   * Takes `count` exchange sequence numbers for exchanges recorded elsewhere (autocannon bursts), so
+   * Takes `count` exchange sequence numbers for exchanges kept elsewhere (autocannon bursts), so
    * numbers stay unique within the run. Returns the first; the block is [first, first + count).
    */
   reserveExchangeIds(count: number): number {
@@ -178,18 +178,18 @@ export class TargetClient {
   }
 
   /**
-   * Sends one request and records it as an exchange (see the class doc for errors). `sentAtMs` is
+   * Sends one request and keeps it as an exchange (see the class doc for errors). `sentAtMs` is
    * taken after the pacer let the request go; `durationMs` runs from then to the end of the body.
    * @throws ClockcheckError `CLOCKCHECK_FOREIGN_URL` for a URL off the target's origin,
    *   `CLOCKCHECK_INVALID_REQUEST` for a request undici cannot send, `CLOCKCHECK_CLIENT_CLOSED` after close().
    */
   async send(request: TargetRequest): Promise<Exchange> {
-    if (this.#closed) throw new ClockcheckError('CLOCKCHECK_CLIENT_CLOSED', 'send() after close()');
-    const recorded = this.#prepare(request);
+    if (this.#closed) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'send() after close()');
+    const prepared = this.#prepare(request);
     const paced = await this.#options.pacer?.acquire();
     let raw: Exchange;
     try {
-      raw = await this.#exchange(recorded, ++this.#sequence);
+      raw = await this.#exchange(prepared, ++this.#sequence);
     } finally {
       paced?.done(); // the target counted the call by now: the pacer's window runs from here
     }
@@ -221,10 +221,10 @@ export class TargetClient {
     await this.#pool.close();
   }
 
-  /** The request as it will go on the wire (and be recorded, before redaction). */
-  #prepare(request: TargetRequest): RecordedRequest {
+  /** The request as it will go on the wire (and be kept, after redaction). */
+  #prepare(request: TargetRequest): ExchangeRequest {
     if (request.json !== undefined && request.rawBody !== undefined) {
-      throw new ClockcheckError('CLOCKCHECK_INVALID_REQUEST', 'give json or rawBody, not both');
+      throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'give json or rawBody, not both');
     }
     const body = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
@@ -251,16 +251,16 @@ export class TargetClient {
     try {
       parsed = new URL(url);
     } catch {
-      throw new ClockcheckError('CLOCKCHECK_FOREIGN_URL', `not an absolute URL: ${this.#redactor.text(url)}`);
+      throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `not an absolute URL: ${this.#redactor.text(url)}`);
     }
     if (parsed.origin !== this.origin) {
-      throw new ClockcheckError('CLOCKCHECK_FOREIGN_URL', `${this.#redactor.text(url)} is not on the target's origin ${this.origin}`);
+      throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `${this.#redactor.text(url)} is not on the target's origin ${this.origin}`);
     }
     return parsed.pathname + parsed.search;
   }
 
   /** Performs the request within the exchange deadline; transport failures become data. */
-  async #exchange(request: RecordedRequest, id: number): Promise<Exchange> {
+  async #exchange(request: ExchangeRequest, id: number): Promise<Exchange> {
     const deadlineMs = this.#options.timeouts.exchangeMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
@@ -275,7 +275,7 @@ export class TargetClient {
   }
 
   /** Performs the request; transport failures (and the deadline's abort) become data. */
-  async #perform(request: RecordedRequest, id: number, signal: AbortSignal): Promise<Exchange> {
+  async #perform(request: ExchangeRequest, id: number, signal: AbortSignal): Promise<Exchange> {
     const sentAtMs = Date.now();
     const started = performance.now();
     const timing = () => ({
@@ -294,7 +294,7 @@ export class TargetClient {
         signal,
       });
     } catch (error) {
-      if (isMisuse(error)) throw new ClockcheckError('CLOCKCHECK_INVALID_REQUEST', this.#redactor.message(error), { cause: error });
+      if (isMisuse(error)) throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', this.#redactor.message(error), { cause: error });
       return { ...timing(), request, error: transportFailure(error) };
     }
     const headers = flatHeaders(response.headers);
@@ -303,7 +303,7 @@ export class TargetClient {
     LARGE_BODIES.note(read.keptBytes);
     const text = read.text;
     const truncated = read.incomplete || read.bytes > read.keptBytes;
-    const recorded: RecordedResponse = {
+    const kept: ExchangeResponse = {
       status: response.statusCode,
       headers,
       body: text,
@@ -315,7 +315,7 @@ export class TargetClient {
       : read.error === undefined
         ? undefined
         : transportFailure(read.error);
-    return { ...timing(), request, response: recorded, ...(error === undefined ? {} : { error }) };
+    return { ...timing(), request, response: kept, ...(error === undefined ? {} : { error }) };
   }
 }
 
@@ -324,10 +324,10 @@ function httpsOrigin(origin: string, allowPlainHttp: boolean): string {
   try {
     url = new URL(origin);
   } catch {
-    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `origin is not a URL: ${origin}`);
+    throw new ClockcheckError('CLOCKCHECK_INTERNAL', `origin is not a URL: ${origin}`);
   }
   if (url.protocol !== 'https:' && !(allowPlainHttp && url.protocol === 'http:')) {
-    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `origin must be https:// (§1: HTTPS only), not ${url.protocol}`);
+    throw new ClockcheckError('CLOCKCHECK_INTERNAL', `origin must be https:// (§1: HTTPS only), not ${url.protocol}`);
   }
   return url.origin;
 }

@@ -1,11 +1,11 @@
 /**
- * One request/response pair as clockcheck records it. Exchanges are redacted when recorded: the
+ * One request/response pair as clockcheck keeps it. Exchanges are redacted as they are kept: the
  * token never appears in one (see redaction.ts), so they can go into reports as they are.
  */
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
 
-export interface RecordedRequest {
+export interface ExchangeRequest {
   readonly method: HttpMethod;
   /** Absolute URL, redacted. */
   readonly url: string;
@@ -15,10 +15,10 @@ export interface RecordedRequest {
   readonly body?: string;
 }
 
-export interface RecordedResponse {
+export interface ExchangeResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body text, redacted, cut at the recording cap (see `bodyTruncated`). */
+  /** The body text, redacted, cut at the keeping cap (see `bodyTruncated`). */
   readonly body: string;
   /** Bytes received (may exceed what was kept). */
   readonly bodyBytes: number;
@@ -66,8 +66,8 @@ export interface Exchange {
   /** Epoch ms of sending, for rate-window accounting. */
   readonly sentAtMs: number;
   readonly durationMs: number;
-  readonly request: RecordedRequest;
+  readonly request: ExchangeRequest;
   /** Absent when no response head arrived (then `error` is set). With both `response` and `error`, the head arrived but the body did not complete (a reset, a stall, an oversize body). */
-  readonly response?: RecordedResponse;
+  readonly response?: ExchangeResponse;
   readonly error?: TransportError;
 }

@@ -77,7 +77,7 @@ export class Pacer {
   #answered: { promise: Promise<void>; resolve: () => void } = signal();
   /** The tail of the line of acquirers (and exclusive runs): each waits for the one before. */
   #line: Promise<unknown> = Promise.resolve();
-  /** Set inside `exclusive(fn)`: sends made by fn are recorded but not paced. */
+  /** Set inside `exclusive(fn)`: sends made by fn are counted but not paced. */
   readonly #exclusive = new AsyncLocalStorage<true>();
 
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, reserve or guard out of range. */
@@ -119,7 +119,7 @@ export class Pacer {
   /**
    * Waits until no send counts any more (none in flight, none answered in the last `spanMs`), then
    * runs `fn` alone: other acquirers wait until it settles, and sends that `fn` makes (`acquire()`
-   * calls in its async context) are recorded but not paced, so the window after a burst is still
+   * calls in its async context) are counted but not paced, so the window after a burst is still
    * respected. For the rate-limit burst checks.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -215,5 +215,5 @@ function insertSorted(values: number[], value: number): void {
 }
 
 function invalid(message: string): never {
-  throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `pacer: ${message}`);
+  throw new ClockcheckError('CLOCKCHECK_INTERNAL', `pacer: ${message}`);
 }

@@ -1,5 +1,5 @@
 import { ClockcheckError } from '../errors.ts';
-import type { Exchange, RecordedResponse } from './exchange.ts';
+import type { Exchange, ExchangeResponse } from './exchange.ts';
 import { errorMessage } from './_internals/error-message.ts';
 
 /** What every secret is replaced with. */
@@ -7,7 +7,7 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * Hides the access token (§1: tokens are highly sensitive), and any other secret it is given, in
- * everything clockcheck records.
+ * everything clockcheck keeps.
  *
  * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server or a URL
  * may carry it: raw, URL-encoded (`encodeURIComponent`, form encoding, either hex case),
@@ -31,7 +31,7 @@ export class Redactor {
    * @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for an empty token.
    */
   constructor(token: string, others: readonly string[] = []) {
-    if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'the access token is empty');
+    if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'the access token is empty');
     this.#token = token;
     const forms = new Set([token, ...others.filter((s) => s.length > 0)].flatMap((secret) => [...tokenForms(secret)]));
     const alternatives = [...forms].sort((a, b) => b.length - a.length).map(patternOf);
@@ -103,7 +103,7 @@ export class Redactor {
     };
   }
 
-  #response(response: RecordedResponse): RecordedResponse {
+  #response(response: ExchangeResponse): ExchangeResponse {
     const body = this.text(response.body);
     // JSON can spell the token with escapes the text forms miss (`\u0061bc`), so the parsed value is
     // walked whenever the body was redacted or holds an escape at all.

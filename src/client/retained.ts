@@ -1,4 +1,4 @@
-import type { Exchange, RecordedResponse } from './exchange.ts';
+import type { Exchange, ExchangeResponse } from './exchange.ts';
 
 /**
  * Response body characters an exchange keeps once its check has ended (for the reports and the
@@ -41,7 +41,7 @@ function retained(exchange: Exchange): Exchange {
   };
 }
 
-function retainedResponse(response: RecordedResponse): RecordedResponse {
+function retainedResponse(response: ExchangeResponse): ExchangeResponse {
   const cut = response.body.length > RETAINED_BODY_CHARS;
   return {
     status: response.status,

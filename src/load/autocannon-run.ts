@@ -20,7 +20,7 @@ export interface AutocannonRunOptions {
   /** `https://host[:port]` (or `http://` for development servers). */
   readonly origin: string;
   readonly apiPrefix: string;
-  /** The access token, redacted from every recorded exchange; sent raw as `Authorization` (§5.2) unless `authorization` is given. */
+  /** The access token, redacted from every kept exchange; sent raw as `Authorization` (§5.2) unless `authorization` is given. */
   readonly token: string;
   /** Other secrets redacted like the token (a run's webhook secret). */
   readonly secrets?: readonly string[];
@@ -38,13 +38,13 @@ export interface AutocannonRunOptions {
    * `amount` run against a target that stopped answering (autocannon sets no timer for `amount`).
    */
   readonly maxDurationSeconds?: number;
-  /** Called with each response's status and latency (ms), in either recording mode. */
+  /** Called with each response's status and latency (ms), whether exchanges are kept or not. */
   readonly onResponse?: (status: number, latencyMs: number) => void;
   /** Requests per second over all connections (autocannon's `overallRate`); default unlimited. */
   readonly overallRate?: number;
   /** Keep every call as a redacted Exchange (bursts); `false` keeps only counts (long load runs). */
-  readonly record: boolean;
-  /** Response body bytes kept per recorded exchange; default 64 KiB. */
+  readonly keepExchanges: boolean;
+  /** Response body bytes kept per kept exchange; default 64 KiB. */
   readonly maxBodyBytes?: number;
   /**
    * Count each large body toward a full collection as it arrives (LARGE_BODIES), for a burst judged on
@@ -60,14 +60,14 @@ export interface AutocannonRunOptions {
    * `sampleInt`); default 1000. A burst sets it low so the run ends right after its last response.
    */
   readonly sampleIntervalMs?: number;
-  /** Sequence numbers of recorded exchanges start after this (so they continue a run's numbering). */
+  /** Sequence numbers of kept exchanges start after this (so they continue a run's numbering). */
   readonly firstExchangeId?: number;
 }
 
 /** What one autocannon run observed. */
 export interface AutocannonRun {
   readonly result: autocannon.Result;
-  /** Every call, in the order the responses arrived, when `record` was set; else empty. */
+  /** Every call, in the order the responses arrived, when `keepExchanges` was set; else empty. */
   readonly exchanges: readonly Exchange[];
   /** Calls sent that got no response (connection errors, timeouts, the run ending first). */
   readonly unanswered: number;
@@ -164,17 +164,17 @@ function headerMap(raw: readonly string[]): Record<string, string> {
 }
 
 /**
- * Drives autocannon against the target with the harness's trust, token and redaction. With `record`
+ * Drives autocannon against the target with the harness's trust, token and redaction. With `keepExchanges`
  * every call becomes a redacted Exchange with its own send time and duration (connections run one
  * request at a time, so responses pair with requests in order on each connection).
  *
- * @throws ClockcheckError `CLOCKCHECK_TLS` when the target's certificate does not verify (nothing is sent),
- *   `CLOCKCHECK_INVALID_OPTION` for bad options.
+ * @throws ClockcheckError `CLOCKCHECK_TARGET` when the target's certificate does not verify (nothing is sent),
+ *   `CLOCKCHECK_INTERNAL` for bad options.
  */
 export async function runAutocannon(options: AutocannonRunOptions): Promise<AutocannonRun> {
-  if (options.requests.length === 0) throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'autocannon run without requests');
+  if (options.requests.length === 0) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'autocannon run without requests');
   if ((options.amount === undefined) === (options.durationSeconds === undefined)) {
-    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', 'give an amount or a duration, not both nor neither');
+    throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'give an amount or a duration, not both nor neither');
   }
   const connections = Math.max(1, Math.min(options.connections, options.amount ?? Number.POSITIVE_INFINITY));
   const redactor = new Redactor(options.token, options.secrets);
@@ -209,7 +209,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       sent++;
       pending.push({ requestIndex: made++ % options.requests.length, sentAtMs, startedPerf: performance.now(), body: [], decoder: new StringDecoder('utf8'), bodyBytes: 0 });
     });
-    if (!options.record) {
+    if (!options.keepExchanges) {
       let status = 0;
       client.on('headers', (head) => {
         status = head.statusCode;
@@ -297,7 +297,7 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
   }).finally(() => clearTimeout(cap));
   LARGE_BODIES.note(largeBodyBytes);
   if (tlsFailure) {
-    throw new ClockcheckError('CLOCKCHECK_TLS', `TLS error talking to ${options.origin}: ${redactor.text((tlsFailure as Error).message)}; nothing was sent`);
+    throw new ClockcheckError('CLOCKCHECK_TARGET', `TLS error talking to ${options.origin}: ${redactor.text((tlsFailure as Error).message)}; nothing was sent`);
   }
   exchanges.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
   return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs };

@@ -28,7 +28,7 @@ function quantile(sorted: Float64Array, q: number): number {
 export class LatencyByStatus {
   readonly #samples = new Map<StatusLatency['kind'], number[]>();
 
-  record(status: number, latencyMs: number): void {
+  add(status: number, latencyMs: number): void {
     const kind = kindOf(status);
     let list = this.#samples.get(kind);
     if (!list) this.#samples.set(kind, (list = []));

@@ -35,8 +35,8 @@ export function loadRunId(now: Date): string {
  * Sends the load with autocannon (counts only, no per-call recording, so memory stays flat over a
  * million calls) and returns the report with its verdict.
  *
- * @throws ClockcheckError `CLOCKCHECK_TLS` when the certificate does not verify (nothing is sent);
- *   `CLOCKCHECK_LOAD` when autocannon fails. Messages are redacted.
+ * @throws ClockcheckError `CLOCKCHECK_TARGET` when the certificate does not verify (nothing is sent);
+ *   `CLOCKCHECK_TARGET` when autocannon fails. Messages are redacted.
  */
 export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
   const redactor = new Redactor(run.token);
@@ -57,10 +57,10 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
       connections: options.connections,
       ...(options.stop.kind === 'duration' ? { durationSeconds: options.stop.seconds } : { amount: options.stop.requests }),
       ...(options.rate === null ? {} : { overallRate: options.rate }),
-      record: false,
+      keepExchanges: false,
       onResponse: (status, latencyMs) => {
-        latencies.record(status, latencyMs);
-        perSecond.record(status, Date.now());
+        latencies.add(status, latencyMs);
+        perSecond.add(status, Date.now());
       },
       // The hard cap on time holds for amount runs too (autocannon sets no timer for them).
       maxDurationSeconds: options.stop.kind === 'duration' ? options.stop.seconds + 30 : MAX_DURATION_SECONDS,
@@ -71,7 +71,7 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
     });
   } catch (error) {
     if (error instanceof ClockcheckError) throw error;
-    throw new ClockcheckError('CLOCKCHECK_LOAD', `load run against ${run.origin} failed: ${redactor.message(error)}`, { cause: error });
+    throw new ClockcheckError('CLOCKCHECK_TARGET', `load run against ${run.origin} failed: ${redactor.message(error)}`, { cause: error });
   }
   // The endpoint is the user's text and goes into the report: a token pasted into its query must not.
   const endpoint = { ...options.endpoint, path: redactor.text(options.endpoint.path) };

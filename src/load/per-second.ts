@@ -21,7 +21,7 @@ export class PerSecondCounts {
     this.#origin ??= at;
   }
 
-  record(status: number, at: number): void {
+  add(status: number, at: number): void {
     this.start(at);
     const second = Math.max(0, Math.floor((at - (this.#origin as number)) / 1000));
     for (let s = this.#seconds.length; s <= second; s++) this.#seconds.push({ served: 0, limited: 0, other: 0 });

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isOffsetDateTime, isTimezoneName } from '../contract/formats/index.ts';
-import { ruleIdSchema } from '../scenarios/format.ts';
+import { ruleIdSchema } from '../input/rule-id.ts';
 import { parseYamlSource } from '../input/yaml-source.ts';
 import { sourceErrorFromIssues, zodKeys } from '../input/source-issue.ts';
 import { parseDuration } from '../duration.ts';
-import { referencedPaths } from '../scenarios/template.ts';
+import { referencedPaths } from '../input/template-syntax.ts';
 import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
 import { NotificationForm } from '../contract/webhook-notification.ts';
 

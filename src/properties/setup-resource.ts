@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { formatOffsetDateTime } from '../contract/formats/index.ts';
-import { createdId } from '../scenarios/created-id.ts';
+import { createdId } from '../records/created-id.ts';
 import type { RunDates } from '../scenarios/template.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';

@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { CheckRecorder } from './check-outcome.ts';
+import { CheckOutcome } from './check-outcome.ts';
 import { outcomeOf } from './window-count.ts';
 
 /**
@@ -12,13 +12,13 @@ import { outcomeOf } from './window-count.ts';
 export const BURST_BODY_BYTES = 1024;
 
 /** A burst as the rate-limit checks see it: its calls, the ones with no answer, and how long it took. */
-export interface BurstRecord {
+export interface BurstOutcome {
   readonly exchanges: readonly Exchange[];
   /** Calls sent that got no response at all. */
   readonly unanswered: number;
 }
 
-export function burstSpan(burst: BurstRecord): { readonly from: number; readonly to: number; readonly ms: number } {
+export function burstSpan(burst: BurstOutcome): { readonly from: number; readonly to: number; readonly ms: number } {
   const from = Math.min(...burst.exchanges.map((e) => e.sentAtMs));
   const to = Math.max(...burst.exchanges.map((e) => e.sentAtMs + e.durationMs));
   return { from, to, ms: to - from };
@@ -49,47 +49,47 @@ function headerNotes(label: string, exchange: Exchange | undefined): string[] {
  * it (RATE-LIMIT-BODY). The burst must fit well inside one window, or no verdict is drawn.
  */
 export function judgeBoundary(
-  burst: BurstRecord,
+  burst: BurstOutcome,
   profile: Profile,
-  recorder: CheckRecorder,
+  outcome: CheckOutcome,
   /** What emptied the window before the burst, for the note; default: a window without calls. */
   after?: string,
-): ReturnType<CheckRecorder['result']> {
+): ReturnType<CheckOutcome['result']> {
   const { limit, window: windowMs, body_text: bodyText } = profile.rate_limit;
   const calls = burst.exchanges;
-  recorder.keep(calls);
-  if (calls.length === 0) return recorder.errored(`none of the ${burst.unanswered} calls of the burst got a response`);
+  outcome.keep(calls);
+  if (calls.length === 0) return outcome.errored(`none of the ${burst.unanswered} calls of the burst got a response`);
   const span = burstSpan(burst);
   const sent = calls.length + burst.unanswered;
-  recorder.note(`${sent} calls sent at once ${after ?? `after ${formatDuration(windowMs)} without calls`}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
+  outcome.note(`${sent} calls sent at once ${after ?? `after ${formatDuration(windowMs)} without calls`}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
   const served = calls.filter((e) => outcomeOf(e) === 'served');
   const limited = calls.filter((e) => outcomeOf(e) === 'limited');
   const other = calls.filter((e) => outcomeOf(e) === 'other');
-  for (const note of [...headerNotes('last call served', served.at(-1)), ...headerNotes('first 429', limited[0])]) recorder.note(note);
+  for (const note of [...headerNotes('last call served', served.at(-1)), ...headerNotes('first 429', limited[0])]) outcome.note(note);
   if (span.ms >= windowMs) {
-    return recorder.errored(`the burst took ${formatDuration(span.ms)}, not less than the ${formatDuration(windowMs)} window, so it does not show one window's count`);
+    return outcome.errored(`the burst took ${formatDuration(span.ms)}, not less than the ${formatDuration(windowMs)} window, so it does not show one window's count`);
   }
   if (served.length === 0 && limited.length === 0) {
-    return recorder.errored(`no call of the burst was served or limited (${histogram(calls)}): the probe ${profile.rate_limit.probe_path} does not answer 2xx`);
+    return outcome.errored(`no call of the burst was served or limited (${histogram(calls)}): the probe ${profile.rate_limit.probe_path} does not answer 2xx`);
   }
   if (served.length > limit) {
-    recorder.fail('RATE-LIMIT-CAP', `at most ${limit} of ${sent} calls served within one ${formatDuration(windowMs)} window`, `${served.length} served within ${formatDuration(span.ms)}`, [...new Set([served[limit]!, served.at(-1)!])]);
+    outcome.fail('RATE-LIMIT-CAP', `at most ${limit} of ${sent} calls served within one ${formatDuration(windowMs)} window`, `${served.length} served within ${formatDuration(span.ms)}`, [...new Set([served[limit]!, served.at(-1)!])]);
   }
   if (served.length < limit && served.length + burst.unanswered < limit && limited.length + other.length > 0) {
     const refused = [...limited, ...other].sort((a, b) => a.sentAtMs - b.sentAtMs);
-    recorder.fail('RATE-LIMIT-QUOTA', `${limit} of ${sent} calls served after ${formatDuration(windowMs)} without calls`, `only ${served.length} served (${histogram(calls)})`, [refused[0]!]);
+    outcome.fail('RATE-LIMIT-QUOTA', `${limit} of ${sent} calls served after ${formatDuration(windowMs)} without calls`, `only ${served.length} served (${histogram(calls)})`, [refused[0]!]);
   }
   if (other.length > 0) {
-    recorder.fail('RATE-LIMIT-STATUS', `each call served (2xx) or, beyond the limit of ${limit}, refused with 429`, histogram(other), other.slice(0, 3));
+    outcome.fail('RATE-LIMIT-STATUS', `each call served (2xx) or, beyond the limit of ${limit}, refused with 429`, histogram(other), other.slice(0, 3));
   }
   if (bodyText !== undefined) {
     const lacking = limited.filter((e) => !(e.response?.body ?? '').toLowerCase().includes(bodyText.toLowerCase()));
     // A body cut before its end might say it further on: only whole bodies are judged.
     const silent = lacking.filter((e) => !e.response?.bodyTruncated);
     const unseen = lacking.length - silent.length;
-    if (unseen > 0) recorder.note(`${unseen} 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps do not say "${bodyText}" within them: not judged`);
-    if (silent.length > 0) recorder.fail('RATE-LIMIT-BODY', `a 429 body that says "${bodyText}" (profile)`, `${silent.length} of ${limited.length} do not, e.g. ${JSON.stringify((silent[0]!.response?.body ?? '').slice(0, 80))}`, [silent[0]!]);
+    if (unseen > 0) outcome.note(`${unseen} 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps do not say "${bodyText}" within them: not judged`);
+    if (silent.length > 0) outcome.fail('RATE-LIMIT-BODY', `a 429 body that says "${bodyText}" (profile)`, `${silent.length} of ${limited.length} do not, e.g. ${JSON.stringify((silent[0]!.response?.body ?? '').slice(0, 80))}`, [silent[0]!]);
   }
-  if (!recorder.failed && burst.unanswered > 0) return recorder.errored(`${burst.unanswered} of ${sent} calls got no response`);
-  return recorder.result();
+  if (!outcome.failed && burst.unanswered > 0) return outcome.errored(`${burst.unanswered} of ${sent} calls got no response`);
+  return outcome.result();
 }

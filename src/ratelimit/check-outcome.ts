@@ -7,7 +7,7 @@ import { retainExchange } from '../client/retained.ts';
  * Collects what one rate-limit check saw and concluded, and turns it into a CheckResult. The
  * checks are built in (`source.kind: builtin`), not scenarios: their schedule is timed, not stepwise.
  */
-export class CheckRecorder {
+export class CheckOutcome {
   readonly #exchanges = new Map<number, Exchange>();
   readonly #findings: Finding[] = [];
   readonly #notes: string[] = [];

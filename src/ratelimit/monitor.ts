@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { CheckRecorder } from './check-outcome.ts';
+import { CheckOutcome } from './check-outcome.ts';
 import { describeBusiest, failIfOverLimit } from './sliding.ts';
 import { busiestSpan, callsThatCouldCount, handled, timed, type TimedCall } from './window-count.ts';
 
@@ -33,7 +33,7 @@ export class RateMonitor {
   /** Limiter restarts: from `#calls[at]` on, the calls were made under a fresh limiter with `windowMs`. */
   readonly #restarts: { readonly at: number; readonly windowMs: number }[] = [];
 
-  record(exchange: Exchange, segment: string): void {
+  observe(exchange: Exchange, segment: string): void {
     this.#calls.push(timed(exchange, segment));
   }
 
@@ -80,18 +80,18 @@ export class RateMonitor {
   check(limit: number, windowMs: number, replay: string): CheckResult {
     const parts = this.#parts(windowMs);
     const windows = [...new Set([windowMs, ...parts.map((p) => p.windowMs)])].map(formatDuration).join(' or ');
-    const recorder = new CheckRecorder(MONITOR_CHECK_ID, `No ${windows} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
-    if (this.#calls.length === 0) return recorder.skipped('no calls were made');
+    const outcome = new CheckOutcome(MONITOR_CHECK_ID, `No ${windows} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
+    if (this.#calls.length === 0) return outcome.skipped('no calls were made');
     if (!this.#calls.some((c) => isServed(c.exchange.response?.status))) {
-      return recorder.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
+      return outcome.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
     }
-    if (parts.length > 1) recorder.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
+    if (parts.length > 1) outcome.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
     for (const part of parts) {
       const busiest = busiestSpan(part.calls.filter((c) => handled(c.exchange)), part.windowMs);
       const watched = parts.length > 1 ? `under the ${formatDuration(part.windowMs)} window, ${part.calls.length} calls` : `${part.calls.length} calls watched`;
-      recorder.note(`${watched}; the busiest interval: ${describeBusiest(busiest)}`);
+      outcome.note(`${watched}; the busiest interval: ${describeBusiest(busiest)}`);
       const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;
-      failIfOverLimit(recorder, acrossParts ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP', busiest, limit, part.windowMs);
+      failIfOverLimit(outcome, acrossParts ? 'RATE-LIMIT-SLIDING' : 'RATE-LIMIT-CAP', busiest, limit, part.windowMs);
     }
     const unintended = new Set(this.#unintended());
     const premature = parts.flatMap((part) =>
@@ -103,7 +103,7 @@ export class RateMonitor {
     if (premature.length > 0) {
       const most = Math.max(...premature.map((u) => u.counted));
       const where = [...new Set(premature.map((u) => u.refused.segment))].join(', ');
-      recorder.fail(
+      outcome.fail(
         'RATE-LIMIT-QUOTA',
         `no 429 while fewer than ${limit} calls were made in the ${formatDuration(windowMs)} before`,
         `${premature.length} × 429 (${where}) when at most ${most} of the harness's calls could count; if another client uses the same token, that explains it`,
@@ -112,12 +112,12 @@ export class RateMonitor {
     }
     if (this.#resent.length > 0) {
       const ids = this.#resent.map((r) => `#${r.exchangeId}`).join(', ');
-      recorder.note(`${this.#resent.length} × 429 outside the rate-limit checks sent once more after the target's Retry-After (waited ${this.#resent.map((r) => formatDuration(r.waitMs)).join(', ')}): exchanges ${ids}; their checks judged the second answer`);
+      outcome.note(`${this.#resent.length} × 429 outside the rate-limit checks sent once more after the target's Retry-After (waited ${this.#resent.map((r) => formatDuration(r.waitMs)).join(', ')}): exchanges ${ids}; their checks judged the second answer`);
     }
     if (unintended.size > premature.length) {
-      recorder.note(`${unintended.size - premature.length} × 429 outside the rate-limit checks after ${limit} or more calls in the window before: the pacing did not keep the run under the limit`);
+      outcome.note(`${unintended.size - premature.length} × 429 outside the rate-limit checks after ${limit} or more calls in the window before: the pacing did not keep the run under the limit`);
     }
-    return recorder.result();
+    return outcome.result();
   }
 }
 

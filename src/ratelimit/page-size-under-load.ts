@@ -2,7 +2,7 @@ import type { CheckResult } from '../report/model.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { pageSizeProblems } from '../checks/page-size-verdict.ts';
-import type { CheckRecorder } from './check-outcome.ts';
+import type { CheckOutcome } from './check-outcome.ts';
 import { histogram } from './boundary.ts';
 import { retainExchange } from '../client/retained.ts';
 
@@ -28,45 +28,45 @@ export async function judgePageSizesUnderLoad(
   sizes: readonly number[],
   ask: (size: number) => Promise<readonly Exchange[]>,
   profile: Profile,
-  recorder: CheckRecorder,
+  outcome: CheckOutcome,
 ): Promise<CheckResult> {
   const all: Exchange[] = [];
   let judged = 0;
   for (const size of sizes) {
     const copies = await ask(size);
-    judged += judgeCopies(size, copies, profile, recorder);
+    judged += judgeCopies(size, copies, profile, outcome);
     all.push(...copies.map(retainExchange));
   }
-  return verdict(all, judged, recorder);
+  return verdict(all, judged, outcome);
 }
 
-/** Judges the copies of one page size; the recorder keeps them as a report does. Returns how many were judged (not 429). */
-function judgeCopies(size: number, exchanges: readonly Exchange[], profile: Profile, recorder: CheckRecorder): number {
-  recorder.keep(exchanges);
+/** Judges the copies of one page size; the outcome keeps them as a report does. Returns how many were judged (not 429). */
+function judgeCopies(size: number, exchanges: readonly Exchange[], profile: Profile, outcome: CheckOutcome): number {
+  outcome.keep(exchanges);
   const answered = exchanges.filter((e) => e.response?.status !== 429);
   for (const exchange of answered) {
-    for (const problem of pageSizeProblems(size, exchange, profile)) recorder.fail(problem.rule, problem.expected, problem.actual, [exchange]);
+    for (const problem of pageSizeProblems(size, exchange, profile)) outcome.fail(problem.rule, problem.expected, problem.actual, [exchange]);
   }
   const kinds = new Map<string, Exchange[]>();
   for (const exchange of answered) kinds.set(answerKey(exchange), [...(kinds.get(answerKey(exchange)) ?? []), exchange]);
   if (kinds.size > 1) {
-    recorder.fail(
+    outcome.fail(
       'PAG-PAGE-SIZE-MAX',
       `the same answer to each of ${answered.length} concurrent requests for page_size=${size}`,
       [...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', '),
       [...kinds.values()].map((list) => list[0]!),
     );
   }
-  recorder.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
+  outcome.note(`page_size=${size}: ${[...kinds].map(([key, list]) => `${key} ×${list.length}`).join(', ') || 'all limited (429)'}`);
   return answered.length;
 }
 
 /** The verdict once every size was asked: `all` their calls (statuses are enough), `judged` of them judged. */
-function verdict(all: readonly Exchange[], judged: number, recorder: CheckRecorder): CheckResult {
-  if (judged === 0) return recorder.errored('every request was refused with 429, so no page_size answer could be judged');
+function verdict(all: readonly Exchange[], judged: number, outcome: CheckOutcome): CheckResult {
+  if (judged === 0) return outcome.errored('every request was refused with 429, so no page_size answer could be judged');
   if (!all.some((e) => e.response !== undefined && !e.error && e.response.status >= 200 && e.response.status < 300)) {
     // Not even page_size=100 was served: the target serves no list here, and its answers show nothing about page sizes.
-    return recorder.errored(`no page_size was served (${histogram(all)}): the page_size limit needs a list the target serves`);
+    return outcome.errored(`no page_size was served (${histogram(all)}): the page_size limit needs a list the target serves`);
   }
-  return recorder.result();
+  return outcome.result();
 }

@@ -6,8 +6,8 @@ import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { LoadRequest } from '../load/autocannon-run.ts';
-import { CheckRecorder } from './check-outcome.ts';
-import { judgeBoundary, burstSpan, type BurstRecord } from './boundary.ts';
+import { CheckOutcome } from './check-outcome.ts';
+import { judgeBoundary, burstSpan, type BurstOutcome } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
 import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
 import { outcomeOf, timed, type TimedCall } from './window-count.ts';
@@ -36,13 +36,13 @@ const POLLS_PER_WINDOW = 40;
 /** What the phase needs from the run. */
 export interface RateLimitPhaseDeps {
   readonly profile: Profile;
-  /** One call through the harness's client, recorded under `segment` (not paced inside the phase). */
+  /** One call through the harness's client, kept under `segment` (not paced inside the phase). */
   readonly call: (request: TargetRequest, segment: string) => Promise<Exchange>;
   /**
-   * `amount` calls at once over the profile's connections (autocannon), recorded under `segment`;
+   * `amount` calls at once over the profile's connections (autocannon), kept under `segment`;
    * `wholeBodies` keeps each body up to the client's 1 MiB (a page of 100 records), else BURST_BODY_BYTES.
    */
-  readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies?: boolean) => Promise<BurstRecord>;
+  readonly burst: (requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies?: boolean) => Promise<BurstOutcome>;
   /** The pacer's margin on top of the window, ms: a "quiet window" is window + guard without calls. */
   readonly guardMs: number;
   /**
@@ -58,16 +58,16 @@ export interface RateLimitPhaseDeps {
 
 const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
 
-function recorder(id: RateLimitCheckId, deps: RateLimitPhaseDeps): CheckRecorder {
+function outcome(id: RateLimitCheckId, deps: RateLimitPhaseDeps): CheckOutcome {
   const { title, rules } = RATE_LIMIT_CHECKS[id];
   const conditional = PROFILE_RULES_OF_CHECK[id];
   const named: RuleId[] = conditional?.asserted(deps.profile) ? [...rules, conditional.rule] : [...rules];
-  return new CheckRecorder(id, title, named, deps.replay(id));
+  return new CheckOutcome(id, title, named, deps.replay(id));
 }
 
 /** The last call the reset check kept (the one after the quiet window), if any. */
-function lastResetCall(recorder: CheckRecorder): Exchange | undefined {
-  return recorder.kept().at(-1);
+function lastResetCall(outcome: CheckOutcome): Exchange | undefined {
+  return outcome.kept().at(-1);
 }
 
 /** Why the reset check reached no verdict: the call after a quiet window was neither served nor limited. */
@@ -129,7 +129,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
   const wanted = PHASE_CHECKS.filter((id) => deps.selected(id));
   if (wanted.length === 0) return results;
   if (!profile.rate_limit.bursts) {
-    return wanted.map((id) => recorder(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
+    return wanted.map((id) => outcome(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
   }
   const probe: LoadRequest = { method: 'GET', path: probePath };
   const served: TimedCall[] = [];
@@ -140,16 +140,16 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
 
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
     // 1. boundary
-    const boundaryRecorder = recorder('rate-limit/boundary', deps);
+    const boundaryOutcome = outcome('rate-limit/boundary', deps);
     const boundary = await deps.burst([probe], limit + extra, 'boundary');
     keepServed(boundary.exchanges, 'boundary');
-    const boundaryResult = judgeBoundary(boundary, profile, boundaryRecorder, deps.restartLimiter ? 'on a fresh limiter' : undefined);
+    const boundaryResult = judgeBoundary(boundary, profile, boundaryOutcome, deps.restartLimiter ? 'on a fresh limiter' : undefined);
     if (deps.selected('rate-limit/boundary')) results.push(boundaryResult);
     const usable = boundary.exchanges.length > 0 && boundaryResult.status !== 'errored';
     lastEnd = boundary.exchanges.length > 0 ? endOf(boundary.exchanges) : Date.now();
 
     // 2. reset
-    const reset = recorder('rate-limit/reset', deps);
+    const reset = outcome('rate-limit/reset', deps);
     let opener: Exchange | undefined;
     if (usable) {
       const step = Math.max(5, windowMs / POLLS_PER_WINDOW);
@@ -191,7 +191,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
 
     // 3. sliding
     if (deps.selected('rate-limit/sliding')) {
-      const sliding = recorder('rate-limit/sliding', deps);
+      const sliding = outcome('rate-limit/sliding', deps);
       if (!usable) {
         results.push(sliding.skipped('the boundary burst reached no verdict'));
       } else if (!opener) {
@@ -217,7 +217,7 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
   if (deps.selected('rate-limit/page-size-under-load')) {
     if (deps.restartLimiter) await deps.restartLimiter();
     else await sleepUntil(lastEnd + windowMs + deps.guardMs);
-    const pageSizes = recorder('rate-limit/page-size-under-load', deps);
+    const pageSizes = outcome('rate-limit/page-size-under-load', deps);
     const separator = probePath.includes('?') ? '&' : '?';
     const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
     results.push(await judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, profile, pageSizes));

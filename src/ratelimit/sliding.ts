@@ -2,8 +2,8 @@ import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../contract/rules.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { CheckRecorder } from './check-outcome.ts';
-import { burstSpan, histogram, type BurstRecord } from './boundary.ts';
+import type { CheckOutcome } from './check-outcome.ts';
+import { burstSpan, histogram, type BurstOutcome } from './boundary.ts';
 import { busiestSpan, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 
 /** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
@@ -22,17 +22,17 @@ function evidenceOf(busiest: BusiestSpan): Exchange[] {
 }
 
 /** When more than `limit` served calls certainly fell into one window: the finding, under `rule`. */
-export function failIfOverLimit(recorder: CheckRecorder, rule: RuleId, busiest: BusiestSpan, limit: number, windowMs: number): boolean {
+export function failIfOverLimit(outcome: CheckOutcome, rule: RuleId, busiest: BusiestSpan, limit: number, windowMs: number): boolean {
   if (busiest.calls.length <= limit) return false;
-  recorder.fail(rule, `at most ${limit} calls served in any ${formatDuration(windowMs)} interval (§8: within ANY one-minute window)`, describeBusiest(busiest), evidenceOf(busiest));
+  outcome.fail(rule, `at most ${limit} calls served in any ${formatDuration(windowMs)} interval (§8: within ANY one-minute window)`, describeBusiest(busiest), evidenceOf(busiest));
   return true;
 }
 
 /** The straddle: one call that opens a window at `opener`, then bursts just before and just after a window later. */
 export interface Straddle {
   readonly opener: Exchange;
-  readonly before: BurstRecord;
-  readonly after: BurstRecord;
+  readonly before: BurstOutcome;
+  readonly after: BurstOutcome;
 }
 
 /**
@@ -50,14 +50,14 @@ export function judgeSliding(
   straddle: Straddle | null,
   limit: number,
   windowMs: number,
-  recorder: CheckRecorder,
+  outcome: CheckOutcome,
 ): CheckResult {
   const busiest = busiestSpan(served, windowMs);
-  if (failIfOverLimit(recorder, 'RATE-LIMIT-SLIDING', busiest, limit, windowMs)) return recorder.result();
-  if (!straddle) return recorder.errored('no call was served again after the boundary burst, so no window could be straddled');
-  recorder.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
+  if (failIfOverLimit(outcome, 'RATE-LIMIT-SLIDING', busiest, limit, windowMs)) return outcome.result();
+  if (!straddle) return outcome.errored('no call was served again after the boundary burst, so no window could be straddled');
+  outcome.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
   if (straddle.before.exchanges.length === 0 || straddle.after.exchanges.length === 0) {
-    return recorder.errored('a straddle burst got no responses');
+    return outcome.errored('a straddle burst got no responses');
   }
   // A call neither served nor limited (a 5xx, no answer) may have been counted by the limiter or not:
   // the served count would hide a fixed window's excess, so the straddle shows nothing for certain.
@@ -65,21 +65,21 @@ export function judgeSliding(
   const unanswered = straddle.before.unanswered + straddle.after.unanswered;
   if (undecided.length > 0 || unanswered > 0 || !straddle.before.exchanges.some((e) => outcomeOf(e) === 'served')) {
     const shown = (b: Straddle['before']) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
-    return recorder.errored(`the straddle bursts were not all served or limited (before the reset: ${shown(straddle.before)}; after it: ${shown(straddle.after)}): the sliding window needs the limiter's decision on every call`);
+    return outcome.errored(`the straddle bursts were not all served or limited (before the reset: ${shown(straddle.before)}; after it: ${shown(straddle.after)}): the sliding window needs the limiter's decision on every call`);
   }
   const opened = timed(straddle.opener, 'opener');
   const before = burstSpan(straddle.before);
   const after = burstSpan(straddle.after);
   const reset = `${formatDuration(windowMs)} after the opening call`;
-  recorder.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
-  recorder.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response`);
+  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
+  outcome.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response`);
   // Conclusive only if `before` ended before any reset a window after the opener and `after` began
   // after it, and both fit in one window: then a fixed window would have shown more than `limit`.
   if (before.to >= opened.from + windowMs || after.from <= opened.to + windowMs) {
-    return recorder.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
+    return outcome.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
   }
   if (after.to - before.from >= windowMs) {
-    return recorder.errored(`the straddle took ${formatDuration(after.to - before.from)}, not less than the ${formatDuration(windowMs)} window`);
+    return outcome.errored(`the straddle took ${formatDuration(after.to - before.from)}, not less than the ${formatDuration(windowMs)} window`);
   }
-  return recorder.result();
+  return outcome.result();
 }

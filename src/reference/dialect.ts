@@ -2,8 +2,7 @@ import { errorBody, type ApiError, type ApiResponse } from './http/api-response.
 import { laravelRecord } from './laravel-records.ts';
 import { NotificationForm, PUBLISHED_FORM } from '../contract/webhook-notification.ts';
 
-/** Resources whose records the spec does not show (§2.1, §2.2, §2.3, §2.6). */
-export type RecordKind = 'user' | 'schedule' | 'timesheet' | 'webhook';
+import type { RecordKind } from './record-kind.ts';
 
 /**
  * How the reference server answers where the spec says "not shown": status codes, envelopes,

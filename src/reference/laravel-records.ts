@@ -1,7 +1,7 @@
+import type { RecordKind } from './record-kind.ts';
 import { DateTime } from 'luxon';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import { USER_OPTION_FLAGS } from '../contract/payloads/user.ts';
-import type { RecordKind } from './dialect.ts';
 
 /**
  * Records as a Laravel server (the real service behind the spec) writes them: booleans as the

@@ -13,8 +13,8 @@ import {
   SlidingWindowLimiter,
   type RateLimiter,
   type RateLimitCounting,
-  type RateLimitSetting,
 } from './rate-limiter.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedSummary } from './seed.ts';
 import { DIALECTS, type Dialect, type DialectName } from './dialect.ts';
 

@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq } from 'yaml';
 import type { CheckResult, RunReport } from '../report/model.ts';
-import { createdId } from '../scenarios/created-id.ts';
+import { createdId } from '../records/created-id.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import type { Scenario } from '../scenarios/format.ts';
 import type { Exchange } from '../client/exchange.ts';

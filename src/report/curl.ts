@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../client/exchange.ts';
+import type { ExchangeRequest } from '../client/exchange.ts';
 import { REDACTED } from '../client/redaction.ts';
 import { shellQuote } from './_internals/shell-quote.ts';
 
@@ -34,12 +34,12 @@ export interface CurlTlsOptions {
  *   (so a GET with a body is `-X GET --data-raw …`, and a HEAD with a body, which curl's `-I`
  *   cannot send, is `-X HEAD --data-raw …`).
  * - Headers in recorded order, without hop-by-hop headers and `content-length` (curl computes it).
- * - An Authorization value the recorder redacted reads the token from `$CLOCKCHECK_TOKEN`, in double
+ * - An Authorization value the outcome redacted reads the token from `$CLOCKCHECK_TOKEN`, in double
  *   quotes so the shell expands it; an unredacted value (a deliberately wrong token) is kept.
  * - Everything else is single-quoted, so no shell character in a URL, header or body is expanded.
  * - `--globoff` when the URL has `[]{}`, which curl would otherwise read as a glob.
  */
-export function curlCommand(request: RecordedRequest, options: CurlTlsOptions): string {
+export function curlCommand(request: ExchangeRequest, options: CurlTlsOptions): string {
   const hasBody = request.body !== undefined;
   const head = ['curl', '-sS', ...methodOptions(request.method, hasBody), ...tlsOptions(options)];
   const lines = [head.join(' ')];
@@ -55,7 +55,7 @@ export function curlCommand(request: RecordedRequest, options: CurlTlsOptions): 
 }
 
 /** `-i` prints the response status and headers; `-I` is a HEAD request (which prints them too). */
-function methodOptions(method: RecordedRequest['method'], hasBody: boolean): string[] {
+function methodOptions(method: ExchangeRequest['method'], hasBody: boolean): string[] {
   if (method === 'HEAD' && !hasBody) return ['-I'];
   if ((method === 'GET' && !hasBody) || (method === 'POST' && hasBody)) return ['-i'];
   return ['-i', '-X', method];

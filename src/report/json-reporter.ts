@@ -1,4 +1,4 @@
-import type { Exchange, RecordedRequest, RecordedResponse } from '../client/exchange.ts';
+import type { Exchange, ExchangeRequest, ExchangeResponse } from '../client/exchange.ts';
 import type { CheckResult, CheckSource, CreatedResource, Finding, RuleCoverage, RunReport } from './model.ts';
 import type { Rule } from '../contract/rules.ts';
 
@@ -95,11 +95,11 @@ function exchange(e: Exchange): Exchange {
   };
 }
 
-function request(q: RecordedRequest): RecordedRequest {
+function request(q: ExchangeRequest): ExchangeRequest {
   return { method: q.method, url: q.url, headers: q.headers, body: q.body };
 }
 
-function response(s: RecordedResponse): RecordedResponse {
+function response(s: ExchangeResponse): ExchangeResponse {
   return {
     status: s.status,
     headers: s.headers,

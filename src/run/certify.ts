@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
-import { RunError, RunStopped } from '../errors.ts';
+import { RunStopped } from '../errors.ts';
+import { RunError } from './run-error.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, scenarioCheck, type ScenarioDeps } from '../scenarios/run-scenario.ts';
 import { runDates } from '../scenarios/template.ts';
@@ -18,7 +19,7 @@ import { applyWaivers, coverage, summarize } from './verdicts.ts';
 import type { RateMonitor } from '../ratelimit/monitor.ts';
 import { RATE_LIMIT_CHECKS, estimateWithPhase, runRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import { pacerFor, type RunPlan } from './plan.ts';
-import { formatRateLimit, type RateLimitSetting } from '../reference/rate-limiter.ts';
+import { formatRateLimit, type RateLimitSetting } from '../contract/rate-limit.ts';
 import { budgetLimits, budgetNote, planWithinBudget, type RunBudget } from './budget.ts';
 import { preflight, refusesToken, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { TokenWatch } from './token-watch.ts';
@@ -27,7 +28,8 @@ import { retainExchange } from '../client/retained.ts';
 import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
 import { ClockcheckError } from '../errors.ts';
-import { referencedPaths, render, type TemplateContext } from '../scenarios/template.ts';
+import { render, type TemplateContext } from '../scenarios/template.ts';
+import { referencedPaths } from '../input/template-syntax.ts';
 import { startRunSink, type RunSink, type SinkProfile } from '../webhooks/run-sink.ts';
 
 
@@ -385,7 +387,7 @@ async function startSinkOrExplain(webhook: SinkProfile, secret: string | null, n
     return await startRunSink(webhook, { secret, redactor: transport.client.redactor, nextExchangeId });
   } catch (error) {
     await transport.close();
-    throw new ClockcheckError('CLOCKCHECK_INVALID_OPTION', `webhook.sink: cannot start the sink on ${webhook.sink.listen}${webhook.sink.tls ? ' with webhook.sink.tls' : ''}: ${(error as Error).message}`, { cause: error });
+    throw new ClockcheckError('CLOCKCHECK_LISTEN', `webhook.sink: cannot start the sink on ${webhook.sink.listen}${webhook.sink.tls ? ' with webhook.sink.tls' : ''}: ${(error as Error).message}`, { cause: error });
   }
 }
 

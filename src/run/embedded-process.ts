@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ClockcheckError } from '../errors.ts';
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
-import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { EmbeddedFacts } from './embedded-profile.ts';
 
 /**
@@ -97,7 +97,7 @@ export async function spawnEmbeddedTarget(options: EmbeddedProcessOptions): Prom
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', `the embedded reference server ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+      reject(new ClockcheckError('CLOCKCHECK_LISTEN', `the embedded reference server ${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
     };
     const timer = setTimeout(() => fail(`did not start listening within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
     child.once('error', (error) => fail(`could not be started (${error.message})`));
@@ -136,8 +136,8 @@ function setRateLimit(child: ChildProcess, setting: RateLimitSetting): Promise<v
     const onMessage = (message: unknown) => {
       if (RateLimitSet.safeParse(message).success) settle();
     };
-    const onExit = () => settle(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', 'the embedded reference server exited before it took the new rate limit'));
-    const timer = setTimeout(() => settle(new ClockcheckError('CLOCKCHECK_EMBEDDED_SERVER', `the embedded reference server did not confirm the new rate limit within ${SET_RATE_LIMIT_TIMEOUT_MS / 1000} s`)), SET_RATE_LIMIT_TIMEOUT_MS);
+    const onExit = () => settle(new ClockcheckError('CLOCKCHECK_LISTEN', 'the embedded reference server exited before it took the new rate limit'));
+    const timer = setTimeout(() => settle(new ClockcheckError('CLOCKCHECK_LISTEN', `the embedded reference server did not confirm the new rate limit within ${SET_RATE_LIMIT_TIMEOUT_MS / 1000} s`)), SET_RATE_LIMIT_TIMEOUT_MS);
     child.on('message', onMessage);
     child.once('exit', onExit);
     const request: SetRateLimitRequest = { kind: 'set-rate-limit', rateLimit: setting };

@@ -1,6 +1,6 @@
 import { STANDARD_DIALECT, type Dialect } from '../reference/dialect.ts';
 import { ServerContext } from '../reference/context.ts';
-import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedSummary } from '../reference/seed.ts';
 import { defaultProfile, type Profile } from '../profile/profile.ts';
 import type { QuickPacing } from './certify.ts';

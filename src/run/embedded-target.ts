@@ -1,16 +1,16 @@
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
 import type { RunReport } from '../report/model.ts';
 import type { DialectName } from '../reference/dialect.ts';
-import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { certify } from './certify.ts';
 import type { Profile } from '../profile/profile.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
 
-/** Starts a reference server (optionally with faults) for a certification run. */
+/** Starts a reference server in this process (optionally with faults; `null`: no rate limit) for a certification or a load run. */
 export function startEmbeddedTarget(
   faults: readonly string[] = [],
   dialect: DialectName = 'standard',
-  rateLimit: RateLimitSetting = EMBEDDED_RATE_LIMIT,
+  rateLimit: RateLimitSetting | null = EMBEDDED_RATE_LIMIT,
 ): Promise<ReferenceServer> {
   return startReferenceServer({ rateLimit, faults, dialect });
 }

@@ -1,5 +1,5 @@
 import { formatDuration } from '../duration.ts';
-import { formatRateLimit } from '../reference/rate-limiter.ts';
+import { formatRateLimit } from '../contract/rate-limit.ts';
 import type { PlannedCheck, RunPlan } from './plan.ts';
 
 /** Where the plan would be sent, and at what limit: what `--plan` prints above the checks. */

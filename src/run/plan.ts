@@ -1,12 +1,12 @@
 import { estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
-import { RunError } from '../errors.ts';
+import { RunError } from './run-error.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests, profileSkipReason } from '../scenarios/run-scenario.ts';
 import { isRuleId, type RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Profile } from '../profile/profile.ts';
-import type { RateLimitSetting } from '../reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
 import { casesPerFamily, selectsFamily } from '../properties/run-properties.ts';

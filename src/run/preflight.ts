@@ -2,7 +2,7 @@ import type { CheckResult } from '../report/model.ts';
 import type { TargetClient, TokenScheme } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
-import { RunError } from '../errors.ts';
+import { RunError } from './run-error.ts';
 
 /** The check the preflight's exchanges decide: is the token accepted as §5.2 sends it? */
 export const TOKEN_FORM_CHECK_ID = 'auth/token-form';

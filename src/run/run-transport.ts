@@ -1,4 +1,4 @@
-import { BURST_BODY_BYTES, type BurstRecord } from '../ratelimit/boundary.ts';
+import { BURST_BODY_BYTES, type BurstOutcome } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
 import type { LoadRequest } from '../load/autocannon-run.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../client/client.ts';
@@ -95,7 +95,7 @@ export class RunTransport {
    * with `wholeBodies` as much as the client keeps, for the few calls whose pages are judged (and
    * whose timing is not, so their large bodies may be collected as they arrive).
    */
-  async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstRecord> {
+  async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstOutcome> {
     const { profile, pacer } = this.#options;
     const first = this.client.reserveExchangeIds(amount);
     // Loaded at the first burst, not at start: autocannon is about 25 MB of a process, and many runs send no burst.
@@ -111,7 +111,7 @@ export class RunTransport {
       requests,
       connections: profile.rate_limit.connections,
       amount,
-      record: true,
+      keepExchanges: true,
       maxBodyBytes: wholeBodies ? DEFAULT_MAX_RESPONSE_BYTES : BURST_BODY_BYTES,
       collectWhileRunning: wholeBodies,
       sampleIntervalMs: 10,
@@ -136,7 +136,7 @@ export class RunTransport {
 
   #seen(exchange: Exchange, segment: string): void {
     this.#made++;
-    this.monitor.record(retainExchange(exchange), segment); // the run-wide view keeps what a report keeps, not whole bodies
+    this.monitor.observe(retainExchange(exchange), segment); // the run-wide view keeps what a report keeps, not whole bodies
     this.#options.progress?.tick();
     this.#options.onExchange?.(exchange);
   }

@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import type { RuleId } from '../contract/rules.ts';
 import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../contract/responses.ts';
 import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../contract/formats/index.ts';
-import type { Exchange, RecordedResponse } from '../client/exchange.ts';
+import type { Exchange, ExchangeResponse } from '../client/exchange.ts';
 import { overBoundsFinding } from '../client/bounded-json.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
-import { isMultiPath, readsRecords, select } from './json-path.ts';
+import { isMultiPath, readsRecords, select } from '../records/json-path.ts';
 import { hasMeaningType, sameMeaning } from '../records/same-meaning.ts';
 import { AUTO_READING, recordReading, type RecordReading } from '../records/record-reading.ts';
 
@@ -160,7 +160,7 @@ export function unobserved(expectation: Expectation, exchange: Exchange, reading
  * What a redirect is, for a finding: where it points, and that it was not followed (the token goes
  * to the verified target only); a redirect to plain http:// is named as what §1 forbids.
  */
-export function redirectNote(response: RecordedResponse): string {
+export function redirectNote(response: ExchangeResponse): string {
   if (response.status < 300 || response.status >= 400) return '';
   const location = response.headers.location;
   if (location === undefined) return ' (a redirect without a Location)';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
-import { didYouMean } from '../input/yaml-source.ts';
+import { ruleIdSchema } from '../input/rule-id.ts';
 import { zodKeys } from '../input/source-issue.ts';
 import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts';
 
@@ -9,16 +9,6 @@ import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts'
  * error with a "did you mean" hint, never silently ignored.
  */
 
-const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
-
-export const ruleIdSchema = z
-  .string()
-  .superRefine((id, ctx) => {
-    if (isRuleId(id)) return;
-    const hint = didYouMean(id, RULE_IDS);
-    ctx.addIssue({ code: 'custom', message: `"${id}" is not a rule ID of the catalog (${hint ? `did you mean "${hint}"?` : '`clockcheck rules` lists them'})` });
-  })
-  .transform((id) => id as RuleId);
 
 /**
  * An expected status: an exact code, or a class.

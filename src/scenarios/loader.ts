@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { didYouMean, parseYamlSource, SourceError } from '../input/yaml-source.ts';
+import { didYouMean } from '../input/did-you-mean.ts';
+import { parseYamlSource, SourceError } from '../input/yaml-source.ts';
 import { sourceErrorFromIssues } from '../input/source-issue.ts';
 import { KNOWN_KEYS, suiteSchema, type Scenario, type Step } from './format.ts';
 

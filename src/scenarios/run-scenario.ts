@@ -8,12 +8,13 @@ import { definiteAnswer, describeAnswer, PreconditionFailed, SkipCheck, type Bui
 import type { LoadedScenario } from './loader.ts';
 import type { ExpectedStatus, Expectation, Pair, RequestStep, ScenarioRequest, Step, Variant } from './format.ts';
 import { judge, unobserved, type Judgement } from './expectations.ts';
-import { createdId } from './created-id.ts';
-import { select } from './json-path.ts';
+import { createdId } from '../records/created-id.ts';
+import { select } from '../records/json-path.ts';
 import { recordReading } from '../records/record-reading.ts';
 import { RunStopped } from '../errors.ts';
 import { retainExchange } from '../client/retained.ts';
-import { referencedPaths, render, TemplateError, type TemplateContext } from './template.ts';
+import { render, TemplateError, type TemplateContext } from './template.ts';
+import { referencedPaths } from '../input/template-syntax.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 
 /** What running a scenario needs from the run. */
@@ -133,7 +134,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
     }
     return exchange;
   };
-  const record = (judgements: readonly Judgement[], exchange: Exchange) => {
+  const addJudgements = (judgements: readonly Judgement[], exchange: Exchange) => {
     for (const j of judgements) findings.push({ ...j, exchangeIds: [exchange.id] });
   };
   let observedOptional = 0;
@@ -176,7 +177,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
     if (failAsError && judgements.length > 0) {
       throw new ScenarioError(`setup step ${step.name ?? `${step.request.method} ${step.request.path}`} failed: expected ${judgements[0]!.expected}, got ${judgements[0]!.actual}`);
     }
-    record(judgements, exchange);
+    addJudgements(judgements, exchange);
     for (const [name, capture] of Object.entries(step.capture ?? {})) {
       const json = exchange.response?.json;
       const value = 'from' in capture ? createdId(json, deps.profile) : select(json, capture.path, recordReading(deps.profile))[0];
@@ -202,7 +203,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
     lastExchange: () => last,
     render: renderValue,
     acquire: deps.acquire,
-    record: (exchange) => {
+    keep: (exchange) => {
       const kept = retainExchange(exchange);
       if (!exchanges.some((e) => e.id === kept.id)) exchanges.push(kept);
       return kept;
@@ -271,7 +272,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
     const rule = variant.rule ?? defaultRule;
     const expectation = renderValue(variant.expect ?? { status: 'rejected' }) as Expectation;
     const judgements = judge({ ...expectation, rule: expectation.rule ?? rule }, exchange, deps.profile, rule);
-    record(judgements.map((j) => ({ ...j, expected: `${j.expected} (${variant.why})` })), exchange);
+    addJudgements(judgements.map((j) => ({ ...j, expected: `${j.expected} (${variant.why})` })), exchange);
   };
 
   let status: CheckStatus = 'passed';

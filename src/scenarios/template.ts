@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { formatOffset, formatOffsetDateTime } from '../contract/formats/index.ts';
+import { CALL, INLINE, PATH, WHOLE } from '../input/template-syntax.ts';
 
 /**
  * `{{ expr }}` templates in scenario values. A string that is exactly one template keeps the value's
@@ -30,10 +31,6 @@ export function runDates(seed: number): RunDates {
 
 export class TemplateError extends Error {}
 
-const WHOLE = /^\{\{\s*([^}]+?)\s*\}\}$/;
-const INLINE = /\{\{\s*([^}]+?)\s*\}\}/g;
-const CALL = /^([a-z_]+)\((.*)\)$/;
-const PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*$/;
 
 function parseArgs(text: string): Array<string | number> {
   if (text.trim() === '') return [];
@@ -127,22 +124,4 @@ export function render(value: unknown, ctx: TemplateContext): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, ctx)]));
   }
   return value;
-}
-
-/** The paths a value's templates read, e.g. `fixtures.inactive_user_id` (to skip scenarios whose fixtures are missing). */
-export function referencedPaths(value: unknown): string[] {
-  const found: string[] = [];
-  const visit = (v: unknown): void => {
-    if (typeof v === 'string') {
-      for (const m of v.matchAll(INLINE)) {
-        if (!CALL.test(m[1] as string)) found.push(m[1] as string);
-      }
-    } else if (Array.isArray(v)) {
-      v.forEach(visit);
-    } else if (v !== null && typeof v === 'object') {
-      Object.values(v).forEach(visit);
-    }
-  };
-  visit(value);
-  return found;
 }

@@ -20,7 +20,7 @@ describe('runAutocannon', () => {
       requests: [{ method: 'GET', path: '/users?page_size=1' }, { method: 'GET', path: '/breaks' }],
       connections: 4,
       amount: 14,
-      record: true,
+      keepExchanges: true,
       sampleIntervalMs: 20,
       userAgent: 'clockcheck/test',
       firstExchangeId: 100,
@@ -67,7 +67,7 @@ describe('runAutocannon', () => {
         amount: 10,
         maxDurationSeconds: 1,
         sampleIntervalMs: 50,
-        record: false,
+        keepExchanges: false,
         userAgent: 'clockcheck/test',
       });
       expect(run.cappedByDuration).toBe(true);
@@ -87,7 +87,7 @@ describe('runAutocannon', () => {
       connections: 2,
       amount: 6,
       sampleIntervalMs: 20,
-      record: false,
+      keepExchanges: false,
       userAgent: 'clockcheck/test',
       onResponse: (status, latencyMs) => seen.push([status, latencyMs]),
     });
@@ -114,7 +114,7 @@ describe('runAutocannon', () => {
           requests: [{ method: 'GET', path: '/users' }],
           connections: 2,
           amount: 4,
-          record: true,
+          keepExchanges: true,
       sampleIntervalMs: 20,
           userAgent: 'clockcheck/test',
         }),

@@ -6,10 +6,10 @@ describe('PerSecondCounts', () => {
   it('counts responses per second from the start, by kind, empty seconds included', () => {
     const counts = new PerSecondCounts();
     counts.start(10_000);
-    counts.record(200, 10_100);
-    counts.record(200, 10_999);
-    counts.record(429, 11_000);
-    counts.record(503, 13_500);
+    counts.add(200, 10_100);
+    counts.add(200, 10_999);
+    counts.add(429, 11_000);
+    counts.add(503, 13_500);
     expect(counts.series()).toEqual([
       { second: 0, served: 2, limited: 0, other: 0 },
       { second: 1, served: 0, limited: 1, other: 0 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckRecorder } from '../../src/ratelimit/check-outcome.ts';
+import { CheckOutcome } from '../../src/ratelimit/check-outcome.ts';
 import { BURST_BODY_BYTES, judgeBoundary } from '../../src/ratelimit/boundary.ts';
 import { judgeSliding } from '../../src/ratelimit/sliding.ts';
 import { judgePageSizesUnderLoad as judgeSizes } from '../../src/ratelimit/page-size-under-load.ts';
@@ -15,10 +15,10 @@ const profile = (changes: Partial<Profile['rate_limit']> = {}): Profile => {
   const base = defaultProfile();
   return { ...base, rate_limit: { ...base.rate_limit, ...changes } };
 };
-const recorder = (id = 'rate-limit/boundary') => new CheckRecorder(id, 'title', ['RATE-LIMIT-CAP'], 'clockcheck run --only x');
+const outcome = (id = 'rate-limit/boundary') => new CheckOutcome(id, 'title', ['RATE-LIMIT-CAP'], 'clockcheck run --only x');
 /** The page sizes of `answers` asked in order, each answered by its copies. */
-const judgePageSizesUnderLoad = (answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, recorder: CheckRecorder) =>
-  judgeSizes([...answers.keys()], async (size) => answers.get(size)!, profile, recorder);
+const judgePageSizesUnderLoad = (answers: ReadonlyMap<number, readonly Exchange[]>, profile: Profile, outcome: CheckOutcome) =>
+  judgeSizes([...answers.keys()], async (size) => answers.get(size)!, profile, outcome);
 const rulesOf = (result: { findings: readonly { ruleId: string }[] }) => result.findings.map((f) => f.ruleId);
 
 describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
@@ -29,33 +29,33 @@ describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
 
   it('passes exactly 60 served and the rest 429, and notes the rate-limit headers', () => {
     const exchanges = [...calls(0, 60, 200), call(60, 429, { headers: { 'retry-after': '58' } }), ...calls(61, 3, 429)];
-    const result = judgeBoundary({ exchanges, unanswered: 0 }, profile(), recorder());
+    const result = judgeBoundary({ exchanges, unanswered: 0 }, profile(), outcome());
     expect(result.status).toBe('passed');
     expect(result.notes?.join('\n')).toContain('retry-after: 58');
     expect(result.notes?.join('\n')).toMatch(/64 calls sent at once.*200 ×60, 429 ×4/);
   });
 
   it('fails RATE-LIMIT-CAP for 61 served, saying how many in how long', () => {
-    const result = judgeBoundary(burst(61, 429, 3), profile(), recorder());
+    const result = judgeBoundary(burst(61, 429, 3), profile(), outcome());
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-CAP']);
     expect(result.findings[0]!.actual).toMatch(/^61 served within \d+ ms$/);
   });
 
   it('fails RATE-LIMIT-QUOTA for 59 served', () => {
-    expect(rulesOf(judgeBoundary(burst(59, 429, 5), profile(), recorder()))).toEqual(['RATE-LIMIT-QUOTA']);
+    expect(rulesOf(judgeBoundary(burst(59, 429, 5), profile(), outcome()))).toEqual(['RATE-LIMIT-QUOTA']);
   });
 
   it('fails RATE-LIMIT-STATUS when the calls beyond the limit get 503', () => {
-    const result = judgeBoundary(burst(60, 503, 4), profile(), recorder());
+    const result = judgeBoundary(burst(60, 503, 4), profile(), outcome());
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-STATUS']);
     expect(result.findings[0]!.actual).toContain('503 ×4');
   });
 
   it('asserts the 429 body only when the profile names its text (RATE-LIMIT-BODY)', () => {
     const plain = { exchanges: [...calls(0, 60, 200), ...Array.from({ length: 4 }, (_, i) => call(60 + i, 429, { body: '{"error":"slow down"}' }))], unanswered: 0 };
-    expect(judgeBoundary(plain, profile(), recorder()).status).toBe('passed');
-    expect(rulesOf(judgeBoundary(plain, profile({ body_text: 'Too Many Attempts' }), recorder()))).toEqual(['RATE-LIMIT-BODY']);
-    expect(judgeBoundary(burst(60, 429, 4), profile({ body_text: 'too many attempts' }), recorder()).status).toBe('passed');
+    expect(judgeBoundary(plain, profile(), outcome()).status).toBe('passed');
+    expect(rulesOf(judgeBoundary(plain, profile({ body_text: 'Too Many Attempts' }), outcome()))).toEqual(['RATE-LIMIT-BODY']);
+    expect(judgeBoundary(burst(60, 429, 4), profile({ body_text: 'too many attempts' }), outcome()).status).toBe('passed');
   });
 
   it('does not fail RATE-LIMIT-BODY on a 429 body cut before the text could appear (a burst keeps BURST_BODY_BYTES)', () => {
@@ -63,22 +63,22 @@ describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
       const exchange = call(60 + id, 429, { body: ' '.repeat(BURST_BODY_BYTES) });
       return { ...exchange, response: { ...exchange.response!, bodyBytes: 5000, bodyTruncated: true } };
     };
-    const result = judgeBoundary({ exchanges: [...calls(0, 60, 200), ...[0, 1, 2, 3].map(cut)], unanswered: 0 }, profile({ body_text: 'Too Many Attempts' }), recorder());
+    const result = judgeBoundary({ exchanges: [...calls(0, 60, 200), ...[0, 1, 2, 3].map(cut)], unanswered: 0 }, profile({ body_text: 'Too Many Attempts' }), outcome());
     expect(result.status).toBe('passed');
     expect(result.notes?.join('\n')).toContain(`4 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps`);
     const whole = { exchanges: [...calls(0, 60, 200), cut(0), call(61, 429, { body: '{"error":"slow down"}' })], unanswered: 0 };
-    expect(rulesOf(judgeBoundary(whole, profile({ body_text: 'Too Many Attempts' }), recorder()))).toEqual(['RATE-LIMIT-BODY']);
+    expect(rulesOf(judgeBoundary(whole, profile({ body_text: 'Too Many Attempts' }), outcome()))).toEqual(['RATE-LIMIT-BODY']);
   });
 
   it('draws no verdict from a burst that took a whole window, or that nothing answered', () => {
     const slow = { exchanges: [...calls(0, 60, 200, 1000), ...calls(60_000, 4, 429)], unanswered: 0 };
-    expect(judgeBoundary(slow, profile(), recorder()).status).toBe('errored');
-    expect(judgeBoundary({ exchanges: [], unanswered: 64 }, profile(), recorder()).status).toBe('errored');
-    expect(judgeBoundary({ exchanges: calls(0, 64, 401), unanswered: 0 }, profile(), recorder()).reason).toContain('does not answer 2xx');
+    expect(judgeBoundary(slow, profile(), outcome()).status).toBe('errored');
+    expect(judgeBoundary({ exchanges: [], unanswered: 64 }, profile(), outcome()).status).toBe('errored');
+    expect(judgeBoundary({ exchanges: calls(0, 64, 401), unanswered: 0 }, profile(), outcome()).reason).toContain('does not answer 2xx');
   });
 
   it('does not call 58 served a QUOTA failure when 2 calls got no answer (they may have been served)', () => {
-    const result = judgeBoundary({ exchanges: [...calls(0, 58, 200), ...calls(58, 4, 429)], unanswered: 2 }, profile(), recorder());
+    const result = judgeBoundary({ exchanges: [...calls(0, 58, 200), ...calls(58, 4, 429)], unanswered: 2 }, profile(), outcome());
     expect(result.status).toBe('errored');
     expect(result.reason).toContain('2 of 64 calls got no response');
   });
@@ -92,7 +92,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     const before = calls(100_000 + 54_000, 59, 200);
     const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
     const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
-    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('passed');
   });
 
@@ -100,7 +100,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     const before = calls(100_000 + 54_000, 59, 200);
     const after = calls(100_000 + 61_500, 60, 200);
     const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
-    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
     expect(result.findings[0]!.actual).toBe('119 calls served within 7.6 s (straddle-before: 59, straddle-after: 60)');
     expect(result.findings[0]!.exchangeIds).toHaveLength(4);
@@ -109,7 +109,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
   it('draws no verdict when the bursts missed the reset', () => {
     const before = calls(100_000 + 59_990, 59, 200); // ends after the reset a window after the opener
     const after = [call(100_000 + 61_500, 200)];
-    const result = judgeSliding([], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    const result = judgeSliding([], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('errored');
     expect(result.reason).toContain('missed');
   });
@@ -117,7 +117,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
 
 describe('no vacuous verdict in the rate-limit judges', () => {
   it('judgeBoundary: a burst answered 500 throughout is errored, not passed', () => {
-    const result = judgeBoundary({ exchanges: calls(0, 64, 500), unanswered: 0 }, profile(), recorder());
+    const result = judgeBoundary({ exchanges: calls(0, 64, 500), unanswered: 0 }, profile(), outcome());
     expect(result).toMatchObject({ status: 'errored', findings: [] });
     expect(result.reason).toContain('500 ×64');
   });
@@ -126,7 +126,7 @@ describe('no vacuous verdict in the rate-limit judges', () => {
     const opener = call(100_000, 200);
     const before = calls(100_000 + 54_000, 59, 500);
     const after = calls(100_000 + 61_500, 60, 500);
-    const result = judgeSliding([timed(opener, 'poll')], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    const result = judgeSliding([timed(opener, 'poll')], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result).toMatchObject({ status: 'errored', findings: [] });
     expect(result.reason).toBe('the straddle bursts were not all served or limited (before the reset: 500 ×59; after it: 500 ×60): the sliding window needs the limiter\'s decision on every call');
   });
@@ -136,17 +136,17 @@ describe('no vacuous verdict in the rate-limit judges', () => {
     const before = [...calls(100_000 + 54_000, 58, 200), call(100_000 + 54_100, null)];
     const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
     const served = [opener, ...before, ...after].filter((e) => e.response?.status === 200).map((e) => timed(e, 'x'));
-    const result = judgeSliding(served, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, recorder('rate-limit/sliding'));
+    const result = judgeSliding(served, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('errored');
     expect(result.reason).toContain('CONNECTION_RESET ×1');
   });
 
   it('judgePageSizesUnderLoad: no page size served at all (500 or 4xx throughout) is errored, without findings', async () => {
     const all500 = new Map([100, 101, 1000, 0, -1].map((size, i) => [size, calls(i * 10, 4, 500)] as const));
-    const result = await judgePageSizesUnderLoad(all500, defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    const result = await judgePageSizesUnderLoad(all500, defaultProfile(), outcome('rate-limit/page-size-under-load'));
     expect(result).toMatchObject({ status: 'errored', findings: [], reason: 'no page_size was served (500 ×20): the page_size limit needs a list the target serves' });
     const all401 = new Map([100, 101].map((size, i) => [size, calls(i * 10, 4, 401)] as const));
-    expect((await judgePageSizesUnderLoad(all401, defaultProfile(), recorder('rate-limit/page-size-under-load'))).status).toBe('errored');
+    expect((await judgePageSizesUnderLoad(all401, defaultProfile(), outcome('rate-limit/page-size-under-load'))).status).toBe('errored');
   });
 });
 
@@ -158,7 +158,7 @@ describe('judgePageSizesUnderLoad', () => {
     const result = await judgePageSizesUnderLoad(
       new Map([answers(101, Array.from({ length: 4 }, (_, i) => call(i, 200, { json: page(12, 100) }))), answers(0, calls(10, 4, 422))]),
       defaultProfile(),
-      recorder('rate-limit/page-size-under-load'),
+      outcome('rate-limit/page-size-under-load'),
     );
     expect(result.status).toBe('passed');
   });
@@ -173,7 +173,7 @@ describe('judgePageSizesUnderLoad', () => {
         return Array.from({ length: 4 }, (_, i) => call(size + i, 200, { json: page(12, 100), body: big }));
       },
       defaultProfile(),
-      recorder('rate-limit/page-size-under-load'),
+      outcome('rate-limit/page-size-under-load'),
     );
     expect(asked).toEqual([100, 101]);
     expect(result.status).toBe('passed');
@@ -183,7 +183,7 @@ describe('judgePageSizesUnderLoad', () => {
 
   it('fails copies that disagree, and pages over 100', async () => {
     const mixed = [call(0, 200, { json: page(12, 100) }), call(1, 200, { json: page(12, 100) }), call(2, 422), call(3, 200, { json: page(12, 1000) })];
-    const result = await judgePageSizesUnderLoad(new Map([answers(1000, mixed)]), defaultProfile(), recorder('rate-limit/page-size-under-load'));
+    const result = await judgePageSizesUnderLoad(new Map([answers(1000, mixed)]), defaultProfile(), outcome('rate-limit/page-size-under-load'));
     expect(result.status).toBe('failed');
     expect(result.findings.map((f) => f.actual)).toContain('per_page 1000');
     expect(result.findings.some((f) => f.expected.includes('same answer') && f.actual.includes('422 ×1'))).toBe(true);
@@ -191,15 +191,15 @@ describe('judgePageSizesUnderLoad', () => {
 
   it('blames a 5xx for page_size=0 on ERR-NO-SERVER-ERROR, and cannot judge all-429', async () => {
     const servedAt100 = answers(100, Array.from({ length: 4 }, (_, i) => call(20 + i, 200, { json: page(12, 100) })));
-    expect(rulesOf(await judgePageSizesUnderLoad(new Map([servedAt100, answers(0, calls(0, 4, 500))]), defaultProfile(), recorder()))).toContain('ERR-NO-SERVER-ERROR');
-    expect((await judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), recorder())).status).toBe('errored');
+    expect(rulesOf(await judgePageSizesUnderLoad(new Map([servedAt100, answers(0, calls(0, 4, 500))]), defaultProfile(), outcome()))).toContain('ERR-NO-SERVER-ERROR');
+    expect((await judgePageSizesUnderLoad(new Map([answers(0, calls(0, 4, 429))]), defaultProfile(), outcome())).status).toBe('errored');
   });
 });
 
 describe('RateMonitor (the whole run)', () => {
   it('passes a paced run and reports the busiest interval', () => {
     const monitor = new RateMonitor();
-    for (const e of calls(0, 200, 200, 1200)) monitor.record(e, 'paced');
+    for (const e of calls(0, 200, 200, 1200)) monitor.observe(e, 'paced');
     const result = monitor.check(60, WINDOW, 'replay');
     expect(result.status).toBe('passed');
     expect(result.notes?.[0]).toMatch(/200 calls watched; the busiest interval: 50 calls served/);
@@ -207,19 +207,19 @@ describe('RateMonitor (the whole run)', () => {
 
   it('blames one burst on RATE-LIMIT-CAP and an excess across parts of the run on RATE-LIMIT-SLIDING', () => {
     const single = new RateMonitor();
-    for (const e of calls(0, 61, 200)) single.record(e, 'boundary');
+    for (const e of calls(0, 61, 200)) single.observe(e, 'boundary');
     expect(rulesOf(single.check(60, WINDOW, 'r'))).toEqual(['RATE-LIMIT-CAP']);
     const across = new RateMonitor();
-    for (const e of calls(0, 59, 200)) across.record(e, 'straddle-before');
-    for (const e of calls(5000, 60, 200)) across.record(e, 'straddle-after');
+    for (const e of calls(0, 59, 200)) across.observe(e, 'straddle-before');
+    for (const e of calls(5000, 60, 200)) across.observe(e, 'straddle-after');
     expect(rulesOf(across.check(60, WINDOW, 'r'))).toEqual(['RATE-LIMIT-SLIDING']);
   });
 
   it('counts 429s outside the rate-limit checks as unintended, and a premature one breaks RATE-LIMIT-QUOTA', () => {
     const monitor = new RateMonitor();
-    for (const e of calls(0, 10, 200, 100)) monitor.record(e, 'paced');
-    monitor.record(call(2000, 429), 'paced');
-    monitor.record(call(90_000, 429), 'boundary');
+    for (const e of calls(0, 10, 200, 100)) monitor.observe(e, 'paced');
+    monitor.observe(call(2000, 429), 'paced');
+    monitor.observe(call(90_000, 429), 'boundary');
     expect(monitor.unintended429).toBe(1);
     const result = monitor.check(60, WINDOW, 'r');
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-QUOTA']);
@@ -229,29 +229,29 @@ describe('RateMonitor (the whole run)', () => {
   it('judges the calls under each limiter at its window once the target\'s limiter is restarted (the embedded server\'s two windows)', () => {
     const quickPaced = () => calls(0, 200, 200, 2); // 50 per 100 ms: under 60 per 100 ms, far over 60 per second
     const restarted = new RateMonitor();
-    for (const e of quickPaced()) restarted.record(e, 'paced');
+    for (const e of quickPaced()) restarted.observe(e, 'paced');
     restarted.limiterRestarted(1000);
-    for (const e of calls(1000, 60, 200)) restarted.record(e, 'boundary');
+    for (const e of calls(1000, 60, 200)) restarted.observe(e, 'boundary');
     const result = restarted.check(60, 100, 'r');
     expect(result.status).toBe('passed');
     expect(result.title).toContain('No 100 ms or 1.0 s interval');
     expect(result.notes?.join('\n')).toMatch(/under the 100 ms window, 200 calls; the busiest interval: 48 calls served[\s\S]*under the 1\.0 s window, 60 calls/);
 
     const notRestarted = new RateMonitor();
-    for (const e of quickPaced()) notRestarted.record(e, 'paced');
+    for (const e of quickPaced()) notRestarted.observe(e, 'paced');
     expect(rulesOf(notRestarted.check(60, 1000, 'r'))).toEqual(['RATE-LIMIT-CAP']);
 
     const overAfter = new RateMonitor();
-    for (const e of quickPaced()) overAfter.record(e, 'paced');
+    for (const e of quickPaced()) overAfter.observe(e, 'paced');
     overAfter.limiterRestarted(1000);
-    for (const e of calls(1000, 61, 200)) overAfter.record(e, 'boundary');
+    for (const e of calls(1000, 61, 200)) overAfter.observe(e, 'boundary');
     expect(rulesOf(overAfter.check(60, 100, 'r'))).toEqual(['RATE-LIMIT-CAP']);
   });
 
   it('notes, without failing, a 429 after the harness itself made 60 calls in the window', () => {
     const monitor = new RateMonitor();
-    for (const e of calls(0, 60, 200, 10)) monitor.record(e, 'paced');
-    monitor.record(call(700, 429), 'paced');
+    for (const e of calls(0, 60, 200, 10)) monitor.observe(e, 'paced');
+    monitor.observe(call(700, 429), 'paced');
     const result = monitor.check(60, WINDOW, 'r');
     expect(result.status).toBe('passed');
     expect(result.notes?.join(' ')).toContain('the pacing did not keep the run under the limit');

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
 import { FAULTS, type FaultName } from '../../src/reference/faults.ts';
-import type { RateLimitSetting } from '../../src/reference/rate-limiter.ts';
+import type { RateLimitSetting } from '../../src/contract/rate-limit.ts';
 import { RULES, ruleById } from '../../src/contract/rules.ts';
 import { startSink, type Delivery } from '../../src/webhooks/sink.ts';
 import { baselines, startTestServer, type TestServer } from '../support/reference-client.ts';

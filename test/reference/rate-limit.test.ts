@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FixedWindowLimiter,
-  NoLimiter,
-  RacyWindowLimiter,
-  SlidingWindowLimiter,
-  parseRateLimit,
-  type RateLimiter,
-} from '../../src/reference/rate-limiter.ts';
+import { FixedWindowLimiter, NoLimiter, RacyWindowLimiter, SlidingWindowLimiter, type RateLimiter } from '../../src/reference/rate-limiter.ts';
+import { parseRateLimit } from '../../src/contract/rate-limit.ts';
 import { DEFAULT_RATE_LIMIT } from '../../src/reference/server.ts';
 import { startTestServer, type Reply, type TestServer } from '../support/reference-client.ts';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlCommand } from '../../src/report/curl.ts';
-import type { RecordedRequest } from '../../src/client/exchange.ts';
+import type { ExchangeRequest } from '../../src/client/exchange.ts';
 
 const TOKEN_IN_SHELL = 'token-from-the-environment';
 
@@ -15,7 +15,7 @@ function argvOf(command: string): string[] {
   return out.split('\0').slice(0, -1);
 }
 
-const base: RecordedRequest = {
+const base: ExchangeRequest = {
   method: 'POST',
   url: 'https://127.0.0.1:8443/api/public/schedules',
   headers: { authorization: '[REDACTED]', 'content-type': 'application/json' },

@@ -55,7 +55,7 @@ describe('report.html', () => {
     expect(failed).toContain('-H &quot;authorization: $CLOCKCHECK_TOKEN&quot;');
     expect(failed).toContain('O&#39;\\&#39;&#39;Brien');
     expect(checkMarkup('transport/head-parity-users')).toContain('HEAD is answered by the load balancer');
-    expect(checkMarkup('timesheets/offset-matches-zone')).toContain('Body truncated by the recorder');
+    expect(checkMarkup('timesheets/offset-matches-zone')).toContain('Body truncated by the outcome');
   });
 
   it("shows a check's notes (observations, not verdicts), escaped, even when it passed", () => {

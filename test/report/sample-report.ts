@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { RULES, type RuleId } from '../../src/contract/rules.ts';
 import type { CheckResult, CheckStatus, RuleCoverage, RunReport } from '../../src/report/model.ts';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/model.ts';
-import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/client/exchange.ts';
+import type { Exchange, ExchangeRequest, ExchangeResponse } from '../../src/client/exchange.ts';
 
 /**
  * A token-shaped secret that must never reach a written report. The sample is built as the
- * recorder would build it (Authorization redacted), and tests put this value in the environment
+ * outcome would build it (Authorization redacted), and tests put this value in the environment
  * while writing, so a writer that read or re-derived the token would be caught.
  */
 export const SAMPLE_SECRET_TOKEN = 'cc_live_7Qm2xVb9Tz4LkP8sWn3RdY6hJ0fGa5Ue';
@@ -20,7 +20,7 @@ const REDACTED_AUTH = { authorization: '[REDACTED]' };
 
 const RUN_START_MS = Date.UTC(2026, 9, 1, 9, 0, 0);
 
-function exchange(id: number, request: RecordedRequest, response: RecordedResponse | undefined, durationMs = 23): Exchange {
+function exchange(id: number, request: ExchangeRequest, response: ExchangeResponse | undefined, durationMs = 23): Exchange {
   const sentAtMs = RUN_START_MS + id * 250;
   return {
     id,
@@ -32,7 +32,7 @@ function exchange(id: number, request: RecordedRequest, response: RecordedRespon
   };
 }
 
-function jsonRequest(method: RecordedRequest['method'], path: string, body: unknown): RecordedRequest {
+function jsonRequest(method: ExchangeRequest['method'], path: string, body: unknown): ExchangeRequest {
   const text = JSON.stringify(body);
   return {
     method,
@@ -48,7 +48,7 @@ function jsonRequest(method: RecordedRequest['method'], path: string, body: unkn
   };
 }
 
-function jsonResponse(status: number, body: unknown): RecordedResponse {
+function jsonResponse(status: number, body: unknown): ExchangeResponse {
   const text = JSON.stringify(body);
   return {
     status,

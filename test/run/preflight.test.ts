@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunError } from '../../src/errors.ts';
+import { RunError } from '../../src/run/run-error.ts';
 import { preflight } from '../../src/run/preflight.ts';
 import type { TargetRequest, TokenScheme } from '../../src/client/client.ts';
 import { exchangeFor, ORIGIN, profileWith, type Reply } from '../scenarios/support.ts';

@@ -164,7 +164,7 @@ export async function runCheck(
     lastExchange: () => exchanges.at(-1),
     render: (value) => value,
     acquire: async () => ({ done: () => {} }),
-    record: (exchange) => {
+    keep: (exchange) => {
       if (!exchanges.includes(exchange)) exchanges.push(exchange);
       return exchange;
     },

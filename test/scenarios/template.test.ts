@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchOffsetToZone } from '../../src/contract/formats/index.ts';
-import { evaluate, referencedPaths, render, runDates, TemplateError } from '../../src/scenarios/template.ts';
+import { evaluate, render, runDates, TemplateError } from '../../src/scenarios/template.ts';
+import { referencedPaths } from '../../src/input/template-syntax.ts';
 import { templateContext } from './support.ts';
 
 // Seed 0: base year 2015, base day 1, so jan(0, ...) is 2015-01-01 and jul(0, ...) 2015-07-01.

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { ClockcheckError, UsageError } from '../../errors.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
-import { parseRateLimit } from '../../reference/rate-limiter.ts';
+import { parseRateLimit } from '../../contract/rate-limit.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, parseProfile } from '../../profile/profile.ts';
 import { parseCommandArgs } from '../args.ts';

@@ -7,8 +7,9 @@ import { loadSummary } from '../../load/load-summary.ts';
 import type { RateLimitWindow } from '../../load/load-verdict.ts';
 import { writeLoadReports } from '../../load/write-load-reports.ts';
 import { isFaultName } from '../../reference/faults.ts';
-import { parseRateLimit, type RateLimitSetting } from '../../reference/rate-limiter.ts';
-import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
+import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
+import type { ReferenceServer } from '../../reference/server.ts';
+import { startEmbeddedTarget } from '../../run/embedded-target.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { Redactor } from '../../client/redaction.ts';
@@ -59,7 +60,7 @@ async function openTarget(
   serverRateLimit: RateLimitSetting | null,
 ): Promise<{ reach: Pick<TargetAccess, 'origin' | 'token' | 'caPem' | 'insecure'>; server: ReferenceServer | null }> {
   if (target) return { reach: await resolveTargetAccess(target, profile, { ca: values.ca, insecure: values.insecure, allowHttp: values['allow-http'] }), server: null };
-  const server = await startReferenceServer({ rateLimit: serverRateLimit, faults: values.fault });
+  const server = await startEmbeddedTarget(values.fault, 'standard', serverRateLimit);
   return { reach: { origin: server.origin, token: server.token, caPem: server.tls.caPem, insecure: false }, server };
 }
 

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
 import { parseDuration } from '../../duration.ts';
-import { parseRateLimit } from '../../reference/rate-limiter.ts';
+import { parseRateLimit } from '../../contract/rate-limit.ts';
 import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import type { RunBudget } from '../../run/budget.ts';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Exchange, RecordedResponse } from '../../client/exchange.ts';
+import type { Exchange, ExchangeResponse } from '../../client/exchange.ts';
 import { curlCommand, type CurlTlsOptions } from '../curl.ts';
 import { readableBody } from './body-text.ts';
 import { formatDuration, pathOf } from './format.ts';
@@ -24,15 +24,15 @@ function headerLines(headers: Readonly<Record<string, string>>): string {
     .join('');
 }
 
-function responseText(response: RecordedResponse): string {
+function responseText(response: ExchangeResponse): string {
   const body = response.body === '' ? '' : `\n${readableBody(response.body)}`;
   return `HTTP ${statusLine(response.status)}\n${headerLines(response.headers)}${body}`;
 }
 
-function truncationNote(response: RecordedResponse): SafeHtml | undefined {
+function truncationNote(response: ExchangeResponse): SafeHtml | undefined {
   if (!response.bodyTruncated) return undefined;
   const kept = Buffer.byteLength(response.body);
-  return html`<p class="muted">Body truncated by the recorder: ${kept} of ${response.bodyBytes} bytes kept.</p>`;
+  return html`<p class="muted">Body truncated by the outcome: ${kept} of ${response.bodyBytes} bytes kept.</p>`;
 }
 
 /** What came back (or went wrong): `201 Created`, `201 Created, then BODY_TIMEOUT`, `CONNECTION_RESET`, `no response`. */

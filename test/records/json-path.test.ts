@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMultiPath, parsePath, select } from '../../src/scenarios/json-path.ts';
+import { isMultiPath, parsePath, select } from '../../src/records/json-path.ts';
 
 const body = {
   items: [

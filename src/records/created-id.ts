@@ -1,5 +1,5 @@
 import { resolvePointer } from '../contract/json-pointer.ts';
-import { locateRecord } from '../records/locate.ts';
+import { locateRecord } from './locate.ts';
 import type { Profile } from '../profile/profile.ts';
 
 const isId = (v: unknown): v is number | string => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v.length > 0);

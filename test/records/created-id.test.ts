@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createdId } from '../../src/scenarios/created-id.ts';
-import { profileWith } from './support.ts';
+import { createdId } from '../../src/records/created-id.ts';
+import { profileWith } from '../scenarios/support.ts';
 
 const profile = profileWith();
 

@@ -1,6 +1,6 @@
-import { readField } from '../records/field-name.ts';
-import { locateItems, locateRecord } from '../records/locate.ts';
-import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
+import { readField } from './field-name.ts';
+import { locateItems, locateRecord } from './locate.ts';
+import { AUTO_READING, type RecordReading } from './record-reading.ts';
 
 /**
  * The JSON paths of assertions and captures: `$`, `$.a.b`, `$.items[0].id`, `$.items[*].id`.
