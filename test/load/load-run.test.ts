@@ -80,6 +80,6 @@ describe('runLoad against the reference server', () => {
 
   it('refuses a certificate it cannot verify and sends nothing', async () => {
     server = await startReferenceServer({ rateLimit: LIMIT });
-    await expect(runLoad(against(server, { tls: { insecure: false } }))).rejects.toMatchObject({ code: 'CLOCKCHECK_TLS' });
+    await expect(runLoad(against(server, { tls: { insecure: false } }))).rejects.toMatchObject({ code: 'CLOCKCHECK_TARGET' });
   });
 });
