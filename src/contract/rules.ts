@@ -8,6 +8,7 @@
  *
  * IDs are stable: checks, faults, waivers and reports refer to them. Never renumber; retire instead.
  */
+import { InternalError } from '../errors.ts';
 
 export type RuleBasis = 'spec' | 'profile';
 
@@ -178,10 +179,13 @@ export type RuleId = (typeof RULES)[number]['id'];
 
 const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
 
-/** The rule with this ID; throws on an unknown ID (a typo in a fault or check is a bug). */
+/**
+ * The rule with this ID.
+ * @throws InternalError on an unknown ID: a typo in a fault, check or the spec model is a bug (what a user types is checked with isRuleId).
+ */
 export function ruleById(id: string): Rule {
   const found = RULES_BY_ID.get(id);
-  if (!found) throw new Error(`unknown rule ID ${id}`);
+  if (!found) throw new InternalError(`unknown rule ID ${id}: the rule catalog (src/contract/rules.ts) holds no such rule`);
   return found;
 }
 

@@ -7,12 +7,12 @@ import { toolVersion } from '../version.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { Pacer } from '../client/pacer.ts';
-import { clientTimeouts, defaultProfile } from '../profile/profile.ts';
+import { clientTimeouts, defaultProfile, type Profile } from '../profile/profile.ts';
 import { Progress, type ProgressStream } from '../report/progress.ts';
 import { found, notFound, type Discovery } from './discovery.ts';
-import { discoverBreakRule, discoverTimesheets } from './discover-records.ts';
+import { discoverBreakRule, discoverTimesheets, type TimesheetFixtures } from './discover-records.ts';
 import { discoverSortNames } from './discover-sort.ts';
-import { discoverUsers } from './discover-users.ts';
+import { discoverUsers, type UserFixtures } from './discover-users.ts';
 import { readList, said, spellingOfList, type ListAnswer } from './list-answer.ts';
 import { probeWrites, type WriteFindings } from './probe-writes.ts';
 
@@ -86,6 +86,25 @@ function pageSizeAnswer(list: ListAnswer): Discovery<'clamp' | 'reject'> {
   return notFound(`${list.said}: the answer does not show whether it was clamped`);
 }
 
+/** What init asked the target, answer by answer, before it is read into a profile. */
+interface TargetAnswers {
+  readonly scheme: TokenScheme;
+  /** The first page of all users (the preflight's list). */
+  readonly all: ListAnswer;
+  readonly spelling: 'snake' | 'camel' | null;
+  readonly warnings: readonly string[];
+  readonly unauthenticated: Discovery<number>;
+  readonly users: UserFixtures;
+  readonly sortNames: Discovery<Record<string, string>>;
+  readonly timesheets: TimesheetFixtures;
+  /** The break list asked with page_size=101. */
+  readonly oversized: ListAnswer;
+  /** A break list with items (the oversized one, or one of 100). */
+  readonly breaks: ListAnswer;
+  readonly versionedPrefix: Discovery<string>;
+  readonly writes: WriteFindings | null;
+}
+
 /**
  * Discovers a profile from the target, read-only unless `probeWrites`: GET and HEAD only, paced at
  * the target's limit, about 17 requests. Nothing is guessed: every value comes with the request that
@@ -99,7 +118,22 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
     ? new Progress({ stream: options.progress, total: PLANNED_READS + (options.probeWrites ? PLANNED_WRITES : 0), label: 'init', estimateMs: (n) => pacer.estimateMs(n) })
     : null;
   let requests = 0;
-  const client = new TargetClient({
+  const client = initClient(options, profile, pacer, () => {
+    requests++;
+    progress?.tick();
+  });
+  try {
+    const answers = await askTarget(client, options, profile, pacer);
+    return { ...profileFrom(answers), requests };
+  } finally {
+    progress?.finish();
+    await client.close();
+  }
+}
+
+/** The client init talks to the target with: the default profile's prefix and timeouts, paced, bodies up to 1 MiB. */
+function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExchange: () => void): TargetClient {
+  return new TargetClient({
     origin: options.origin,
     apiPrefix: profile.api_prefix,
     token: options.token,
@@ -109,72 +143,72 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
     maxResponseBytes: 1024 * 1024,
     userAgent: `clockcheck/${toolVersion()} (init)`,
     pacer,
-    onExchange: () => {
-      requests++;
-      progress?.tick();
-    },
+    onExchange,
   });
+}
+
+/** Every request init makes, in order: the preflight's user list, the refusals, the filters, the sorts, timesheets, breaks, versions, and the writes when asked. */
+async function askTarget(client: TargetClient, options: InitOptions, profile: Profile, pacer: Pacer): Promise<TargetAnswers> {
   const send = (request: TargetRequest): Promise<Exchange> => client.send(request);
   const list = async (path: string, query: Record<string, string | number>) => readList(await send({ method: 'GET', path, query }));
-  try {
-    const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });
-    pacer.account(rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length));
-    const all = readList(pre.check.exchanges.at(-1) as Exchange);
-    const warnings: string[] = pre.note ? [pre.note] : [];
-    const spelling = all.items ? spellingOfList(all.items) : null;
-    const reading: RecordReading = { ...AUTO_READING, ...(spelling ? { fields: spelling } : {}), ...(all.pointer ? { listItems: all.pointer } : {}) };
-    const limitHeader = all.exchange.response?.headers['x-ratelimit-limit'];
-    if (limitHeader !== undefined && limitHeader !== '60') warnings.push(`${all.said}: X-RateLimit-Limit says ${limitHeader}; §8 says 60 calls a minute, which the rate-limit checks hold the target to`);
+  const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });
+  pacer.account(rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length));
+  const all = readList(pre.check.exchanges.at(-1) as Exchange);
+  const warnings: string[] = pre.note ? [pre.note] : [];
+  const spelling = all.items ? spellingOfList(all.items) : null;
+  const reading: RecordReading = { ...AUTO_READING, ...(spelling ? { fields: spelling } : {}), ...(all.pointer ? { listItems: all.pointer } : {}) };
+  const limitHeader = all.exchange.response?.headers['x-ratelimit-limit'];
+  if (limitHeader !== undefined && limitHeader !== '60') warnings.push(`${all.said}: X-RateLimit-Limit says ${limitHeader}; §8 says 60 calls a minute, which the rate-limit checks hold the target to`);
 
-    const unauthenticated = await refusalStatus(send);
-    const users = discoverUsers(
-      {
-        all,
-        active: await list('/users', { active: 1, page_size: 100 }),
-        inactive: await list('/users', { active: 0, page_size: 100 }),
-        roles: {
-          admin: await list('/users', { role: 1, page_size: 100 }),
-          manager: await list('/users', { role: 2, page_size: 100 }),
-          employee: await list('/users', { role: 3, page_size: 100 }),
-        },
+  const unauthenticated = await refusalStatus(send);
+  const users = discoverUsers(
+    {
+      all,
+      active: await list('/users', { active: 1, page_size: 100 }),
+      inactive: await list('/users', { active: 0, page_size: 100 }),
+      roles: {
+        admin: await list('/users', { role: 1, page_size: 100 }),
+        manager: await list('/users', { role: 2, page_size: 100 }),
+        employee: await list('/users', { role: 3, page_size: 100 }),
       },
-      reading,
-    );
-    const sortNames = await discoverSortNames(send, all, reading);
-    const timesheets = discoverTimesheets(await list('/timesheets', { page_size: 100 }), reading);
-    const oversized = await list('/breaks', { page_size: 101 });
-    const breaks = oversized.items ? oversized : await list('/breaks', { page_size: 100 });
-    const versionedPrefix = await discoverVersionedPrefix(send, options.origin);
-    const writes = options.probeWrites ? await probeWrites(send) : null;
+    },
+    reading,
+  );
+  const sortNames = await discoverSortNames(send, all, reading);
+  const timesheets = discoverTimesheets(await list('/timesheets', { page_size: 100 }), reading);
+  const oversized = await list('/breaks', { page_size: 101 });
+  const breaks = oversized.items ? oversized : await list('/breaks', { page_size: 100 });
+  const versionedPrefix = await discoverVersionedPrefix(send, options.origin);
+  const writes = options.probeWrites ? await probeWrites(send) : null;
+  return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, oversized, breaks, versionedPrefix, writes };
+}
 
-    return {
-      scheme: pre.scheme,
-      activeUserIds: users.activeUserIds,
-      inactiveUserId: users.inactiveUserId,
-      roleUserIds: users.roleUserIds,
-      jobId: timesheets.jobId,
-      taskId: timesheets.taskId,
-      breakRuleId: discoverBreakRule(breaks),
-      timesheet: timesheets.timesheet,
-      companyTimezone: notFound(
-        `the API shows no company settings, so the company timezone is not known; set it (run assumes America/Chicago until you do: TS-OFFSET-DEFAULT-TIMEZONE, SCH-TIMEZONE-DEFAULT and the timesheets created without a timezone depend on it)` +
-          (timesheets.zones.length > 0 ? `. The timesheets on the target name ${timesheets.zones.map(([z, n]) => `${z} (${n})`).join(', ')} as clock_in_timezone` : ''),
-      ),
-      unauthenticated,
-      recordFields: spelling ? found(spelling, `${all.said}: the user records name their fields in ${spelling === 'snake' ? 'snake_case (first_name)' : 'camelCase (firstName)'}`) : notFound(`${all.said}: the user records do not show how they spell field names; auto-detection reads either spelling`),
-      listItems: all.items ? found(all.pointer, all.pointer ? `${all.said}: the users are at ${all.pointer}` : `${all.said}: the users are where auto-detection looks`) : notFound(`${all.said}: no list of users found in the answer`),
-      sortNames,
-      pageSizeOverMax: pageSizeAnswer(oversized),
-      pageLinks: pageLinks(all),
-      versionedPrefix,
-      writes,
-      warnings: [...warnings, ...users.warnings, ...(writes?.warnings ?? [])],
-      requests,
-    };
-  } finally {
-    progress?.finish();
-    await client.close();
-  }
+/** The profile the answers show, key by key, with how each was read or why it was not. */
+function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests'> {
+  const { all, spelling, users, timesheets, writes } = answers;
+  return {
+    scheme: answers.scheme,
+    activeUserIds: users.activeUserIds,
+    inactiveUserId: users.inactiveUserId,
+    roleUserIds: users.roleUserIds,
+    jobId: timesheets.jobId,
+    taskId: timesheets.taskId,
+    breakRuleId: discoverBreakRule(answers.breaks),
+    timesheet: timesheets.timesheet,
+    companyTimezone: notFound(
+      `the API shows no company settings, so the company timezone is not known; set it (run assumes America/Chicago until you do: TS-OFFSET-DEFAULT-TIMEZONE, SCH-TIMEZONE-DEFAULT and the timesheets created without a timezone depend on it)` +
+        (timesheets.zones.length > 0 ? `. The timesheets on the target name ${timesheets.zones.map(([z, n]) => `${z} (${n})`).join(', ')} as clock_in_timezone` : ''),
+    ),
+    unauthenticated: answers.unauthenticated,
+    recordFields: spelling ? found(spelling, `${all.said}: the user records name their fields in ${spelling === 'snake' ? 'snake_case (first_name)' : 'camelCase (firstName)'}`) : notFound(`${all.said}: the user records do not show how they spell field names; auto-detection reads either spelling`),
+    listItems: all.items ? found(all.pointer, all.pointer ? `${all.said}: the users are at ${all.pointer}` : `${all.said}: the users are where auto-detection looks`) : notFound(`${all.said}: no list of users found in the answer`),
+    sortNames: answers.sortNames,
+    pageSizeOverMax: pageSizeAnswer(answers.oversized),
+    pageLinks: pageLinks(all),
+    versionedPrefix: answers.versionedPrefix,
+    writes,
+    warnings: [...answers.warnings, ...users.warnings, ...(writes?.warnings ?? [])],
+  };
 }
 
 /**

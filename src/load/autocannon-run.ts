@@ -1,13 +1,10 @@
-import net from 'node:net';
-import tls from 'node:tls';
-import { StringDecoder } from 'node:string_decoder';
 import autocannon from 'autocannon';
-import { ClockcheckError } from '../errors.ts';
+import { ClockcheckError, InternalError } from '../errors.ts';
 import type { Exchange, HttpMethod } from '../client/exchange.ts';
 import { Redactor } from '../client/redaction.ts';
-import { withLazyJson } from '../client/client.ts';
-import { transportFailure } from '../client/transport-error.ts';
-import { LARGE_BODIES, LARGE_BODY_BYTES } from '../client/large-body-collector.ts';
+import { LARGE_BODIES } from '../client/large-body-collector.ts';
+import { keepNoBodyText, verifyingConnect, type AutocannonClient } from './_internals/autocannon-client.ts';
+import { CallRecorder } from './_internals/call-recorder.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
 export interface LoadRequest {
@@ -67,7 +64,7 @@ export interface AutocannonRunOptions {
 /** What one autocannon run observed. */
 export interface AutocannonRun {
   readonly result: autocannon.Result;
-  /** Every call, in the order the responses arrived, when `keepExchanges` was set; else empty. */
+  /** Every call, in the order it was sent, when `keepExchanges` was set; else empty. */
   readonly exchanges: readonly Exchange[];
   /** Calls sent that got no response (connection errors, timeouts, the run ending first). */
   readonly unanswered: number;
@@ -76,91 +73,6 @@ export interface AutocannonRun {
   /** Epoch ms when the first request was written and the last response completed. */
   readonly firstSentAtMs: number | null;
   readonly lastReceivedAtMs: number | null;
-}
-
-/** The minimal view of autocannon's per-connection client that this module relies on (autocannon 9). */
-interface AutocannonClient {
-  on(event: 'request', listener: () => void): void;
-  on(event: 'headers', listener: (head: { statusCode: number; headers: string[] }) => void): void;
-  on(event: 'body', listener: (chunk: Buffer) => void): void;
-  on(event: 'response', listener: () => void): void;
-  on(event: 'connError' | 'timeout', listener: (error?: Error) => void): void;
-  secure: boolean;
-  opts: { hostname: string; port: number; servername?: string; tlsOptions: tls.ConnectionOptions };
-  conn: net.Socket;
-  /** Its queue of requests in flight; `addBody` appends a response's body text (lib/pipelinedRequestsQueue.js). */
-  pipelinedRequests: { addBody(data: Buffer): void };
-  _connect(): void;
-  destroyed: boolean;
-}
-
-interface PendingCall {
-  readonly requestIndex: number;
-  readonly sentAtMs: number;
-  readonly startedPerf: number;
-  status?: number;
-  headers?: Record<string, string>;
-  /** The kept part of the body, decoded as it arrives (no buffer per body: see bounded-body.ts). */
-  body: string[];
-  decoder: StringDecoder;
-  bodyBytes: number;
-}
-
-/**
- * autocannon 9 connects with `rejectUnauthorized: false` whatever `tlsOptions` say, and writes the
- * request (with the token) before the handshake completes. This replaces a client's connect with the
- * same connect but the harness's own trust, so the token only ever goes to a verified server. Without
- * it an admin token could be handed to anyone in the path.
- */
-function verifyingConnect(client: AutocannonClient, insecure: boolean, onTlsFailure: (error: Error) => void): void {
-  const plainConnect = client._connect.bind(client);
-  client._connect = function connect(this: AutocannonClient) {
-    if (!this.secure) return plainConnect();
-    const servername = this.opts.servername ?? (net.isIP(this.opts.hostname) ? undefined : this.opts.hostname);
-    const conn = tls.connect(this.opts.port, this.opts.hostname, {
-      ...this.opts.tlsOptions,
-      rejectUnauthorized: !insecure,
-      ...(servername === undefined ? {} : { servername }),
-    });
-    this.conn = conn;
-    // The listeners autocannon's own connect adds (lib/httpClient.js `_connect`), in the same order.
-    const self = this as unknown as { emit(event: string, ...args: unknown[]): void; parser: { execute(b: Buffer): void }; pipelinedRequests: { addByteCount(n: number): void }; opts: { pipelining: number }; _doRequest(): void };
-    conn.on('error', (error: Error) => {
-      if (transportFailure(error).code === 'TLS_ERROR') {
-        onTlsFailure(error);
-        return;
-      }
-      self.emit('connError', error);
-      if (!this.destroyed) this._connect();
-    });
-    conn.on('data', (chunk: Buffer) => {
-      self.pipelinedRequests.addByteCount(chunk.length);
-      self.parser.execute(chunk);
-    });
-    conn.on('end', () => {
-      if (!this.destroyed) this._connect();
-    });
-    for (let i = 0; i < self.opts.pipelining; i++) self._doRequest();
-  };
-}
-
-/**
- * autocannon 9 appends every body chunk of every response to a string (`req.body += data`, for its
- * `expectBody`/`verifyBody` options, which the harness does not use): a burst of 600 responses of
- * 1 MB held 600 MB of strings until the next full collection. The harness reads bodies itself (the
- * 'body' event, capped), so this makes that append a no-op.
- */
-function keepNoBodyText(client: AutocannonClient): void {
-  client.pipelinedRequests.addBody = () => {};
-}
-
-function headerMap(raw: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    out[name] = out[name] === undefined ? (raw[i + 1] as string) : `${out[name]}, ${raw[i + 1]}`;
-  }
-  return out;
 }
 
 /**
@@ -172,27 +84,55 @@ function headerMap(raw: readonly string[]): Record<string, string> {
  *   `CLOCKCHECK_INTERNAL` for bad options.
  */
 export async function runAutocannon(options: AutocannonRunOptions): Promise<AutocannonRun> {
-  if (options.requests.length === 0) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'autocannon run without requests');
-  if ((options.amount === undefined) === (options.durationSeconds === undefined)) {
-    throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'give an amount or a duration, not both nor neither');
-  }
-  const connections = Math.max(1, Math.min(options.connections, options.amount ?? Number.POSITIVE_INFINITY));
+  assertRunnable(options);
   const redactor = new Redactor(options.token, options.secrets);
   const prefix = options.apiPrefix.replace(/\/+$/, '');
-  const maxBody = options.maxBodyBytes ?? 64 * 1024;
-  const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.authorization ?? options.token };
   const urls = options.requests.map((r) => options.origin + prefix + (r.path.startsWith('/') ? r.path : `/${r.path}`));
-  const exchanges: Exchange[] = [];
-  let sequence = options.firstExchangeId ?? 0;
-  let sent = 0;
-  let answered = 0;
-  let firstSentAtMs: number | null = null;
-  let lastReceivedAtMs: number | null = null;
-  let tlsFailure: Error | null = null;
-  /** Bytes of the large bodies received, counted toward a full collection once the run is over (never during a burst). */
-  let largeBodyBytes = 0;
-  let instance: autocannon.Instance | undefined;
+  const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.authorization ?? options.token };
+  const recorder = new CallRecorder({
+    requests: options.requests.map((r, i) => ({ method: r.method, url: urls[i]! })),
+    requestHeaders,
+    redactor,
+    keepExchanges: options.keepExchanges,
+    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+    collectWhileRunning: options.collectWhileRunning ?? false,
+    onResponse: options.onResponse,
+    firstExchangeId: options.firstExchangeId ?? 0,
+  });
+  const { result, tlsFailure, cappedByDuration } = await drive(options, urls, requestHeaders, (client) => recorder.watch(client));
+  LARGE_BODIES.note(recorder.largeBodyBytes);
+  if (tlsFailure) {
+    throw new ClockcheckError('CLOCKCHECK_TARGET', `TLS error talking to ${options.origin}: ${redactor.text(tlsFailure.message)}; nothing was sent`);
+  }
+  const exchanges = recorder.exchanges.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
+  const { sent, answered, firstSentAtMs, lastReceivedAtMs } = recorder;
+  return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs };
+}
 
+/** The options' own consistency: a run has requests, and an amount or a duration. */
+function assertRunnable(options: AutocannonRunOptions): void {
+  if (options.requests.length === 0) throw new InternalError('autocannon run without requests');
+  if ((options.amount === undefined) === (options.durationSeconds === undefined)) {
+    throw new InternalError('give an amount or a duration, not both nor neither');
+  }
+}
+
+/** What one run of autocannon itself ended with: its result, the TLS failure that stopped it, whether the cap did. */
+interface Driven {
+  readonly result: autocannon.Result;
+  readonly tlsFailure: Error | null;
+  readonly cappedByDuration: boolean;
+}
+
+/**
+ * Runs autocannon once over `urls` with the harness's trust on every connection (a TLS failure stops
+ * the run before anything is sent) and `watch` on each connection's client; `maxDurationSeconds`
+ * stops it whatever else it waits for.
+ */
+async function drive(options: AutocannonRunOptions, urls: readonly string[], headers: Record<string, string>, watch: (client: AutocannonClient) => void): Promise<Driven> {
+  let instance: autocannon.Instance | undefined;
+  let tlsFailure: Error | null = null;
+  let cappedByDuration = false;
   const setupClient = (raw: unknown) => {
     const client = raw as AutocannonClient;
     keepNoBodyText(client);
@@ -201,76 +141,8 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       client.destroyed = true;
       instance?.stop();
     });
-    const pending: PendingCall[] = [];
-    let made = 0;
-    client.on('request', () => {
-      const sentAtMs = Date.now();
-      firstSentAtMs ??= sentAtMs;
-      sent++;
-      pending.push({ requestIndex: made++ % options.requests.length, sentAtMs, startedPerf: performance.now(), body: [], decoder: new StringDecoder('utf8'), bodyBytes: 0 });
-    });
-    if (!options.keepExchanges) {
-      let status = 0;
-      client.on('headers', (head) => {
-        status = head.statusCode;
-      });
-      client.on('response', () => {
-        const call = pending.shift();
-        answered++;
-        lastReceivedAtMs = Date.now();
-        if (call) options.onResponse?.(status, performance.now() - call.startedPerf);
-      });
-      return;
-    }
-    client.on('headers', (head) => {
-      const call = pending[0];
-      if (call) {
-        call.status = head.statusCode;
-        call.headers = headerMap(head.headers);
-      }
-    });
-    client.on('body', (chunk) => {
-      const call = pending[0];
-      if (!call) return;
-      if (call.bodyBytes < maxBody) call.body.push(call.decoder.write(chunk.subarray(0, maxBody - call.bodyBytes)));
-      call.bodyBytes += chunk.length;
-    });
-    client.on('response', () => {
-      const call = pending.shift();
-      answered++;
-      lastReceivedAtMs = Date.now();
-      if (!call) return;
-      options.onResponse?.(call.status ?? 0, performance.now() - call.startedPerf);
-      if (options.collectWhileRunning) LARGE_BODIES.note(call.bodyBytes);
-      else if (call.bodyBytes >= LARGE_BODY_BYTES) largeBodyBytes += call.bodyBytes;
-      const text = call.body.join('') + call.decoder.end();
-      const truncated = call.bodyBytes > maxBody;
-      exchanges.push(
-        withLazyJson(redactor.exchange({
-          id: ++sequence,
-          startedAt: new Date(call.sentAtMs).toISOString(),
-          sentAtMs: call.sentAtMs,
-          durationMs: Math.round((performance.now() - call.startedPerf) * 1000) / 1000,
-          request: { method: options.requests[call.requestIndex]!.method, url: urls[call.requestIndex]!, headers: requestHeaders },
-          response: {
-            status: call.status ?? 0,
-            headers: call.headers ?? {},
-            body: text,
-            bodyBytes: call.bodyBytes,
-            bodyTruncated: truncated,
-          },
-        }), redactor),
-      );
-    });
-    // A lost connection drops what was in flight on it; autocannon sends afresh on the new one.
-    const drop = () => {
-      pending.length = 0;
-    };
-    client.on('connError', drop);
-    client.on('timeout', drop);
+    watch(client);
   };
-
-  let cappedByDuration = false;
   const cap =
     options.maxDurationSeconds === undefined
       ? undefined
@@ -283,8 +155,8 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       {
         url: urls[0]!,
         requests: options.requests.map((r, i) => ({ method: r.method, path: new URL(urls[i]!).pathname + new URL(urls[i]!).search })),
-        headers: requestHeaders,
-        connections,
+        headers,
+        connections: Math.max(1, Math.min(options.connections, options.amount ?? Number.POSITIVE_INFINITY)),
         ...(options.amount === undefined ? { duration: options.durationSeconds } : { amount: options.amount }),
         ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
         timeout: options.timeoutSeconds ?? 10,
@@ -295,10 +167,5 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
       (error: Error | null, res: autocannon.Result) => (error ? reject(error) : resolve(res)),
     );
   }).finally(() => clearTimeout(cap));
-  LARGE_BODIES.note(largeBodyBytes);
-  if (tlsFailure) {
-    throw new ClockcheckError('CLOCKCHECK_TARGET', `TLS error talking to ${options.origin}: ${redactor.text((tlsFailure as Error).message)}; nothing was sent`);
-  }
-  exchanges.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
-  return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs };
+  return { result, tlsFailure, cappedByDuration };
 }

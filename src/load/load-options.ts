@@ -37,16 +37,19 @@ export interface LoadOptions {
   readonly rate: number | null;
 }
 
-/** `METHOD:/path[?query]` → the endpoint; throws a message that shows the expected form. */
+/**
+ * `METHOD:/path[?query]` → the endpoint.
+ * @throws UsageError naming `--endpoint` and showing the expected form.
+ */
 export function parseEndpoint(text: string): LoadEndpoint {
   const match = /^([A-Za-z]+):(\/\S*)$/.exec(text.trim());
   const method = match?.[1]?.toUpperCase();
-  if (!match || !method) throw new Error(`--endpoint "${text}" is not METHOD:/path, e.g. GET:/breaks or GET:/users?page_size=100`);
+  if (!match || !method) throw new UsageError(`--endpoint "${text}" is not METHOD:/path, e.g. GET:/breaks or GET:/users?page_size=100`);
   if (!(LOAD_METHODS as readonly string[]).includes(method)) {
-    throw new Error(`--endpoint ${method} is not offered: a load run sends no body and changes nothing, so it calls ${LOAD_METHODS.join(' or ')} only`);
+    throw new UsageError(`--endpoint ${method} is not offered: a load run sends no body and changes nothing, so it calls ${LOAD_METHODS.join(' or ')} only`);
   }
   const path = match[2] as string;
-  if (/^\/api\/public(\/|\?|$)/.test(path)) throw new Error(`--endpoint is relative to /api/public: use ${method}:${path.slice('/api/public'.length) || '/'}`);
+  if (/^\/api\/public(\/|\?|$)/.test(path)) throw new UsageError(`--endpoint is relative to /api/public: use ${method}:${path.slice('/api/public'.length) || '/'}`);
   return { method: method as LoadEndpoint['method'], path };
 }
 
@@ -78,7 +81,9 @@ export const loadOptionsSchema = z
         try {
           return parseEndpoint(v);
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          // Its message reaches the user through resolveLoadOptions, with the other options' issues.
+          if (!(error instanceof UsageError)) throw error;
+          ctx.addIssue({ code: 'custom', message: error.message });
           return z.NEVER;
         }
       }),

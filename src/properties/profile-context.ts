@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.ts';
+import { ClockcheckError, InternalError, UsageError } from '../errors.ts';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { FamilyRequest, GeneratorContext } from './family.ts';
@@ -43,7 +43,8 @@ export interface ContextUse {
  * would make "valid" payloads that name resources the server does not have). Fixtures the request
  * does not read may be absent; `activeUserIds` is then empty.
  * @param uniqueTag folded into unique values (e-mails); fixed for output that is the same for a seed.
- * @throws UsageError with one line: the missing key, what needs it, and where to get it.
+ * @throws UsageError with one line: the missing key, what needs it, and where to get it;
+ *   ClockcheckError `CLOCKCHECK_PROFILE` for a fixtures.timesheet breaks cannot lie inside.
  */
 export function profileContext(profile: Profile, uniqueTag: string, use: ContextUse): GeneratorContext {
   const fixtures = profile.fixtures;
@@ -80,7 +81,7 @@ export function fixturesContext(profile: Profile, uniqueTag: string): GeneratorC
 function resourceOf(request: FamilyRequest): Resource {
   const resource = request.path.split('/')[1] ?? '';
   if (resource in FIXTURES_READ) return resource as Resource;
-  throw new Error(`profileContext: no fixtures known for ${request.method} ${request.path}; add its resource to FIXTURES_READ`);
+  throw new InternalError(`profileContext: no fixtures known for ${request.method} ${request.path}; add its resource to FIXTURES_READ`);
 }
 
 /**
@@ -91,6 +92,6 @@ function requireClosedInterval(sheet: { readonly start: string; readonly end: st
   const start = parseOffsetDateTime(sheet.start)?.dateTime.toMillis();
   const end = parseOffsetDateTime(sheet.end)?.dateTime.toMillis();
   if (start === undefined || end === undefined || end - start < 2000) {
-    throw new UsageError(`${neededBy} need fixtures.timesheet to end at least 2 s after it starts; it runs ${sheet.start} to ${sheet.end}`);
+    throw new ClockcheckError('CLOCKCHECK_PROFILE', `${neededBy} need fixtures.timesheet to end at least 2 s after it starts; it runs ${sheet.start} to ${sheet.end}: name a closed timesheet on your server, e.g. 08:00 to 18:00`);
   }
 }

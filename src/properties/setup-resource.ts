@@ -5,6 +5,7 @@ import type { RunDates } from '../scenarios/template.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
+import { ClockcheckError } from '../errors.ts';
 import type { PropertyFamily } from './family.ts';
 
 /** What a family's setup produced: the resource's ID, and for breaks the timesheet interval. */
@@ -14,13 +15,16 @@ export interface SetupResource {
   readonly exchange: Exchange;
 }
 
-/** Why a setup could not be made (the family is then errored with this reason). */
-export class SetupFailed extends Error {
+/**
+ * Why a setup could not be made: the generated cases' precondition (the resource they need) was not
+ * shown, so the family cannot judge and is errored with this reason.
+ */
+export class SetupFailed extends ClockcheckError {
   constructor(
     message: string,
     readonly exchange: Exchange,
   ) {
-    super(message);
+    super('CLOCKCHECK_PRECONDITION', message);
   }
 }
 

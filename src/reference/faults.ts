@@ -1,4 +1,5 @@
 import type { RuleId } from '../contract/rules.ts';
+import { UsageError } from '../errors.ts';
 import type { Dialect } from './dialect.ts';
 
 /**
@@ -146,10 +147,13 @@ export type FaultName = (typeof FAULTS)[number]['name'];
 
 const FAULTS_BY_NAME: ReadonlyMap<string, Fault> = new Map(FAULTS.map((f) => [f.name, f]));
 
-/** The fault with this name; throws a message listing the names on a typo. */
+/**
+ * The fault with this name.
+ * @throws UsageError on a name no fault has (a `faults` option of startReferenceServer), saying where they are listed.
+ */
 export function faultByName(name: string): Fault {
   const found = FAULTS_BY_NAME.get(name);
-  if (!found) throw new Error(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  if (!found) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
   return found;
 }
 

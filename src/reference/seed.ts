@@ -59,12 +59,38 @@ export function seed(ctx: ServerContext): SeedSummary {
   const jobIds = ['Warehouse', 'Front desk'].map((name) => ctx.jobs.insert({ name }).id);
   const taskIds = ['Inventory', 'Cleaning'].map((name) => ctx.tasks.insert({ name }).id);
   const breakRuleIds = ['Lunch', 'Rest'].map((name) => ctx.breakRules.insert({ name }).id);
-
-  const zone = ctx.companyTimezone;
   const workers = users.filter((u) => u.active).slice(0, 3);
+  const closed = seedClosedTimesheets(ctx, workers, jobIds, taskIds, breakRuleIds);
+  const open = seedOpenTimesheet(ctx, workers[0] as UserRecord);
+  const webhookUrl = 'https://hooks.example.test/clockcheck';
+  ctx.webhook = { url: webhookUrl, created_at: SEED_CREATED_AT };
+
+  const byRole = (role: number) => (users.find((u) => u.active && u.role_id === role) as UserRecord).id;
+  return {
+    activeUserIds: { admin: byRole(1), manager: byRole(2), employee: byRole(3) },
+    allActiveUserIds: users.filter((u) => u.active).map((u) => u.id),
+    inactiveUserId: (users.find((u) => !u.active) as UserRecord).id,
+    jobIds,
+    taskIds,
+    breakRuleIds,
+    timesheetIds: [...closed.timesheetIds, open],
+    openTimesheetId: open,
+    breakCount: closed.breakCount,
+    webhookUrl,
+  };
+}
+
+/** The breaks of each seeded day: [hour, minute, length in minutes, break rule (1 Lunch, 2 Rest)]. */
+const SEED_BREAKS = [[10, 30, 10, 2], [12, 0, 30, 1], [15, 0, 15, 2]] as const;
+
+/**
+ * 12 closed timesheets, one a day from 2026-10-01, 09:00 to 17:00 company time, the workers and the
+ * jobs and tasks taking turns, three breaks each.
+ */
+function seedClosedTimesheets(ctx: ServerContext, workers: readonly UserRecord[], jobIds: readonly number[], taskIds: readonly number[], breakRuleIds: readonly number[]): { timesheetIds: number[]; breakCount: number } {
+  const zone = ctx.companyTimezone;
   const timesheetIds: number[] = [];
   let breakCount = 0;
-  // 12 closed timesheets, one a day from 2026-10-01, 09:00 to 17:00 company time, three breaks each.
   for (let day = 0; day < 12; day++) {
     const date = DateTime.fromObject({ year: 2026, month: 10, day: 1 + day, hour: 9 }, { zone });
     const worker = workers[day % workers.length] as UserRecord;
@@ -84,24 +110,34 @@ export function seed(ctx: ServerContext): SeedSummary {
       updated_at: SEED_CREATED_AT,
     });
     timesheetIds.push(sheet.id);
-    for (const [hour, minute, length, rule] of [[10, 30, 10, 2], [12, 0, 30, 1], [15, 0, 15, 2]] as const) {
-      const start = date.set({ hour, minute });
-      ctx.breaks.insert({
-        timesheet_id: sheet.id,
-        break_rule_id: breakRuleIds[rule - 1] as number,
-        start: formatOffsetDateTime(start),
-        end: formatOffsetDateTime(start.plus({ minutes: length })),
-        start_ms: start.toMillis(),
-        end_ms: start.plus({ minutes: length }).toMillis(),
-        created_at: formatNaiveDateTime(date.toUTC().set({ hour: 18 })),
-        updated_at: formatNaiveDateTime(date.toUTC().set({ hour: 18 })),
-      });
+    for (const [hour, minute, length, rule] of SEED_BREAKS) {
+      seedBreak(ctx, sheet.id, date, date.set({ hour, minute }), length, breakRuleIds[rule - 1] as number);
       breakCount++;
     }
   }
+  return { timesheetIds, breakCount };
+}
+
+/** One break of `length` minutes from `start` on the timesheet of `day`, created at 18:00 UTC that day. */
+function seedBreak(ctx: ServerContext, timesheetId: number, day: DateTime, start: DateTime, length: number, breakRuleId: number): void {
+  ctx.breaks.insert({
+    timesheet_id: timesheetId,
+    break_rule_id: breakRuleId,
+    start: formatOffsetDateTime(start),
+    end: formatOffsetDateTime(start.plus({ minutes: length })),
+    start_ms: start.toMillis(),
+    end_ms: start.plus({ minutes: length }).toMillis(),
+    created_at: formatNaiveDateTime(day.toUTC().set({ hour: 18 })),
+    updated_at: formatNaiveDateTime(day.toUTC().set({ hour: 18 })),
+  });
+}
+
+/** An open timesheet (end null) from 2026-10-20 08:00 company time, for breaks without an upper bound; its ID. */
+function seedOpenTimesheet(ctx: ServerContext, worker: UserRecord): number {
+  const zone = ctx.companyTimezone;
   const openStart = DateTime.fromObject({ year: 2026, month: 10, day: 20, hour: 8 }, { zone });
-  const open = ctx.timesheets.insert({
-    user_id: (workers[0] as UserRecord).id,
+  return ctx.timesheets.insert({
+    user_id: worker.id,
     start: formatOffsetDateTime(openStart),
     end: null,
     start_ms: openStart.toMillis(),
@@ -114,23 +150,5 @@ export function seed(ctx: ServerContext): SeedSummary {
     mileage: null,
     created_at: SEED_CREATED_AT,
     updated_at: SEED_CREATED_AT,
-  });
-  timesheetIds.push(open.id);
-
-  const webhookUrl = 'https://hooks.example.test/clockcheck';
-  ctx.webhook = { url: webhookUrl, created_at: SEED_CREATED_AT };
-
-  const byRole = (role: number) => (users.find((u) => u.active && u.role_id === role) as UserRecord).id;
-  return {
-    activeUserIds: { admin: byRole(1), manager: byRole(2), employee: byRole(3) },
-    allActiveUserIds: users.filter((u) => u.active).map((u) => u.id),
-    inactiveUserId: (users.find((u) => !u.active) as UserRecord).id,
-    jobIds,
-    taskIds,
-    breakRuleIds,
-    timesheetIds,
-    openTimesheetId: open.id,
-    breakCount,
-    webhookUrl,
-  };
+  }).id;
 }

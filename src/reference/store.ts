@@ -8,6 +8,7 @@
  * reads every record on every request, and copying them all made the server's cost grow with each
  * record a run created.
  */
+import { InternalError } from '../errors.ts';
 
 export interface StoredRecord {
   readonly id: number;
@@ -43,7 +44,7 @@ export class InMemoryRepository<T extends StoredRecord> implements Repository<T>
   }
 
   replace(record: T): T {
-    if (!this.records.has(record.id)) throw new Error(`no record ${record.id} to replace`);
+    if (!this.records.has(record.id)) throw new InternalError(`no record ${record.id} to replace: the reference server replaces only a record it read`);
     this.records.set(record.id, structuredClone(record));
     return structuredClone(record);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULES, isRuleId, ruleById } from '../../src/contract/rules.ts';
+import { InternalError } from '../../src/errors.ts';
 import { SCHEDULE_FIELDS } from '../../src/contract/payloads/schedule.ts';
 import { USER_FIELDS } from '../../src/contract/payloads/user.ts';
 import { TIMESHEET_FIELDS } from '../../src/contract/payloads/timesheet.ts';
@@ -67,7 +68,8 @@ describe('ruleById and isRuleId', () => {
     expect(isRuleId(id)).toBe(true);
   });
 
-  it.each(['', 'NOPE', 'sch-title-required', 'SCH-TITLE-REQUIRED ', 'SCH-TITLE'])('throws on the unknown ID %j', (id) => {
+  it.each(['', 'NOPE', 'sch-title-required', 'SCH-TITLE-REQUIRED ', 'SCH-TITLE'])('throws an InternalError on the unknown ID %j (what a user types is checked with isRuleId)', (id) => {
+    expect(() => ruleById(id)).toThrow(InternalError);
     expect(() => ruleById(id)).toThrow(/unknown rule ID/);
     expect(isRuleId(id)).toBe(false);
   });

@@ -8,18 +8,21 @@ describe('parseEndpoint', () => {
     expect(parseEndpoint('get:/users?page_size=100&sort=firstName')).toEqual({ method: 'GET', path: '/users?page_size=100&sort=firstName' });
   });
 
-  it.each(['/breaks', 'GET /breaks', 'GET:breaks', 'GET:', ':/breaks', 'GET:/a b'])('refuses "%s" and shows the expected form', (text) => {
-    expect(() => parseEndpoint(text)).toThrow(/METHOD:\/path, e\.g\. GET:\/breaks/);
+  it.each(['/breaks', 'GET /breaks', 'GET:breaks', 'GET:', ':/breaks', 'GET:/a b'])('refuses "%s" with a UsageError naming --endpoint and showing the expected form', (text) => {
+    expect(() => parseEndpoint(text)).toThrow(UsageError);
+    expect(() => parseEndpoint(text)).toThrow(/^--endpoint .*METHOD:\/path, e\.g\. GET:\/breaks/);
   });
 
   it('offers only GET: a load run sends no body and changes nothing (and autocannon hangs on HEAD)', () => {
     expect(() => parseEndpoint('POST:/breaks')).toThrow(/POST is not offered.*calls GET only/);
     expect(() => parseEndpoint('DELETE:/breaks/1')).toThrow(/DELETE is not offered/);
     expect(() => parseEndpoint('HEAD:/breaks')).toThrow(/HEAD is not offered/);
+    expect(() => parseEndpoint('POST:/breaks')).toThrow(UsageError);
   });
 
   it('says the path is relative to /api/public when it repeats the prefix', () => {
     expect(() => parseEndpoint('GET:/api/public/breaks?page=2')).toThrow('use GET:/breaks?page=2');
+    expect(() => parseEndpoint('GET:/api/public/breaks?page=2')).toThrow(UsageError);
   });
 });
 
@@ -66,8 +69,10 @@ describe('resolveLoadOptions', () => {
     expect(attempt).toThrow('--duration and --amount exclude each other');
   });
 
-  it('names every bad option at once', () => {
-    expect(() => resolveLoadOptions({ endpoint: 'POST:/x', connections: '0' })).toThrow(/POST is not offered.*; --connections must be/);
+  it('names every bad option at once, --endpoint\'s too, in one UsageError', () => {
+    const attempt = () => resolveLoadOptions({ endpoint: 'POST:/x', connections: '0' });
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(/^load: --endpoint POST is not offered.*; --connections must be/);
   });
 });
 

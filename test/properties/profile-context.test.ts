@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.ts';
+import { ClockcheckError, InternalError, UsageError } from '../../src/errors.ts';
 import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
 import type { FamilyRequest } from '../../src/properties/family.ts';
 import { profileContext } from '../../src/properties/profile-context.ts';
@@ -13,15 +13,15 @@ const FIXTURES = { active_user_ids: [41, 42], job_id: 7, task_id: 8, break_rule_
 const FULL = profileSchema.parse({ company_timezone: 'America/Chicago', fixtures: FIXTURES });
 const use = (request: FamilyRequest) => ({ request, neededBy: 'fuzz: test payloads' });
 
-/** The UsageError profileContext throws for `fixtures` (only company_timezone besides). */
-function failure(fixtures: Record<string, unknown>, request: FamilyRequest): UsageError {
+/** The ClockcheckError profileContext throws for `fixtures` (only company_timezone besides). */
+function failure(fixtures: Record<string, unknown>, request: FamilyRequest): ClockcheckError {
   try {
     profileContext(profileSchema.parse({ fixtures }), 'fuzz', use(request));
   } catch (error) {
-    if (error instanceof UsageError) return error;
+    if (error instanceof ClockcheckError) return error;
     throw error;
   }
-  throw new Error('expected a UsageError');
+  throw new Error('expected a ClockcheckError');
 }
 
 describe('profileContext', () => {
@@ -59,6 +59,7 @@ describe('profileContext', () => {
     ];
     for (const { fixtures, request, key } of cases) {
       const error = failure(fixtures, request);
+      expect(error).toBeInstanceOf(UsageError);
       expect(error.message).toContain(`fuzz: test payloads need ${key} (`);
       expect(error.message).toContain('the profile has none; `clockcheck init` discovers it');
       expect(error.message).not.toContain('\n');
@@ -71,11 +72,20 @@ describe('profileContext', () => {
     expect(fc.sample(breakCase(ctx), { seed: 2, numRuns: 50 }).every((c) => c.payload.timesheet_id === 99 && c.payload.break_rule_id === 9)).toBe(true);
   });
 
-  it('refuses a timesheet that ends before, or under 2 s after, it starts (breaks could not lie inside it)', () => {
+  it('refuses a timesheet that ends before, or under 2 s after, it starts (breaks could not lie inside it), as a profile value that cannot serve', () => {
     for (const end of ['2030-03-04T07:00:00-06:00', '2030-03-04T08:00:01-06:00']) {
       const error = failure({ break_rule_id: 9, timesheet: { ...TIMESHEET, end } }, REQUESTS.break);
-      expect(error.message).toMatch(/need fixtures\.timesheet to end at least 2 s after it starts/);
+      expect(error.code).toBe('CLOCKCHECK_PROFILE');
+      expect(error.message).toMatch(/need fixtures\.timesheet to end at least 2 s after it starts; it runs .* to .*: name a closed timesheet/);
+      expect(error.message).not.toContain('\n');
     }
+  });
+
+  it('calls a context the generators cannot use a bug of clockcheck\'s: a request of no known resource, a break timesheet no caller checked', () => {
+    expect(() => profileContext(FULL, 'fuzz', use({ method: 'POST', path: '/jobs' }))).toThrow(InternalError);
+    const unchecked = { ...profileContext(FULL, 'fuzz', use(REQUESTS.break)), timesheet: { ...TIMESHEET, end: TIMESHEET.start } };
+    expect(() => breakCase(unchecked)).toThrow(InternalError);
+    expect(() => breakCase({ ...unchecked, timesheet: undefined })).toThrow(InternalError);
   });
 
   it('knows the fixtures of every property family\'s request', () => {

@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
-import { FAULTS, type FaultName } from '../../src/reference/faults.ts';
+import { FAULTS, faultByName, type FaultName } from '../../src/reference/faults.ts';
+import { UsageError } from '../../src/errors.ts';
 import type { RateLimitSetting } from '../../src/contract/rate-limit.ts';
 import { RULES, ruleById } from '../../src/contract/rules.ts';
 import { startSink, type Delivery } from '../../src/webhooks/sink.ts';
@@ -314,6 +315,11 @@ describe('the fault catalog', () => {
 
   it('has a rule catalog of at least 60 rules', () => {
     expect(RULES.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it('refuses a name no fault has with a UsageError that says where the names are listed', () => {
+    expect(() => faultByName('no-such-fault')).toThrow(UsageError);
+    expect(() => faultByName('no-such-fault')).toThrow('unknown fault "no-such-fault"; `clockcheck serve --list-faults` lists them');
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedWindowLimiter, NoLimiter, RacyWindowLimiter, SlidingWindowLimiter, type RateLimiter } from '../../src/reference/rate-limiter.ts';
 import { parseRateLimit } from '../../src/contract/rate-limit.ts';
+import { UsageError } from '../../src/errors.ts';
 import { DEFAULT_RATE_LIMIT } from '../../src/reference/server.ts';
 import { startTestServer, type Reply, type TestServer } from '../support/reference-client.ts';
 
@@ -314,8 +315,9 @@ describe('parseRateLimit', () => {
     expect(parseRateLimit('off')).toBeNull();
   });
 
-  it.each(['60', '60/', '/60s', 'abc/1s', '0/1s', '-1/1s', '1.5/1s', '60/1h', '60/s', '60/-1s', 'OFF', ''])('refuses %j with a message naming the expected form', (text) => {
-    expect(() => parseRateLimit(text)).toThrow(/LIMIT\/WINDOW/);
+  it.each(['60', '60/', '/60s', 'abc/1s', '0/1s', '-1/1s', '1.5/1s', '60/1h', '60/s', '60/-1s', 'OFF', ''])('refuses %j with a UsageError naming the expected form', (text) => {
+    expect(() => parseRateLimit(text)).toThrow(UsageError);
+    expect(() => parseRateLimit(text)).toThrow(/LIMIT\/WINDOW, e\.g\. 60\/60s/);
   });
 
   // Bug: parseRateLimit (rate-limiter.ts) keeps only the first two '/'-parts and reads the count with
@@ -324,7 +326,8 @@ describe('parseRateLimit', () => {
     expect(() => parseRateLimit(text)).toThrow(/LIMIT\/WINDOW/);
   });
 
-  it.each(['60/0s', '60/0ms', '60/0'])('refuses the empty window %j', (text) => {
-    expect(() => parseRateLimit(text)).toThrow(/empty window/);
+  it.each(['60/0s', '60/0ms', '60/0'])('refuses the empty window %j with a UsageError showing a window that serves', (text) => {
+    expect(() => parseRateLimit(text)).toThrow(UsageError);
+    expect(() => parseRateLimit(text)).toThrow(/empty window: give LIMIT\/WINDOW with a window over 0, e\.g\. 60\/60s/);
   });
 });

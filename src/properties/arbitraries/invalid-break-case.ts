@@ -6,6 +6,7 @@ import { breakFrame, breakPayload, type BreakFrame } from './_internals/break-in
 import { brokenOffsetDateTime } from './_internals/broken-offset-date-time.ts';
 import { omit, requiredFields } from './_internals/payload-edits.ts';
 import { breakCase } from './break-case.ts';
+import { InternalError } from '../../errors.ts';
 
 type Breaker = (ctx: GeneratorContext, frame: BreakFrame) => fc.Arbitrary<GeneratedCase>;
 
@@ -48,11 +49,11 @@ export const BREAK_BREAKABLE_RULES: readonly RuleId[] = Object.keys(BREAKERS) as
  */
 export function invalidBreakCase(ctx: GeneratorContext, rules: readonly RuleId[] = BREAK_BREAKABLE_RULES): fc.Arbitrary<GeneratedCase> {
   const frame = breakFrame(ctx);
-  if (rules.length === 0) throw new Error('invalidBreakCase needs at least one rule');
+  if (rules.length === 0) throw new InternalError('invalidBreakCase needs at least one rule');
   return fc.oneof(
     ...rules.map((rule) => {
       const breaker = BREAKERS[rule];
-      if (!breaker) throw new Error(`a break payload cannot be made to break ${rule}; it can break ${BREAK_BREAKABLE_RULES.join(', ')}`);
+      if (!breaker) throw new InternalError(`a break payload cannot be made to break ${rule}; it can break ${BREAK_BREAKABLE_RULES.join(', ')}`);
       return breaker(ctx, frame);
     }),
   );

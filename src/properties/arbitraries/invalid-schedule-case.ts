@@ -8,6 +8,7 @@ import { invalidTimezoneName } from './invalid-timezone-name.ts';
 import { invalidUsDate } from './invalid-us-date.ts';
 import { invalidWeekdayList } from './invalid-weekday-list.ts';
 import { scheduleCase, type ScheduleCaseOptions } from './schedule-case.ts';
+import { InternalError } from '../../errors.ts';
 
 type Operation = 'create' | 'update';
 type Payload = Readonly<Record<string, unknown>>;
@@ -107,9 +108,9 @@ export function invalidScheduleCase(ctx: GeneratorContext, operation: Operation,
   const chosen = rules ?? SCHEDULE_BREAKABLE_RULES[operation];
   const arbitraries = chosen.map((rule) => {
     const breaker = breakers[rule];
-    if (!breaker) throw new Error(`a schedule ${operation} payload cannot be made to break ${rule}; it can break ${SCHEDULE_BREAKABLE_RULES[operation].join(', ')}`);
+    if (!breaker) throw new InternalError(`a schedule ${operation} payload cannot be made to break ${rule}; it can break ${SCHEDULE_BREAKABLE_RULES[operation].join(', ')}`);
     return breaker(ctx, operation);
   });
-  if (arbitraries.length === 0) throw new Error('invalidScheduleCase needs at least one rule');
+  if (arbitraries.length === 0) throw new InternalError('invalidScheduleCase needs at least one rule');
   return fc.oneof(...arbitraries);
 }

@@ -12,6 +12,7 @@ import { invalidTimezoneName } from './invalid-timezone-name.ts';
 import { timesheetCase } from './timesheet-case.ts';
 import { zoneInstant } from './zone-instant.ts';
 import { zoneOffsetMismatch } from './zone-offset-mismatch.ts';
+import { InternalError } from '../../errors.ts';
 
 type Breaker = (ctx: GeneratorContext) => fc.Arbitrary<GeneratedCase>;
 
@@ -97,12 +98,12 @@ export const TIMESHEET_BREAKABLE_RULES: readonly RuleId[] = Object.keys(BREAKERS
  * user_id or start left out. `rules` restricts the rules broken (default: all, equally likely).
  */
 export function invalidTimesheetCase(ctx: GeneratorContext, rules: readonly RuleId[] = TIMESHEET_BREAKABLE_RULES): fc.Arbitrary<GeneratedCase> {
-  if (ctx.activeUserIds.length === 0) throw new Error('invalidTimesheetCase needs at least one active user ID in the context');
-  if (rules.length === 0) throw new Error('invalidTimesheetCase needs at least one rule');
+  if (ctx.activeUserIds.length === 0) throw new InternalError('invalidTimesheetCase needs at least one active user ID in the context (the run and profileContext require fixtures.active_user_ids)');
+  if (rules.length === 0) throw new InternalError('invalidTimesheetCase needs at least one rule');
   return fc.oneof(
     ...rules.map((rule) => {
       const breaker = BREAKERS[rule];
-      if (!breaker) throw new Error(`a timesheet payload cannot be made to break ${rule}; it can break ${TIMESHEET_BREAKABLE_RULES.join(', ')}`);
+      if (!breaker) throw new InternalError(`a timesheet payload cannot be made to break ${rule}; it can break ${TIMESHEET_BREAKABLE_RULES.join(', ')}`);
       return breaker(ctx);
     }),
   );

@@ -7,6 +7,7 @@ import { reEmail } from './_internals/re-email.ts';
 import { invalidEmployeeCode } from './invalid-employee-code.ts';
 import { invalidPassword } from './invalid-password.ts';
 import { userCase } from './user-case.ts';
+import { InternalError } from '../../errors.ts';
 
 type Operation = 'create' | 'update';
 type Breaker = (ctx: GeneratorContext, operation: Operation) => fc.Arbitrary<GeneratedCase>;
@@ -56,11 +57,11 @@ export const USER_BREAKABLE_RULES: Readonly<Record<Operation, readonly RuleId[]>
 export function invalidUserCase(ctx: GeneratorContext, operation: Operation, rules?: readonly RuleId[]): fc.Arbitrary<GeneratedCase> {
   const breakers = breakersFor(operation);
   const chosen = rules ?? USER_BREAKABLE_RULES[operation];
-  if (chosen.length === 0) throw new Error('invalidUserCase needs at least one rule');
+  if (chosen.length === 0) throw new InternalError('invalidUserCase needs at least one rule');
   return fc.oneof(
     ...chosen.map((rule) => {
       const breaker = breakers[rule];
-      if (!breaker) throw new Error(`a user ${operation} payload cannot be made to break ${rule}; it can break ${USER_BREAKABLE_RULES[operation].join(', ')}`);
+      if (!breaker) throw new InternalError(`a user ${operation} payload cannot be made to break ${rule}; it can break ${USER_BREAKABLE_RULES[operation].join(', ')}`);
       return breaker(ctx, operation);
     }),
   );

@@ -6,6 +6,7 @@ import { defined } from './_internals/payload-edits.ts';
 import { clockTime } from './clock-time.ts';
 import { timezoneName } from './timezone-name.ts';
 import { weekdayList } from './weekday-list.ts';
+import { InternalError } from '../../errors.ts';
 
 export const REPEAT_TYPES = ['daily', 'weekly', 'monthly'] as const;
 export type RepeatType = (typeof REPEAT_TYPES)[number];
@@ -66,7 +67,7 @@ const describeTimes = (p: Record<string, unknown>) => (p.start_time ? `${String(
  */
 export function scheduleCase(ctx: GeneratorContext, operation: 'create' | 'update', options: ScheduleCaseOptions = {}): fc.Arbitrary<GeneratedCase> {
   const users = ctx.activeUserIds;
-  if (users.length === 0) throw new Error('scheduleCase needs at least one active user ID in the context');
+  if (users.length === 0) throw new InternalError('scheduleCase needs at least one active user ID in the context (the run and profileContext require fixtures.active_user_ids)');
   const allDay = options.minimal ? fc.constant(true) : options.allDay !== undefined ? fc.constant(options.allDay) : fc.boolean();
   const repeat = options.minimal ? fc.constant(false) : options.repeat !== undefined ? fc.constant(options.repeat) : fc.boolean();
   const repeatType = options.repeatType ? fc.constant(options.repeatType) : fc.constantFrom(...REPEAT_TYPES);

@@ -3,6 +3,7 @@ import type { GeneratedCase, GeneratorContext } from '../family.ts';
 import { describeTimesheet, TIMESHEET_YEARS, timesheetPayload, type ClockOut, type EndShape } from './_internals/timesheet-payload.ts';
 import { ZONES } from './_internals/zones.ts';
 import { zoneInstant } from './zone-instant.ts';
+import { InternalError } from '../../errors.ts';
 
 export interface TimesheetCaseOptions {
   /**
@@ -32,7 +33,7 @@ const NOTES = ['Stocktake', 'Covered for Max', 'Site visit — Zürich', 'Night 
  */
 export function timesheetCase(ctx: GeneratorContext, options: TimesheetCaseOptions = {}): fc.Arbitrary<GeneratedCase> {
   const users = ctx.activeUserIds;
-  if (users.length === 0) throw new Error('timesheetCase needs at least one active user ID in the context');
+  if (users.length === 0) throw new InternalError('timesheetCase needs at least one active user ID in the context (the run and profileContext require fixtures.active_user_ids)');
   const company = ctx.companyTimezone;
   const explicitWeight = options.explicitZones === 'mostly' ? 4 : 1;
   const start = fc.oneof(

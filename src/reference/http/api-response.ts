@@ -1,4 +1,5 @@
 import type { Violation } from '../../contract/violation.ts';
+import { ClockcheckError } from '../../errors.ts';
 
 /** What a handler answers: a status, a JSON body, extra headers. Written out by the app. */
 export interface ApiResponse {
@@ -7,16 +8,18 @@ export interface ApiResponse {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** A refusal a handler throws; the app turns it into a JSON error response. */
-export class ApiError extends Error {
+/**
+ * A refusal a handler throws; the app turns it into a JSON error response. The reference server's
+ * own control flow (code `CLOCKCHECK_REFERENCE_ANSWER`), never an error of clockcheck's.
+ */
+export class ApiError extends ClockcheckError {
   constructor(
     readonly status: number,
     message: string,
     /** Field-level breaches, each with the spec rule it breaks (or a server-only reason). */
     readonly violations: readonly ServerViolation[] = [],
   ) {
-    super(message);
-    this.name = 'ApiError';
+    super('CLOCKCHECK_REFERENCE_ANSWER', message);
   }
 }
 
