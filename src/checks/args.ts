@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { isRuleId, type RuleId } from '../contract/rules.ts';
+import { ruleIdSchema } from '../input/rule-id.ts';
+import { isJsonPath, JSON_PATH_FORMS } from '../records/json-path.ts';
 import { locateItems } from '../records/locate.ts';
 import { recordReading } from '../records/record-reading.ts';
 import type { Profile } from '../profile/profile.ts';
 
-/** Parses a check's args with its zod schema; a bad arg is a suite bug, reported with the check's name. */
-export function parseArgs<S extends z.ZodType>(check: string, schema: S, args: unknown): z.output<S> {
-  const parsed = schema.safeParse(args);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`check ${check}: args.${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
-}
+/*
+ * Argument kinds several checks share. A check declares its `args:` as a zod object
+ * (`builtinCheck(Args, run)`, src/checks/context.ts); src/input/arguments.ts parses them.
+ */
 
-export const ruleArg = z.string().refine(isRuleId, 'not a rule ID').transform((id) => id as RuleId);
+/** A rule ID of the catalog; a typo gets "did you mean". */
+export const ruleArg = ruleIdSchema;
 export const pathArg = z.string().startsWith('/');
+/** A JSON path of the response (src/records/json-path.ts): `$.items[*]`, `$record`. */
+export const jsonPathArg = z.string().refine(isJsonPath, JSON_PATH_FORMS);
 export const queryArg = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({});
 export const idList = z.array(z.union([z.number(), z.string()])).default([]);
 

@@ -1,20 +1,28 @@
+import type { z } from 'zod';
 import type { PacedSend } from '../client/pacer.ts';
 import type { RuleId } from '../contract/rules.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
+import { ClockcheckError } from '../errors.ts';
 
-/** Thrown by a check to end its scenario as skipped, with the reason. */
-export class SkipCheck extends Error {}
+/** Thrown by a check to end its scenario as skipped, with the reason (a need the profile or target does not meet). */
+export class SkipCheck extends ClockcheckError {
+  constructor(reason: string) {
+    super('CLOCKCHECK_CHECK_SKIPPED', reason);
+  }
+}
 
 /**
  * Thrown when the behaviour a check needs was never shown (a GET that succeeds, a list with items,
  * a created resource): the scenario ends `errored` with the reason, never `passed`, and without a
  * finding under rules it could not test (findings already recorded still make it `failed`).
  */
-export class PreconditionFailed extends Error {
-  override readonly name = 'PreconditionFailed';
+export class PreconditionFailed extends ClockcheckError {
+  constructor(reason: string) {
+    super('CLOCKCHECK_PRECONDITION', reason);
+  }
 }
 
 /** Whether an answer is a definite one: complete, not a 5xx, not a 429 (a verdict may rest on it). */
@@ -75,5 +83,17 @@ export interface CheckContext {
   readonly defaultRule: RuleId;
 }
 
-/** A built-in check: validates its own args (throw for bad args) and reports through the context. */
-export type BuiltinCheck = (ctx: CheckContext, args: Readonly<Record<string, unknown>>) => Promise<void>;
+/**
+ * A built-in check: its arguments (a step's `args:`) declared as a zod object, which the suite
+ * loader checks before the run and the scenario runner parses after rendering the templates
+ * (src/input/arguments.ts); and the check, which gets them parsed and reports through the context.
+ */
+export interface BuiltinCheck<S extends z.ZodType = z.ZodType> {
+  readonly args: S;
+  run(ctx: CheckContext, args: z.output<S>): Promise<void>;
+}
+
+/** A built-in check of these arguments. */
+export function builtinCheck<S extends z.ZodType>(args: S, run: (ctx: CheckContext, args: z.output<S>) => Promise<void>): BuiltinCheck<S> {
+  return { args, run };
+}

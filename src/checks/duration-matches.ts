@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import { select } from '../records/json-path.ts';
-import { describeAnswer, type BuiltinCheck } from './context.ts';
-import { parseArgs } from './args.ts';
+import { builtinCheck, describeAnswer } from './context.ts';
+import { jsonPathArg } from './args.ts';
 
 const Args = z.strictObject({
   /** JSON path of the break or breaks in the previous response, e.g. `$.items` or `$.items[*]`. */
-  items: z.string().startsWith('$'),
+  items: jsonPathArg,
   field: z.enum(['duration', 'duration_in_seconds']),
 });
 
 /** BRK-DURATION (§2.4): a break's duration is end minus start, in whole seconds. */
-export const durationMatches: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('duration-matches', Args, raw);
+export const durationMatches = builtinCheck(Args, async (ctx, args) => {
   const exchange = ctx.lastExchange();
   const json = exchange?.response?.json;
   if (!exchange) return ctx.precondition('no previous step: the durations need a break list or a created break to judge');
@@ -34,4 +33,4 @@ export const durationMatches: BuiltinCheck = async (ctx, raw) => {
   // No break to judge: BRK-DURATION was never shown. A break without the field or a parsable start and
   // end is a shape or format finding of the step before (then the scenario is failed anyway).
   if (judged === 0) ctx.precondition(`${breaks.length === 0 ? 'no break' : `none of ${breaks.length} breaks with start, end and ${args.field}`} at ${args.items} in the previous answer: BRK-DURATION needs a break to judge`);
-};
+});

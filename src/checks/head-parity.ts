@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeAnswer, served, type BuiltinCheck } from './context.ts';
-import { parseArgs, pathArg, queryArg, queryOf } from './args.ts';
+import { builtinCheck, describeAnswer, served } from './context.ts';
+import { pathArg, queryArg, queryOf } from './args.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -18,8 +18,7 @@ const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim().to
  * GET is the baseline: one that is not answered as `get` asks (a 5xx, no response) shows nothing to
  * be on par with, so the check ends errored (two 500s are no parity), never passed.
  */
-export const headParity: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('head-parity', Args, raw);
+export const headParity = builtinCheck(Args, async (ctx, args) => {
   const query = queryOf(args.query);
   const get = await ctx.send({ method: 'GET', path: args.path, query });
   const head = await ctx.send({ method: 'HEAD', path: args.path, query });
@@ -42,4 +41,4 @@ export const headParity: BuiltinCheck = async (ctx, raw) => {
   else if (mediaType(h.headers['content-type']) !== mediaType(g.headers['content-type'])) {
     ctx.fail('HEAD-PARITY', `HEAD content-type ${g.headers['content-type']}, as GET`, `HEAD content-type ${h.headers['content-type'] ?? 'absent'}`, [get, head]);
   }
-};
+});

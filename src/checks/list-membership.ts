@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { BuiltinCheck } from './context.ts';
+import { builtinCheck } from './context.ts';
 import { requireServedList } from './list-baseline.ts';
 import type { Exchange } from '../client/exchange.ts';
-import { idList, idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
+import { idList, idOf, itemsOf, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -26,8 +26,7 @@ function describeQuery(query: Readonly<Record<string, unknown>>): string {
  * Filters, search, `ids` and `date_range` (§4.4, §4.6): walks the list (page=1,2,… with page_size)
  * and checks that every `include` ID appears and no `exclude` ID does (items compared by `id`).
  */
-export const listMembership: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('list-membership', Args, raw);
+export const listMembership = builtinCheck(Args, async (ctx, args) => {
   const rule = args.rule ?? ctx.defaultRule;
   const seen = new Map<string, Exchange>();
   const shown: Exchange[] = [];
@@ -64,4 +63,4 @@ export const listMembership: BuiltinCheck = async (ctx, raw) => {
   const present = args.exclude.map(String).filter((id) => seen.has(id));
   if (present.length > 0) ctx.fail(rule, `IDs ${args.exclude.join(', ')} not in the list`, `listed: ${present.join(', ')}`, present.map((id) => seen.get(id)!));
   else if (missing.length > 0 && !complete) ctx.skip(`the list is longer than ${args.max_pages} pages of ${args.page_size}; ${missing.join(', ')} not reached`);
-};
+});

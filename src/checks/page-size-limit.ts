@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeAnswer, served, type BuiltinCheck } from './context.ts';
-import { parseArgs, pathArg } from './args.ts';
+import { builtinCheck, describeAnswer, served } from './context.ts';
+import { pathArg } from './args.ts';
 import { pageSizeProblems } from './page-size-verdict.ts';
 
 const Args = z.strictObject({ path: pathArg, sizes: z.array(z.union([z.number().int(), z.string()])).default([101, 1000]) });
@@ -11,8 +11,7 @@ const Args = z.strictObject({ path: pathArg, sizes: z.array(z.union([z.number().
  * not serve it shows nothing about page sizes (its rejections are no clamp-or-reject, its 5xx no
  * verdict), so the check ends errored. One plain GET more, only then.
  */
-export const pageSizeLimit: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('page-size-limit', Args, raw);
+export const pageSizeLimit = builtinCheck(Args, async (ctx, args) => {
   const answers = [];
   for (const size of args.sizes) answers.push({ size, exchange: await ctx.send({ method: 'GET', path: args.path, query: { page_size: size } }) });
   if (!answers.some((a) => served(a.exchange))) {
@@ -25,4 +24,4 @@ export const pageSizeLimit: BuiltinCheck = async (ctx, raw) => {
   for (const { size, exchange } of answers) {
     for (const problem of pageSizeProblems(size, exchange, ctx.profile)) ctx.fail(problem.rule, problem.expected, problem.actual, [exchange]);
   }
-};
+});

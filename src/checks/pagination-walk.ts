@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { paginationBlock, type PaginationBlock } from '../contract/responses.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { BuiltinCheck, CheckContext } from './context.ts';
-import { idOf, itemsOf, parseArgs, pathArg, queryArg, queryOf } from './args.ts';
+import { builtinCheck, type CheckContext } from './context.ts';
+import { idOf, itemsOf, pathArg, queryArg, queryOf } from './args.ts';
 import { linkForm } from './link-form.ts';
 import { requireServedList } from './list-baseline.ts';
 
@@ -138,8 +138,7 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
  * because a link need not repeat the other query parameters (URLs with or without query strings
  * are both valid); it still follows the first next link once, which must lead to page 2.
  */
-export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('pagination-walk', Args, raw);
+export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
   const query = { ...queryOf(args.query), ...(args.page_size ? { page_size: args.page_size } : {}) };
   const first = await fetchPage(ctx, { method: 'GET', path: args.path, query, json: args.body }, `GET ${args.path}`, true);
   if (!first) return;
@@ -202,4 +201,4 @@ export const paginationWalk: BuiltinCheck = async (ctx, raw) => {
   if (seen.size !== total) {
     ctx.fail('PAG-WALK', `${total} distinct items over ${walked} pages (total)`, `${seen.size} distinct items`, [first.exchange, page.exchange]);
   }
-};
+});

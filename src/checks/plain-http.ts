@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
-import { definiteAnswer, describeAnswer, type BuiltinCheck } from './context.ts';
+import { z } from 'zod';
+import { builtinCheck, definiteAnswer, describeAnswer } from './context.ts';
 
 interface PlainAnswer {
   readonly status: number | null;
@@ -46,7 +47,7 @@ const parseJson = (text: string): unknown => {
  * nothing to compare it with: errored, not passed. Closed plain ports pass on their own, once the
  * target has answered over HTTPS (a target that answers nothing shows nothing by a closed port).
  */
-export const plainHttp: BuiltinCheck = async (ctx) => {
+export const plainHttp = builtinCheck(z.strictObject({}), async (ctx) => {
   const url = new URL(ctx.origin);
   const port = Number(url.port || 443);
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -70,4 +71,4 @@ export const plainHttp: BuiltinCheck = async (ctx) => {
   if (unjudged.length > 0) {
     ctx.precondition(`${unjudged.join(', ')}, and GET /users over HTTPS ${describeAnswer(https)}: a plain answer is judged against an HTTPS answer that is neither a 5xx nor a 429`);
   }
-};
+});

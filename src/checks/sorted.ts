@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RuleId } from '../contract/rules.ts';
-import type { BuiltinCheck } from './context.ts';
+import { builtinCheck } from './context.ts';
 import { requireServedList } from './list-baseline.ts';
-import { itemsOf, parseArgs, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
+import { itemsOf, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
 import { camelCase, readField } from '../records/field-name.ts';
 import { meaningOrder } from '../records/same-meaning.ts';
 
@@ -41,8 +41,7 @@ export function sortName(field: string, names: Readonly<Record<string, string>>)
 }
 
 /** SORT-ASCENDING / SORT-DESCENDING / SORT-MULTI (§4.6): the items come in the order `sort` asks for. */
-export const sorted: BuiltinCheck = async (ctx, raw) => {
-  const args = parseArgs('sorted', Args, raw);
+export const sorted = builtinCheck(Args, async (ctx, args) => {
   const rule: RuleId = args.rule ?? (args.keys.length > 1 ? 'SORT-MULTI' : args.keys[0]!.descending ? 'SORT-DESCENDING' : 'SORT-ASCENDING');
   const sort = args.keys.map((k) => `${k.descending ? '-' : ''}${sortName(k.field, ctx.profile.sort_names)}`).join(',');
   const exchange = await ctx.send({ method: 'GET', path: args.path, query: { ...queryOf(args.query), sort, page_size: args.page_size } });
@@ -81,4 +80,4 @@ export const sorted: BuiltinCheck = async (ctx, raw) => {
       break; // 'before' or 'ambiguous': this pair is fine
     }
   }
-};
+});

@@ -48,11 +48,20 @@ function pick(issues: readonly Issue[]): Issue {
   return unknown ?? (resolved[0] as Issue);
 }
 
-const dottedPath = (path: ReadonlyArray<string | number>) =>
+/** The path of a field as a suite or profile author reads it: `scenarios[0].steps[1].args.page_size`. */
+export const dottedPath = (path: ReadonlyArray<string | number>) =>
   path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').replace(/^\./, '');
 
-/** Turns zod issues on a YAML document into one SourceError at the right line, with a hint for unknown keys. */
-export function sourceErrorFromIssues(source: YamlSource, issues: readonly Issue[], knownKeys: readonly string[], what = 'key'): SourceError {
+/** One problem at one field: its path, what is wrong, a hint; `atKey` when the key itself is wrong (its line is the key's). */
+export interface FieldIssue {
+  readonly path: ReadonlyArray<string | number>;
+  readonly problem: string;
+  readonly hint?: string;
+  readonly atKey?: boolean;
+}
+
+/** The one zod issue worth showing, as a FieldIssue, with "did you mean" for an unknown key. */
+export function fieldIssueFromZod(issues: readonly Issue[], knownKeys: readonly string[], what = 'key'): FieldIssue {
   const issue = pick(issues);
   const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
@@ -63,7 +72,18 @@ export function sourceErrorFromIssues(source: YamlSource, issues: readonly Issue
           const near = didYouMean(key, knownKeys.filter((k) => k !== key));
           return near ? `did you mean "${near}"?` : undefined;
         })();
-    return new SourceError(source.file, source.lineOf([...path, key], true), dottedPath([...path, key]), `unknown ${what}`, hint);
+    return { path: [...path, key], problem: `unknown ${what}`, ...(hint ? { hint } : {}), atKey: true };
   }
-  return new SourceError(source.file, source.lineOf(path), dottedPath(path), issue.message);
+  return { path, problem: issue.message };
+}
+
+/** A FieldIssue of a YAML document as a SourceError at its line; `at` is where the issue's path starts in the document. */
+export function sourceErrorAt(source: YamlSource, issue: FieldIssue, at: ReadonlyArray<string | number> = []): SourceError {
+  const path = [...at, ...issue.path];
+  return new SourceError(source.file, source.lineOf(path, issue.atKey ?? false), dottedPath(path), issue.problem, issue.hint);
+}
+
+/** Turns zod issues on a YAML document into one SourceError at the right line, with a hint for unknown keys. */
+export function sourceErrorFromIssues(source: YamlSource, issues: readonly Issue[], knownKeys: readonly string[], what = 'key'): SourceError {
+  return sourceErrorAt(source, fieldIssueFromZod(issues, knownKeys, what));
 }

@@ -1,3 +1,4 @@
+import { InternalError } from '../errors.ts';
 import { readField } from './field-name.ts';
 import { locateItems, locateRecord } from './locate.ts';
 import { AUTO_READING, type RecordReading } from './record-reading.ts';
@@ -14,9 +15,19 @@ import { AUTO_READING, type RecordReading } from './record-reading.ts';
 type Segment = { readonly key: string } | { readonly index: number } | { readonly all: true };
 
 const SEGMENT = /\.([A-Za-z_][\w-]*)|\[(\d+|\*)\]/g;
+const JSON_PATH = /^\$(record|list)?(\.[A-Za-z_][\w-]*|\[(\d+|\*)\])*$/;
 
+/** The forms a JSON path takes, for the message of one that takes none. */
+export const JSON_PATH_FORMS = 'expected a path like $.items[0].id, $.items[*].id, $record.role_id or $list[*].id';
+
+/** Whether `path` is a JSON path of this grammar. Suites are checked with it when they load. */
+export function isJsonPath(path: string): boolean {
+  return JSON_PATH.test(path);
+}
+
+/** The steps of a path; the suite loader has checked it (isJsonPath), so a malformed one here is a bug. */
 export function parsePath(path: string): Segment[] {
-  if (!path.startsWith('$')) throw new Error(`JSON path ${path} must start with $`);
+  if (!isJsonPath(path)) throw new InternalError(`JSON path "${path}" reached the run unchecked: ${JSON_PATH_FORMS}`);
   const segments: Segment[] = [];
   for (const match of path.slice(path.startsWith('$record') ? 7 : path.startsWith('$list') ? 5 : 1).matchAll(SEGMENT)) {
     if (match[1] !== undefined) segments.push({ key: match[1] });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
 import { ruleIdSchema } from '../input/rule-id.ts';
 import { zodKeys } from '../input/source-issue.ts';
+import { isJsonPath, JSON_PATH_FORMS } from '../records/json-path.ts';
 import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts';
 
 /**
@@ -24,12 +25,24 @@ export const statusSchema = z.union([z.number().int().min(100).max(599), z.enum(
 });
 export type ExpectedStatus = z.infer<typeof statusSchema>;
 
+/** A JSON path of the response (src/records/json-path.ts), checked when the suite loads. */
+const jsonPath = z.string().refine(isJsonPath, JSON_PATH_FORMS);
+
+/** A regular expression (`matches:`), compiled when the suite loads so a typo is no error mid-run. */
+const regex = z.string().superRefine((source, ctx) => {
+  try {
+    new RegExp(source);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
+  }
+});
+
 /** Value formats an assertion can require (from the spec model). */
 export const FORMAT_NAMES = ['offset-datetime', 'naive-datetime', 'us-date', 'ymd-date', 'clock-time', 'timezone-name'] as const;
 
 /** An assertion on the JSON body. `path` is `$`, `$.a.b`, `$.items[0].id`, `$.items[*].id`. */
 export const assertionSchema = z.strictObject({
-  path: z.string().regex(/^\$(record|list)?(\.[A-Za-z_][\w-]*|\[(\d+|\*)\])*$/, 'expected a path like $.items[0].id, $.items[*].id, $record.role_id or $list[*].id'),
+  path: jsonPath,
   /**
    * For what the spec leaves "not shown" (record fields): when the path reaches nothing, the
    * assertion is unobserved, not failed; a scenario whose every such assertion is unobserved is skipped.
@@ -39,7 +52,7 @@ export const assertionSchema = z.strictObject({
   equals: z.unknown().optional(),
   not_equals: z.unknown().optional(),
   type: z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']).optional(),
-  matches: z.string().optional(),
+  matches: regex.optional(),
   one_of: z.array(z.unknown()).optional(),
   length: z.number().int().min(0).optional(),
   max_length: z.number().int().min(0).optional(),
@@ -67,7 +80,7 @@ export const expectSchema = z.strictObject({
   schema: z.enum(SCHEMA_NAMES).optional(),
   json: z.array(assertionSchema).optional(),
   headers: z
-    .record(z.string(), z.strictObject({ exists: z.boolean().optional(), matches: z.string().optional() }))
+    .record(z.string(), z.strictObject({ exists: z.boolean().optional(), matches: regex.optional() }))
     .optional(),
   /** The response must not have a body (HEAD). */
   no_body: z.boolean().optional(),
@@ -99,7 +112,7 @@ export type ScenarioRequest = z.infer<typeof requestSchema>;
 
 /** Where a captured value comes from: a JSON path, or the created resource's ID (found as the profile says). */
 export const captureSchema = z.union([
-  z.strictObject({ path: z.string().regex(/^\$(record|list)?/) }),
+  z.strictObject({ path: jsonPath }),
   z.strictObject({ from: z.literal('created_id') }),
 ]);
 

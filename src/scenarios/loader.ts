@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { didYouMean } from '../input/did-you-mean.ts';
 import { parseYamlSource, SourceError } from '../input/yaml-source.ts';
-import { sourceErrorFromIssues } from '../input/source-issue.ts';
-import { KNOWN_KEYS, suiteSchema, type Scenario, type Step } from './format.ts';
+import { sourceErrorAt, sourceErrorFromIssues } from '../input/source-issue.ts';
+import { KNOWN_KEYS, suiteSchema, type Scenario } from './format.ts';
+import { scenarioIssue } from './scenario-issues.ts';
 
 /** A scenario as loaded: with its suite, file and line, and its run-wide ID `suite/scenario`. */
 export interface LoadedScenario {
@@ -14,11 +14,11 @@ export interface LoadedScenario {
   readonly scenario: Scenario;
 }
 
-function checkNames(steps: readonly Step[]): Array<{ name: string; index: number }> {
-  return steps.flatMap((step, index) => ('check' in step ? [{ name: step.check, index }] : []));
-}
-
-/** Parses and validates one suite file's text. `knownChecks` are the built-in check names. */
+/**
+ * Parses and validates one suite file's text: its format, then what the format cannot see
+ * (src/scenarios/scenario-issues.ts: checks, their args, templates). `knownChecks` are the
+ * built-in check names; their arguments are declared in src/checks/registry.ts.
+ */
 export function parseSuite(text: string, file: string, knownChecks: readonly string[]): LoadedScenario[] {
   const source = parseYamlSource(text, file);
   const parsed = suiteSchema.safeParse(source.value);
@@ -29,14 +29,8 @@ export function parseSuite(text: string, file: string, knownChecks: readonly str
     const at = ['scenarios', index];
     if (seen.has(scenario.id)) throw new SourceError(file, source.lineOf([...at, 'id']), `scenarios[${index}].id`, `duplicate scenario id "${scenario.id}"`);
     seen.add(scenario.id);
-    for (const part of ['setup', 'steps'] as const) {
-      for (const { name, index: stepIndex } of checkNames(scenario[part] ?? [])) {
-        if (!knownChecks.includes(name)) {
-          const hint = didYouMean(name, knownChecks);
-          throw new SourceError(file, source.lineOf([...at, part, stepIndex, 'check']), `scenarios[${index}].${part}[${stepIndex}].check`, `unknown check "${name}"`, hint ? `did you mean "${hint}"?` : `known: ${knownChecks.join(', ')}`);
-        }
-      }
-    }
+    const issue = scenarioIssue(scenario, knownChecks);
+    if (issue) throw sourceErrorAt(source, issue, at);
     return { id: `${suite.suite}/${scenario.id}`, suite: suite.suite, file, line: source.lineOf(at), scenario };
   });
 }

@@ -11,9 +11,11 @@ import { judge, unobserved, type Judgement } from './expectations.ts';
 import { createdId } from '../records/created-id.ts';
 import { select } from '../records/json-path.ts';
 import { recordReading } from '../records/record-reading.ts';
-import { RunStopped } from '../errors.ts';
+import { ClockcheckError, RunStopped } from '../errors.ts';
 import { retainExchange } from '../client/retained.ts';
-import { render, TemplateError, type TemplateContext } from './template.ts';
+import { render, type TemplateContext } from './template.ts';
+import { TemplateError } from './template-error.ts';
+import { issueText, parseArguments } from '../input/arguments.ts';
 import { referencedPaths } from '../input/template-syntax.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 
@@ -37,8 +39,12 @@ export interface ScenarioDeps {
   readonly deadlineMs?: number;
 }
 
-/** The scenario could not reach a verdict (setup failed, a capture was missing, a bad template). */
-class ScenarioError extends Error {}
+/** The scenario could not reach a verdict (setup failed, a capture was missing, args that rendered to the wrong kind): errored with the reason. */
+class ScenarioError extends ClockcheckError {
+  constructor(reason: string) {
+    super('CLOCKCHECK_PRECONDITION', reason);
+  }
+}
 
 const RESOURCE_KINDS: ReadonlyArray<[RegExp, CreatedResource['kind']]> = [
   [/^\/schedules\b/, 'schedule'],
@@ -229,8 +235,11 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
     if ('check' in step) {
       const check = deps.builtins[step.check];
       if (!check) throw new ScenarioError(`unknown check ${step.check}`);
+      // The loader checked the args as written; what templates rendered to is known only now.
+      const args = parseArguments(check.args, renderValue(step.args));
+      if (!args.ok) throw new ScenarioError(`check ${step.check}: ${issueText(args.issue, ['args'])}`);
       const before = findings.length;
-      await check(context, renderValue(step.args) as Record<string, unknown>);
+      await check.run(context, args.value);
       if (failAsError && findings.length > before) {
         const first = findings[before]!;
         findings.length = before; // a setup failure is no verdict on the target: errored, not failed

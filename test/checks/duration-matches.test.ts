@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { durationMatches } from '../../src/checks/duration-matches.ts';
+import { parseArguments } from '../../src/input/arguments.ts';
 import { exchangeFor, runCheck, type Reply } from '../scenarios/support.ts';
 
 const previous = (reply: Reply) => exchangeFor({ method: 'GET', path: '/breaks' }, reply);
@@ -56,7 +57,11 @@ describe('duration-matches', () => {
     expect((await runCheck(durationMatches, { items: '$.items', field: 'duration' }, noSend)).status).toBe('errored');
   });
 
-  it('rejects an unknown field name', async () => {
-    await expect(judge({ items: [] }, { items: '$.items', field: 'length' })).rejects.toThrow(/^check duration-matches: args\.field /);
+  it('declares an unknown field name and a JSON path without $ bad arguments', () => {
+    expect(parseArguments(durationMatches.args, { items: '$.items', field: 'length' })).toMatchObject({ ok: false, issue: { path: ['field'] } });
+    expect(parseArguments(durationMatches.args, { items: 'items', field: 'duration' })).toEqual({
+      ok: false,
+      issue: { path: ['items'], problem: 'expected a path like $.items[0].id, $.items[*].id, $record.role_id or $list[*].id' },
+    });
   });
 });

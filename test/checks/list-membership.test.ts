@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listMembership } from '../../src/checks/list-membership.ts';
+import { parseArguments } from '../../src/input/arguments.ts';
 import type { TargetRequest } from '../../src/client/client.ts';
 import { pagedList, queryParam, runCheck, type Reply } from '../scenarios/support.ts';
 
@@ -76,7 +77,10 @@ describe('list-membership', () => {
     expect(outcome).toMatchObject({ status: 'errored', findings: [], reason: 'GET /users with active=0 listed no items: membership needs a list with items (or an ID to include)' });
   });
 
-  it('rejects a rule that is not in the catalog', async () => {
-    await expect(runCheck(listMembership, { path: '/users', rule: 'NOT-A-RULE' }, pagedList(1))).rejects.toThrow(/^check list-membership: args\.rule not a rule ID/);
+  it('declares a rule that is not in the catalog a bad argument, with "did you mean"', () => {
+    expect(parseArguments(listMembership.args, { path: '/users', rule: 'USR-LIST-FILTER-ROLL' })).toEqual({
+      ok: false,
+      issue: { path: ['rule'], problem: '"USR-LIST-FILTER-ROLL" is not a rule ID of the catalog (did you mean "USR-LIST-FILTER-ROLE"?)' },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paginationWalk } from '../../src/checks/pagination-walk.ts';
+import { parseArguments } from '../../src/input/arguments.ts';
 import { ORIGIN, pagedList, profileWith, queryParam, rulesOf, runCheck, urlOf } from '../scenarios/support.ts';
 
 const walk = (handler: Parameters<typeof runCheck>[2], args: Record<string, unknown> = { path: '/breaks' }) => runCheck(paginationWalk, args, handler);
@@ -175,8 +176,11 @@ describe('pagination-walk', () => {
     expect(urlOf(outcome.requests[1]!)).toContain('page=2');
   });
 
-  it('rejects bad args as a suite bug', async () => {
-    await expect(walk(pagedList(1), { path: 'breaks' })).rejects.toThrow(/^check pagination-walk: args\.path /);
-    await expect(walk(pagedList(1), { path: '/breaks', pages: 2 })).rejects.toThrow(/^check pagination-walk: /);
+  it('declares a path without / and an unknown key bad arguments, the key with "did you mean"', () => {
+    expect(parseArguments(paginationWalk.args, { path: 'breaks' })).toMatchObject({ ok: false, issue: { path: ['path'] } });
+    expect(parseArguments(paginationWalk.args, { path: '/breaks', max_page: 2 })).toEqual({
+      ok: false,
+      issue: { path: ['max_page'], problem: 'unknown argument', hint: 'did you mean "max_pages"?', atKey: true },
+    });
   });
 });

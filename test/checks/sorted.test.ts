@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sorted, sortName, tolerantOrder } from '../../src/checks/sorted.ts';
+import { parseArguments } from '../../src/input/arguments.ts';
 import { profileWith, runCheck, type Reply } from '../scenarios/support.ts';
 
 const serve = (items: unknown[]) => (): Reply => ({ status: 200, json: { items } });
@@ -151,7 +152,7 @@ describe('sorted', () => {
     expect(down).toMatchObject({ status: 'errored', findings: [] });
   });
 
-  it('rejects args without keys', async () => {
-    await expect(runCheck(sorted, { path: '/users', keys: [] }, serve([]))).rejects.toThrow(/^check sorted: args\.keys /);
+  it('declares args without keys bad', () => {
+    expect(parseArguments(sorted.args, { path: '/users', keys: [] })).toMatchObject({ ok: false, issue: { path: ['keys'] } });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMultiPath, parsePath, select } from '../../src/records/json-path.ts';
+import { isJsonPath, isMultiPath, parsePath, select } from '../../src/records/json-path.ts';
+import { InternalError } from '../../src/errors.ts';
 
 const body = {
   items: [
@@ -56,8 +57,22 @@ describe('parsePath and isMultiPath', () => {
     expect(parsePath('$')).toEqual([]);
   });
 
-  it('rejects a path that does not start at $', () => {
-    expect(() => parsePath('items')).toThrow('must start with $');
+  it('tells the paths of its grammar from the rest, which the suite loader rejects', () => {
+    for (const path of ['$', '$.items[0].id', '$.items[*].id', '$record.role_id', '$list[*].first-name']) expect(isJsonPath(path), path).toBe(true);
+    for (const path of ['items', 'items.id', '$records.id', '$.items[?(@.id)]', '$.items[-1]', '$..id', '$.']) expect(isJsonPath(path), path).toBe(false);
+  });
+
+  it('calls a malformed path that reaches the run a bug of clockcheck (InternalError), not a suite error', () => {
+    const thrown = (() => {
+      try {
+        parsePath('items');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(InternalError);
+    expect(thrown).toMatchObject({ code: 'CLOCKCHECK_INTERNAL', message: expect.stringContaining('JSON path "items"') });
+    expect(() => select({ items: [] }, '$.items[?(@.id)]')).toThrow(InternalError);
   });
 
   it('calls a path with [*] a multi path', () => {

@@ -5,25 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { globToRegExp, loadSuites, parseSuite } from '../../src/scenarios/loader.ts';
 import { SourceError } from '../../src/input/yaml-source.ts';
+import { SUITE_HEAD, suiteFailure, suiteLines } from './support.ts';
 
-/** Suite text from lines, so that line N of the file is the N-th argument. */
-const lines = (...text: string[]) => `${text.join('\n')}\n`;
-
-/** The first six lines every suite below shares; line 4 is the scenario's `- id:`. */
-const HEAD = ['suite: demo', 'description: d', 'scenarios:', '  - id: first', '    title: t', '    rules: [HTTPS-ONLY]'];
-
-/** The SourceError that parsing `text` throws, reduced to what a suite author is shown. */
-function failure(text: string, file = 'suites/demo.yaml') {
-  try {
-    parseSuite(text, file, BUILTIN_CHECK_NAMES);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SourceError);
-    const e = error as SourceError;
-    expect(e.code).toBe('CLOCKCHECK_SOURCE');
-    return { file: e.file, line: e.line, field: e.fieldPath, problem: e.problem, hint: e.hint, message: e.message };
-  }
-  throw new Error('the suite was accepted');
-}
+const lines = suiteLines;
+const HEAD = SUITE_HEAD;
+const failure = suiteFailure;
 
 describe('parseSuite: well-formed suites', () => {
   it('gives each scenario its run-wide id, its suite, its file and the line of its entry', () => {

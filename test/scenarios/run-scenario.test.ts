@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BuiltinCheck } from '../../src/checks/context.ts';
+import { builtinCheck } from '../../src/checks/context.ts';
 import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
 import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.ts';
 import type { TargetRequest } from '../../src/client/client.ts';
-import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, urlOf, type Reply } from './support.ts';
+import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, SUITE_HEAD, suiteFailure, suiteLines, urlOf, type Reply } from './support.ts';
 
 const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };
 
@@ -233,10 +233,21 @@ describe('runScenario: steps', () => {
 
   it('is errored, with no findings, when a setup check reports a finding', async () => {
     const { send } = fakeSend(() => ({ status: 200, json: {} }));
-    const failing: BuiltinCheck = async (ctx) => ctx.fail('PAG-WALK', 'x', 'y');
-    const scenario = { id: 'setup-check', title: 't', rules: ['PAG-WALK'], setup: [{ check: 'sorted' }], steps: [{ request: { method: 'GET', path: '/breaks' } }] };
+    const failing = builtinCheck(BUILTIN_CHECKS.sorted.args, async (ctx) => ctx.fail('PAG-WALK', 'x', 'y'));
+    const scenario = { id: 'setup-check', title: 't', rules: ['PAG-WALK'], setup: [{ check: 'sorted', args: { path: '/users', keys: [{ field: 'id' }] } }], steps: [{ request: { method: 'GET', path: '/breaks' } }] };
     const result = await runScenario(loadScenario(scenario), scenarioDeps(send, { builtins: { ...BUILTIN_CHECKS, sorted: failing } }).deps);
     expect(result).toMatchObject({ status: 'errored', reason: 'setup check sorted failed: expected x, got y', findings: [] });
+  });
+
+  it('is errored, with the message the loader gives for the argument, when check args render to the wrong kind at run time', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 200, json: {} }));
+    const scenario = { id: 'late-args', title: 't', rules: ['PAG-WALK'], let: { size: 'many' }, steps: [{ check: 'pagination-walk', args: { path: '/breaks', page_size: '{{ vars.size }}' } }] };
+    const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
+    expect(result).toMatchObject({ status: 'errored', findings: [], reason: 'check pagination-walk: args.page_size: Invalid input: expected number, received string' });
+    expect(requests).toEqual([]);
+    expect(suiteFailure(suiteLines(...SUITE_HEAD, '    steps:', '      - check: pagination-walk', '        args: { path: /breaks, page_size: many }')).message).toBe(
+      'suites/demo.yaml:9: scenarios[0].steps[0].args.page_size: Invalid input: expected number, received string',
+    );
   });
 
   it('is errored when a template cannot be rendered', async () => {

@@ -1,4 +1,6 @@
+import { expect } from 'vitest';
 import { stringify } from 'yaml';
+import { SourceError } from '../../src/input/yaml-source.ts';
 import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
 import { PreconditionFailed, SkipCheck, type BuiltinCheck, type CheckContext } from '../../src/checks/context.ts';
@@ -8,6 +10,7 @@ import type { TargetRequest } from '../../src/client/client.ts';
 import type { Exchange, TransportErrorCode } from '../../src/client/exchange.ts';
 import { profileSchema, type Profile } from '../../src/profile/profile.ts';
 import { parseSuite, type LoadedScenario } from '../../src/scenarios/loader.ts';
+import { issueText, parseArguments } from '../../src/input/arguments.ts';
 import type { ScenarioDeps } from '../../src/scenarios/run-scenario.ts';
 import { runDates, type TemplateContext } from '../../src/scenarios/template.ts';
 
@@ -102,6 +105,25 @@ export function loadScenario(scenario: Record<string, unknown>, suite = 'demo'):
   return loaded!;
 }
 
+/** Suite text from lines, so that line N of the file is the N-th argument. */
+export const suiteLines = (...text: string[]) => `${text.join('\n')}\n`;
+
+/** The first six lines of a one-scenario suite; line 4 is the scenario's `- id: first`. */
+export const SUITE_HEAD = ['suite: demo', 'description: d', 'scenarios:', '  - id: first', '    title: t', '    rules: [HTTPS-ONLY]'] as const;
+
+/** The SourceError that parsing `text` throws, reduced to what a suite author is shown. */
+export function suiteFailure(text: string, file = 'suites/demo.yaml') {
+  try {
+    parseSuite(text, file, BUILTIN_CHECK_NAMES);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SourceError);
+    const e = error as SourceError;
+    expect(e.code).toBe('CLOCKCHECK_SOURCE');
+    return { file: e.file, line: e.line, field: e.fieldPath, problem: e.problem, hint: e.hint, message: e.message };
+  }
+  throw new Error('the suite was accepted');
+}
+
 /** Scenario deps over a fake send and the real built-in checks. */
 export function scenarioDeps(send: ScenarioDeps['send'], options: { profile?: Profile; readOnly?: boolean; builtins?: Record<string, BuiltinCheck> } = {}) {
   const created: CreatedResource[] = [];
@@ -177,8 +199,10 @@ export async function runCheck(
     origin: options.origin ?? ORIGIN,
     defaultRule: options.defaultRule ?? 'SEARCH-MATCHES',
   };
+  const parsed = parseArguments(check.args, args);
+  if (!parsed.ok) throw new Error(`the test's args: ${issueText(parsed.issue, ['args'])}`);
   try {
-    await check(ctx, args);
+    await check.run(ctx, parsed.value);
   } catch (error) {
     if (error instanceof PreconditionFailed) return { status: findings.length > 0 ? 'failed' : 'errored', reason: error.message, findings, requests };
     if (!(error instanceof SkipCheck)) throw error;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchOffsetToZone } from '../../src/contract/formats/index.ts';
-import { evaluate, render, runDates, TemplateError } from '../../src/scenarios/template.ts';
+import { evaluate, render, runDates } from '../../src/scenarios/template.ts';
+import { TemplateError } from '../../src/scenarios/template-error.ts';
+import { MAX_TEMPLATE_DAY } from '../../src/scenarios/template-context.ts';
 import { referencedPaths } from '../../src/input/template-syntax.ts';
 import { templateContext } from './support.ts';
 
@@ -10,6 +12,16 @@ const ctx = templateContext({
   vars: { timesheet_id: 99, ids: [1, 2] },
   profile: { versioned_prefix: '/api/v2' },
 });
+
+/** What `run` throws. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('nothing was thrown');
+}
 
 describe('render: substitution', () => {
   it('keeps the type of a value when the whole string is one template', () => {
@@ -44,18 +56,28 @@ describe('render: substitution', () => {
     expect(render('{{ unique.token }}', fresh)).not.toBe(render('{{ unique.token }}', fresh));
   });
 
-  it('throws TemplateError for a missing fixture, var or index', () => {
-    expect(() => render('{{ fixtures.inactive_user_id }}', ctx)).toThrow(TemplateError);
+  it('throws a TemplateError coded CLOCKCHECK_PRECONDITION for a missing fixture, var, index or sink', () => {
     expect(() => render('{{ fixtures.inactive_user_id }}', ctx)).toThrow('"fixtures.inactive_user_id" is not set (missing "inactive_user_id")');
-    expect(() => render('{{ fixtures.active_user_ids[5] }}', ctx)).toThrow(TemplateError);
-    expect(() => render('x {{ vars.nope }}', ctx)).toThrow(TemplateError);
+    for (const text of ['{{ fixtures.inactive_user_id }}', '{{ fixtures.active_user_ids[5] }}', 'x {{ vars.nope }}', '{{ sink.url }}']) {
+      expect(thrown(() => render(text, ctx)), text).toMatchObject({ name: 'TemplateError', code: 'CLOCKCHECK_PRECONDITION' });
+    }
+    expect(() => render('{{ sink.url }}', ctx)).toThrow('"sink.url" is not set (missing "sink")');
   });
 
-  it('throws TemplateError for an unknown function and a malformed expression', () => {
-    expect(() => render("{{ feb(0, '09:00') }}", ctx)).toThrow('unknown template function feb()');
-    expect(() => render('{{ fixtures..job_id }}', ctx)).toThrow(TemplateError);
-    expect(() => render('{{ jan(zero) }}', ctx)).toThrow('argument zero must be an integer or a quoted string');
-    expect(() => render("{{ jan(0, '9am') }}", ctx)).toThrow("time '9am' must be HH:mm");
+  it('throws a TemplateError coded CLOCKCHECK_SOURCE for a malformed template no loader saw, with the one message the loader gives', () => {
+    const cases = [
+      ["{{ feb(0, '09:00') }}", `{{ feb(0, '09:00') }}: unknown template function feb() (known: jan, jul, jan_wrong, jul_wrong, jan_naive, jan_ymd, jul_ymd, us_date)`],
+      ["{{ jna(0, '09:00') }}", `{{ jna(0, '09:00') }}: unknown template function jna() (did you mean "jan"?)`],
+      ['{{ fixtures..job_id }}', `{{ fixtures..job_id }}: cannot read "fixtures..job_id": expected a path like fixtures.job_id or a function call like jan(1, '09:00')`],
+      ['{{ jan(zero) }}', '{{ jan(zero) }}: argument zero must be an integer or a quoted string'],
+      ["{{ jan(0, '9am') }}", "{{ jan(0, '9am') }}: jan() argument 2 (time): expected a time 'HH:mm' from 00:00 to 23:59, got '9am'"],
+      ['{{ fixture.job_id }}', '{{ fixture.job_id }}: unknown template root "fixture" (did you mean "fixtures"?)'],
+    ] as const;
+    for (const [text, message] of cases) {
+      const error = thrown(() => render(text, ctx));
+      expect(error, text).toBeInstanceOf(TemplateError);
+      expect(error, text).toMatchObject({ code: 'CLOCKCHECK_SOURCE', message });
+    }
   });
 
   it('does not read inherited properties as template values', () => {
@@ -124,12 +146,13 @@ describe('render: dates', () => {
     expect(at(4242)).not.toBe(at(4243));
   });
 
-  it('keeps every base day plus the largest DAY the suites use within January and July', () => {
+  it('keeps every base day plus the largest DAY a template may add (13) within January and July', () => {
+    expect(MAX_TEMPLATE_DAY).toBe(13);
     for (let seed = 0; seed < 200; seed++) {
       const dates = runDates(seed);
       expect(dates.year).toBeGreaterThanOrEqual(2015);
       expect(dates.year).toBeLessThanOrEqual(2024);
-      expect(dates.day + 13).toBeLessThanOrEqual(31);
+      expect(dates.day + MAX_TEMPLATE_DAY).toBeLessThanOrEqual(31);
     }
   });
 });
