@@ -1,64 +1,87 @@
-import { ClockcheckError, InternalError } from '../errors.ts';
-import { EXIT_CODE_OF_ERROR, type ExitCode } from './exit-codes.ts';
+import { ClockcheckError, InternalError, UsageError } from '../errors.ts';
+import { didYouMean } from '../input/did-you-mean.ts';
+import type { CommandSpec } from '../input/options.ts';
+import { EXIT_CODE_MEANINGS, EXIT_CODE_OF_ERROR, type ExitCode } from './exit-codes.ts';
 import { toolVersion } from '../version.ts';
 
-type Command = (argv: string[]) => Promise<number>;
+/** A command's module: its option table (for --help) and the command itself. */
+export interface CommandModule {
+  readonly spec: CommandSpec;
+  readonly run: (argv: string[]) => Promise<number>;
+}
+
+/** One line of `clockcheck --help`, and how to load the command. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
 
 /**
- * Each command is loaded when it is run, not all at start: a process holds only its own command's
- * modules (the reference server's certificate code, autocannon, fast-check are megabytes of compiled
- * code each), so `clockcheck run` against a target starts faster and stays smaller.
+ * Every command, in the order `clockcheck --help` lists them. Each is loaded when it is run, not all
+ * at start: a process holds only its own command's modules (the reference server's certificate code,
+ * autocannon, fast-check are megabytes of compiled code each), so `clockcheck run` against a target
+ * starts faster and stays smaller.
  */
-const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  init: async () => (await import('./commands/init.ts')).initCommand,
-  rules: async () => (await import('./commands/rules.ts')).rulesCommand,
-  fuzz: async () => (await import('./commands/fuzz.ts')).fuzzCommand,
-  run: async () => (await import('./commands/run.ts')).runCommand,
-  serve: async () => (await import('./commands/serve.ts')).serveCommand,
-  selftest: async () => (await import('./commands/selftest.ts')).selftestCommand,
-  load: async () => (await import('./commands/load.ts')).loadCommand,
-  diff: async () => (await import('./commands/diff.ts')).diffCommand,
-  openapi: async () => (await import('./commands/openapi.ts')).openapiCommand,
-  sink: async () => (await import('./commands/sink.ts')).sinkCommand,
-};
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', summary: "write a target profile from the target's own answers (read-only; --probe-writes for three writes)", load: () => import('./commands/init.ts').then((m) => ({ spec: m.INIT_COMMAND, run: m.initCommand })) },
+  { name: 'run', summary: 'certify a target (default: the embedded reference server) and write reports', load: () => import('./commands/run.ts').then((m) => ({ spec: m.RUN_COMMAND, run: m.runCommand })) },
+  { name: 'rules', summary: 'print the rule catalog (IDs, spec sections, basis, faults that break each rule)', load: () => import('./commands/rules.ts').then((m) => ({ spec: m.RULES_COMMAND, run: m.rulesCommand })) },
+  { name: 'serve', summary: 'run the embedded HTTPS reference server (optionally with an injected fault)', load: () => import('./commands/serve.ts').then((m) => ({ spec: m.SERVE_COMMAND, run: m.serveCommand })) },
+  { name: 'selftest', summary: 'certify the reference server clean and once per fault; print the detection matrix', load: () => import('./commands/selftest.ts').then((m) => ({ spec: m.SELFTEST_COMMAND, run: m.selftestCommand })) },
+  { name: 'fuzz', summary: 'print generated request bodies (valid, or breaking one rule) as JSON or curl commands', load: () => import('./commands/fuzz.ts').then((m) => ({ spec: m.FUZZ_COMMAND, run: m.fuzzCommand })) },
+  { name: 'load', summary: 'send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports', load: () => import('./commands/load.ts').then((m) => ({ spec: m.LOAD_COMMAND, run: m.loadCommand })) },
+  { name: 'sink', summary: "receive a target's webhook notifications: print each, check its signature and payload, log JSONL", load: () => import('./commands/sink.ts').then((m) => ({ spec: m.SINK_COMMAND, run: m.sinkCommand })) },
+  { name: 'openapi', summary: 'print the API as OpenAPI 3.1, derived from the spec model (for Schemathesis, Prism, Postman)', load: () => import('./commands/openapi.ts').then((m) => ({ spec: m.OPENAPI_COMMAND, run: m.openapiCommand })) },
+  { name: 'diff', summary: 'compare two reports: new failures, fixed, still failing, coverage; exit 1 on a regression (a CI gate)', load: () => import('./commands/diff.ts').then((m) => ({ spec: m.DIFF_COMMAND, run: m.diffCommand })) },
+];
 
-const HELP = `clockcheck: conformance harness for the time-tracking public REST API
-
-Commands:
-  init        write a target profile from the target's own answers (read-only; --probe-writes for three writes)
-  run         certify a target (default: the embedded reference server) and write reports
-  rules       print the rule catalog (IDs, spec sections, basis, faults that break each rule)
-  serve       run the embedded HTTPS reference server (optionally with an injected fault)
-  selftest    certify the reference server clean and once per fault; print the detection matrix
-  fuzz        print generated request bodies (valid, or breaking one rule) as JSON or curl commands
-  load        send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports
-  sink        receive a target's webhook notifications: print each, check its signature and payload, log JSONL
-  openapi     print the API as OpenAPI 3.1, derived from the spec model (for Schemathesis, Prism, Postman)
-  diff        compare two reports: new failures, fixed, still failing, coverage; exit 1 on a regression (a CI gate)
-
-Run \`clockcheck <command> --help\` for a command's options; \`clockcheck --version\` for the version.`;
+/** `clockcheck --help`: the commands and the exit codes, from their tables. */
+export function topLevelHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const codes = Object.entries(EXIT_CODE_MEANINGS);
+  const codeWidth = Math.max(...codes.map(([code]) => code.length));
+  return [
+    'clockcheck: conformance harness for the time-tracking public REST API',
+    '',
+    'Usage: clockcheck <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Exit codes:',
+    ...codes.map(([code, meaning]) => `  ${code.padEnd(codeWidth)}  ${meaning}`),
+    '',
+    'Run `clockcheck <command> --help` for a command\'s options; `clockcheck --version` for the version.',
+  ].join('\n');
+}
 
 /** Runs the CLI; returns the exit code (0 ok, 1 a check failed, 2 the run could not be made). */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    console.log(HELP);
+  if (!command || command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
+    console.log(topLevelHelp());
     return 0;
   }
   if (command === '--version' || command === '-V' || command === 'version') {
     console.log(toolVersion());
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (!load) {
-    console.error(`clockcheck: unknown command "${command}"\n\n${HELP}`);
-    return 2;
-  }
+  // `clockcheck help run` is `clockcheck run --help`.
+  const [name, args] = command === 'help' ? [rest[0] as string, ['--help']] : [command, rest];
   try {
-    return await (await load())(rest);
+    const entry = COMMANDS.find((c) => c.name === name);
+    if (!entry) return reportError(unknownCommand(name));
+    return await (await entry.load()).run(args);
   } catch (error) {
     return reportError(error);
   }
+}
+
+/** One line: the command not known, the likely one, and where the list is; never the whole help. */
+function unknownCommand(name: string): UsageError {
+  const hint = didYouMean(name, COMMANDS.map((c) => c.name));
+  return new UsageError(`unknown command "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; \`clockcheck --help\` lists the commands`);
 }
 
 /**

@@ -65,10 +65,10 @@ describe('clockcheck diff', () => {
     const notReport = join(work, 'other.json');
     await writeFile(notReport, '{"hello": 1}');
     for (const [args, message] of [
-      [[clean], /takes two reports/],
+      [[clean], /NEW is missing/],
       [[clean, join(work, 'missing')], /no report at/],
       [[clean, notReport], /is not a clockcheck report\.json/],
-      [[clean, faulty, '--format', 'html'], /--format is text, json or markdown/],
+      [[clean, faulty, '--format', 'html'], /--format is one of text, json, markdown/],
     ] as const) {
       const result = await clockcheck('diff', ...args);
       expect(result.code).toBe(2);

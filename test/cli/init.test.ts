@@ -75,6 +75,6 @@ describe('clockcheck init (CLI)', () => {
     expect(help.stdout).toContain('--probe-writes');
     const bare = await runClockcheck(['init'], process.env);
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('init: name the server with --target');
+    expect(bare.stderr).toContain('init: --target https://host[:port] is required');
   }, 30_000);
 });

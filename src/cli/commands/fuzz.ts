@@ -20,41 +20,12 @@ import { seedContext } from '../../properties/seed-context.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../properties/family.ts';
 import { curlCommand, type CurlTlsOptions } from '../../report/curl.ts';
 import { didYouMean } from '../../input/did-you-mean.ts';
-import { isTimezoneName } from '../../contract/formats/index.ts';
 import type { RuleId } from '../../contract/rules.ts';
 import { loadProfile, type Profile } from '../../profile/profile.ts';
 import { REDACTED } from '../../client/redaction.ts';
-import { integerOption, parseCommandArgs } from '../args.ts';
-
-const USAGE = `clockcheck fuzz <schedule|schedule-update|user|user-edit|timesheet|break|FAMILY>
-               [--valid | --invalid [RULE]] [--count N] [--seed S] [--format json|jsonl|curl]
-               [--profile FILE] [--target URL] [--id ID] [--timezone ZONE] [--ca FILE]
-
-Prints generated request bodies, the same bytes for the same seed. Without --valid or --invalid half
-are valid and half break exactly one rule, each labelled with the rule it breaks; --invalid RULE keeps
-to that rule. FAMILY is a property family of \`clockcheck run\` (${PROPERTY_FAMILIES.map((f) => f.name).join(', ')}).
---count N       how many bodies (default 10)
---seed S        the fast-check seed (default random); always printed to stderr as \`seed S\`
---format        json (an array of {label, breaks?, payload}, the default), jsonl (one object a line),
-                or curl (a ready-to-run command each; the token is read from $CLOCKCHECK_TOKEN)
---profile FILE  generate for your server, from its profile (\`clockcheck run --profile\`): IDs from
-                fixtures, company_timezone, and for curl target, api_prefix and tls
---target URL    {base_url} for curl (default: the profile's target, else https://127.0.0.1:8443);
-                the API prefix (/api/public, or the profile's api_prefix) is added
---id ID         the schedule or user that schedule-update, user-edit and the update families change:
-                required for them with --profile (no default: a real user is never changed by
-                accident); 1 without
---timezone      the company timezone offsets default to (default: the profile's company_timezone,
-                else America/Chicago)
---ca FILE       for curl: the CA certificate to trust (default: the profile's tls.ca; \`clockcheck
-                serve\` prints its path); --cacert FILE is the same. With neither, the profile's
-                tls.insecure: true gives curl -k
-With --profile, payloads name only what its fixtures list: active_user_ids (assigned_by, user_ids,
-user_id: schedules and timesheets), job_id and task_id (sent sometimes when given), break_rule_id and
-timesheet {id, start, end} (breaks, which lie inside that timesheet). A fixture the payloads need and
-the profile lacks is an error naming the key, never a guess; \`clockcheck init\` discovers them.
-Without --profile the context is the reference server's seed: active users 1, 2, 3, job 1, task 1,
-break rule 1, and timesheet 1 (2026-10-01, 09:00 to 17:00 company time) for breaks.`;
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
+import { timezoneName } from '../option-parsers.ts';
 
 const FORMATS = ['json', 'jsonl', 'curl'] as const;
 type Format = (typeof FORMATS)[number];
@@ -109,32 +80,55 @@ const FAMILIES: Readonly<Record<string, FuzzSubject>> = Object.fromEntries(
 
 const SUBJECTS: Readonly<Record<string, FuzzSubject>> = { ...OPERATIONS, ...FAMILIES };
 
-/**
- * `--invalid` takes an optional RULE, which node's parseArgs cannot express: the word after
- * `--invalid` is its rule unless it is an option or a subject name. Returns argv without it.
- */
-function extractInvalidRule(argv: readonly string[]): { argv: string[]; rule?: string } {
-  const rest: string[] = [];
-  let rule: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg.startsWith('--invalid=')) {
-      rest.push('--invalid');
-      rule = arg.slice('--invalid='.length);
-      continue;
-    }
-    rest.push(arg);
-    const next = argv[i + 1];
-    if (arg === '--invalid' && next !== undefined && !next.startsWith('-') && !(next in SUBJECTS)) {
-      rule = next;
-      i++;
-    }
-  }
-  return rule === undefined ? { argv: rest } : { argv: rest, rule };
-}
+export const FUZZ_COMMAND = defineCommand({
+  name: 'fuzz',
+  description: `Prints generated request bodies, the same bytes for the same seed. Without --valid or --invalid half
+are valid and half break exactly one rule, each labelled with the rule it breaks; --invalid RULE keeps
+to that rule.
+With --profile, payloads name only what its fixtures list: active_user_ids (assigned_by, user_ids,
+user_id: schedules and timesheets), job_id and task_id (sent sometimes when given), break_rule_id and
+timesheet {id, start, end} (breaks, which lie inside that timesheet). A fixture the payloads need and
+the profile lacks is an error naming the key, never a guess; \`clockcheck init\` discovers them.
+Without --profile the context is the reference server's seed: active users 1, 2, 3, job 1, task 1,
+break rule 1, and timesheet 1 (2026-10-01, 09:00 to 17:00 company time) for breaks.`,
+  options: {
+    valid: { kind: 'boolean', help: 'only valid bodies' },
+    invalid: { kind: 'flag-or-value', placeholder: 'RULE', takes: (word) => !Object.hasOwn(SUBJECTS, word), help: 'only bodies that break one rule; with RULE, that rule' },
+    count: { kind: 'integer', placeholder: 'N', min: 1, max: 100_000, default: 10, help: 'how many bodies' },
+    seed: { kind: 'integer', placeholder: 'S', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'the fast-check seed; always printed to stderr as `seed S`' },
+    format: {
+      kind: 'choice',
+      values: FORMATS,
+      default: 'json',
+      help: 'json (an array of {label, breaks?, payload}), jsonl (one object a line), or curl (a ready-to-run command each; the token is read from $CLOCKCHECK_TOKEN)',
+    },
+    profile: { kind: 'string', placeholder: 'FILE', help: 'generate for your server, from its profile (`clockcheck run --profile`): IDs from fixtures, company_timezone, and for curl target, api_prefix and tls' },
+    target: { kind: 'string', placeholder: 'URL', defaultHelp: `the profile's target, else ${REFERENCE_TARGET}`, help: "{base_url} for curl; the API prefix (/api/public, or the profile's api_prefix) is added" },
+    id: {
+      kind: 'string',
+      placeholder: 'ID',
+      defaultHelp: '1 without --profile',
+      help: 'the schedule or user that schedule-update, user-edit and the update families change: required for them with --profile (no default: a real user is never changed by accident)',
+    },
+    timezone: { kind: 'parsed', placeholder: 'ZONE', parse: timezoneName, defaultHelp: "the profile's company_timezone, else America/Chicago", help: 'the company timezone offsets default to' },
+    ca: {
+      kind: 'string',
+      placeholder: 'FILE',
+      defaultHelp: "the profile's tls.ca",
+      help: "for curl: the CA certificate to trust (`clockcheck serve` prints its path); with neither this nor the profile's tls.ca, the profile's tls.insecure: true gives curl -k",
+    },
+    cacert: { kind: 'string', placeholder: 'FILE', help: "the same as --ca (curl's name for it)" },
+  },
+  positionals: [
+    {
+      name: 'subject',
+      required: true,
+      help: `what to generate: an operation (${Object.keys(OPERATIONS).join(', ')}) or a property family of \`clockcheck run\` (${PROPERTY_FAMILIES.map((f) => f.name).join(', ')})`,
+    },
+  ],
+});
 
-function resolveSubject(name: string | undefined): { name: string; subject: FuzzSubject } {
-  if (!name) throw new UsageError(`fuzz: name what to generate: ${Object.keys(SUBJECTS).join(', ')}; see \`clockcheck fuzz --help\``);
+function resolveSubject(name: string): { name: string; subject: FuzzSubject } {
   const subject = SUBJECTS[name];
   if (!subject) {
     const hint = didYouMean(name, Object.keys(SUBJECTS));
@@ -221,47 +215,26 @@ function resolveTarget(option: string | undefined, profile: Profile | undefined)
  * @returns 0; misuse throws UsageError (exit 2).
  */
 export async function fuzzCommand(argv: string[]): Promise<number> {
-  const extracted = extractInvalidRule(argv);
-  const { values, positionals } = parseCommandArgs('fuzz', extracted.argv, {
-    valid: { type: 'boolean', default: false },
-    invalid: { type: 'boolean', default: false },
-    count: { type: 'string' },
-    seed: { type: 'string' },
-    format: { type: 'string', default: 'json' },
-    profile: { type: 'string' },
-    target: { type: 'string' },
-    id: { type: 'string' },
-    timezone: { type: 'string' },
-    ca: { type: 'string' },
-    cacert: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (positionals.length > 1) throw new UsageError(`fuzz: one operation or family at a time, got ${positionals.join(' ')}`);
-  const { name, subject } = resolveSubject(positionals[0]);
-  if (values.valid && values.invalid) throw new UsageError('fuzz: --valid and --invalid exclude each other');
-  const rule = extracted.rule === undefined ? undefined : resolveRule(name, subject, extracted.rule);
-  const format = values.format as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`fuzz: --format is one of ${FORMATS.join(', ')}, got "${values.format}"`);
-  if (values.timezone !== undefined && !isTimezoneName(values.timezone)) throw new UsageError(`fuzz: --timezone "${values.timezone}" is not an IANA timezone name`);
-  const loaded = values.profile === undefined ? undefined : await loadProfile(values.profile);
+  const input = readCommandLine(FUZZ_COMMAND, argv);
+  if (!input) return 0;
+  const { options, args } = input;
+  const { name, subject } = resolveSubject(args.subject);
+  if (options.valid && options.invalid !== false) throw new UsageError('fuzz: --valid and --invalid exclude each other');
+  const rule = typeof options.invalid === 'string' ? resolveRule(name, subject, options.invalid) : undefined;
+  const loaded = options.profile === undefined ? undefined : await loadProfile(options.profile);
   // --timezone wins over the profile's company_timezone, as it did over the default.
-  const profile = loaded && values.timezone !== undefined ? { ...loaded, company_timezone: values.timezone } : loaded;
-  const id = resolveId(name, subject, values.id, profile);
-  const url = requestUrl(resolveTarget(values.target, profile), profile?.api_prefix ?? '/api/public', subject.request, id);
-  const trust = curlTrust(values.ca, values.cacert, profile);
-  const count = integerOption('count', values.count, 10, 1, 100_000);
-  const seed = integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
+  const profile = loaded && options.timezone !== undefined ? { ...loaded, company_timezone: options.timezone } : loaded;
+  const id = resolveId(name, subject, options.id, profile);
+  const url = requestUrl(resolveTarget(options.target, profile), profile?.api_prefix ?? '/api/public', subject.request, id);
+  const trust = curlTrust(options.ca, options.cacert, profile);
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const ctx = profile
     ? profileContext(profile, 'fuzz', { request: subject.request, neededBy: `fuzz: ${name} payloads` })
-    : seedContext(values.timezone ?? 'America/Chicago', 'fuzz');
+    : seedContext(options.timezone ?? 'America/Chicago', 'fuzz');
   console.error(`seed ${seed}`);
 
-  const arbitrary = values.valid ? subject.valid(ctx) : values.invalid ? subject.invalid(ctx, rule) : subject.mixed(ctx);
-  const cases = fc.sample(arbitrary, { seed, numRuns: count });
-  process.stdout.write(render(cases, format, url, subject.request, trust));
+  const arbitrary = options.valid ? subject.valid(ctx) : options.invalid !== false ? subject.invalid(ctx, rule) : subject.mixed(ctx);
+  const cases = fc.sample(arbitrary, { seed, numRuns: options.count });
+  process.stdout.write(render(cases, options.format, url, subject.request, trust));
   return 0;
 }

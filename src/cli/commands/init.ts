@@ -3,18 +3,18 @@ import { resolve } from 'node:path';
 import { ClockcheckError, UsageError } from '../../errors.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
-import { parseRateLimit } from '../../contract/rate-limit.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, parseProfile } from '../../profile/profile.ts';
-import { parseCommandArgs } from '../args.ts';
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
+import { pacingRateLimit } from '../option-parsers.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 
 const DEFAULT_OUT = 'clockcheck.profile.yaml';
 
-const USAGE = `clockcheck init --target https://host[:port] [--ca FILE | --insecure] [--out FILE] [--force]
-                [--probe-writes] [--rate-limit 60/60s] [--token-env NAME] [--allow-http] [--quiet]
-
-Writes a target profile from the target's own answers, for \`clockcheck run --profile FILE\`.
+export const INIT_COMMAND = defineCommand({
+  name: 'init',
+  description: `Writes a target profile from the target's own answers, for \`clockcheck run --profile FILE\`.
 Read-only by default: about 17 GET requests, paced like run (60 calls a minute unless --rate-limit),
 with progress on stderr. It finds active and inactive users and users of each role (the active and
 role filters, cross-checked against the records), a job, a task, a break rule and a closed timesheet,
@@ -22,12 +22,30 @@ how records spell their fields and where lists put their items, which sort spell
 whether page_size 101 is clamped or rejected, the form of page links, a versioned prefix, and the
 status of a refused token. Every key comes with a comment saying which request showed it; a key it
 could not establish is left as a commented line saying what to fill in. It never guesses, and never
-writes the token (it is read from CLOCKCHECK_TOKEN, or --token-env NAME).
---probe-writes    three writes more: a user create (its status and where the created ID is, id_pointer),
-                  a create with a 5-character password (the validation status), and an edit of the
-                  created user (the update status); it says what it created
---out FILE        where to write (default ${DEFAULT_OUT}); an existing file is kept unless --force
-Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refused, file exists).`;
+writes the token (it is read from CLOCKCHECK_TOKEN, or the variable --token-env names).
+Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refused, file exists).`,
+  options: {
+    target: { kind: 'string', placeholder: 'https://host[:port]', required: true, help: "the server: the spec's {base_url}; /api/public is added" },
+    ca: { kind: 'string', placeholder: 'FILE', help: "the CA certificate (PEM) that signed the target's certificate" },
+    insecure: { kind: 'boolean', help: 'skip certificate verification (not with --ca)' },
+    out: { kind: 'string', placeholder: 'FILE', default: DEFAULT_OUT, help: 'where to write; an existing file is kept unless --force' },
+    force: { kind: 'boolean', help: 'overwrite --out' },
+    'probe-writes': {
+      kind: 'boolean',
+      help: 'three writes more: a user create (its status and where the created ID is, id_pointer), a create with a 5-character password (the validation status), and an edit of the created user (the update status); it says what it created',
+    },
+    'rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW', default: '60/60s', parse: pacingRateLimit, help: "the target's limit, which init paces itself by" },
+    'token-env': { kind: 'parsed', placeholder: 'NAME', default: 'CLOCKCHECK_TOKEN', parse: environmentVariableName, help: 'the environment variable that holds the token' },
+    'allow-http': { kind: 'boolean', help: 'read a plain-HTTP development server' },
+    quiet: { kind: 'boolean', help: 'no progress on stderr' },
+  },
+});
+
+/** An environment variable's name, as the profile's token_env holds it. */
+function environmentVariableName(text: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new Error(`"${text}" is not an environment variable name`);
+  return text;
+}
 
 async function exists(file: string): Promise<boolean> {
   try {
@@ -39,64 +57,42 @@ async function exists(file: string): Promise<boolean> {
 }
 
 export async function initCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('init', argv, {
-    target: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean', default: false },
-    out: { type: 'string', default: DEFAULT_OUT },
-    force: { type: 'boolean', default: false },
-    'probe-writes': { type: 'boolean', default: false },
-    'rate-limit': { type: 'string', default: '60/60s' },
-    'token-env': { type: 'string', default: 'CLOCKCHECK_TOKEN' },
-    'allow-http': { type: 'boolean', default: false },
-    quiet: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (!values.target) throw new UsageError('init: name the server with --target https://host[:port] (the spec\'s {base_url})');
-  if (values.ca && values.insecure) throw new UsageError('init: --ca and --insecure exclude each other');
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values['token-env'])) throw new UsageError(`init: --token-env "${values['token-env']}" is not an environment variable name`);
-  const out = resolve(values.out);
-  if (!values.force && (await exists(out))) throw new UsageError(`init: ${values.out} exists; pass --force to overwrite it, or --out another file`);
-  let rateLimit;
-  try {
-    rateLimit = parseRateLimit(values['rate-limit']);
-  } catch (error) {
-    throw new UsageError(`init: ${(error as Error).message}`);
-  }
-  if (!rateLimit) throw new UsageError('init: --rate-limit off is not allowed: init paces itself like run');
+  const input = readCommandLine(INIT_COMMAND, argv);
+  if (!input) return 0;
+  const { options } = input;
+  const rateLimit = options['rate-limit'];
+  if (options.ca && options.insecure) throw new UsageError('init: --ca and --insecure exclude each other');
+  const out = resolve(options.out);
+  if (!options.force && (await exists(out))) throw new UsageError(`init: ${options.out} exists; pass --force to overwrite it, or --out another file`);
 
-  const access = await resolveTargetAccess(values.target, { ...defaultProfile(), token_env: values['token-env'] }, { ca: values.ca, insecure: values.insecure, allowHttp: values['allow-http'] });
+  const access = await resolveTargetAccess(options.target, { ...defaultProfile(), token_env: options['token-env'] }, { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] });
   const found = await discoverProfile({
     origin: access.origin,
     token: access.token,
     ...(access.caPem ? { caPem: access.caPem } : {}),
     insecure: access.insecure,
-    allowPlainHttp: values['allow-http'],
+    allowPlainHttp: options['allow-http'],
     rateLimit,
-    probeWrites: values['probe-writes'],
-    progress: values.quiet ? null : process.stderr,
+    probeWrites: options['probe-writes'],
+    progress: options.quiet ? null : process.stderr,
   });
   const text = renderProfileYaml(found, {
     target: access.origin,
-    tokenEnv: values['token-env'],
-    ...(values.ca ? { caFile: resolve(values.ca) } : {}),
+    tokenEnv: options['token-env'],
+    ...(options.ca ? { caFile: resolve(options.ca) } : {}),
     insecure: access.insecure,
     toolVersion: toolVersion(),
     writtenAt: new Date(),
   });
   try {
-    parseProfile(text, values.out); // what init writes, run must read as it is
+    parseProfile(text, options.out); // what init writes, run must read as it is
   } catch (error) {
     throw new ClockcheckError('CLOCKCHECK_INTERNAL', `init wrote a profile that does not parse (a bug, please report it): ${(error as Error).message}`);
   }
-  await writeFile(out, text, { flag: values.force ? 'w' : 'wx' });
+  await writeFile(out, text, { flag: options.force ? 'w' : 'wx' });
 
   const keys = discoveredKeys(found);
-  console.log(`wrote ${values.out} for ${access.origin}: ${keys.found.length} keys found, ${keys.missing.length} left for you`);
+  console.log(`wrote ${options.out} for ${access.origin}: ${keys.found.length} keys found, ${keys.missing.length} left for you`);
   for (const [key, value] of keys.found) console.log(`  found      ${key}: ${JSON.stringify(value)}`);
   for (const [key, why] of keys.missing) console.log(`  not found  ${key}: ${why.length > 150 ? `${why.slice(0, 150)}…` : why}`);
   for (const warning of found.warnings) console.log(`  warning    ${warning}`);
@@ -104,6 +100,6 @@ export async function initCommand(argv: string[]): Promise<number> {
   console.log(
     `${found.requests} requests (${found.writes ? 'read-only, then writes' : 'read-only'}); they count against the target's limit (${rateLimit.limit} calls per ${rateLimit.windowMs / 1000} s) for one window.`,
   );
-  console.log(`next: clockcheck run --profile ${values.out}`);
+  console.log(`next: clockcheck run --profile ${options.out}`);
   return 0;
 }

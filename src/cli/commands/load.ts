@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { isLoopbackHost } from '../../load/loopback.ts';
-import { describeLoad, MAX_AMOUNT, MAX_DURATION_SECONDS, resolveLoadOptions } from '../../load/load-options.ts';
+import { CONNECTIONS, DEFAULT_DURATION_SECONDS, describeLoad, MAX_AMOUNT, MAX_DURATION_SECONDS, resolveLoadOptions } from '../../load/load-options.ts';
 import { loadRunId, runLoad } from '../../load/load-run.ts';
 import { loadSummary } from '../../load/load-summary.ts';
 import type { RateLimitWindow } from '../../load/load-verdict.ts';
@@ -13,36 +13,45 @@ import { startEmbeddedTarget } from '../../run/embedded-target.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { Redactor } from '../../client/redaction.ts';
-import { parseCommandArgs } from '../args.ts';
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
 import { resolveTargetAccess, type TargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
 
-const USAGE = `clockcheck load [--target https://host[:port]] [--endpoint GET:/breaks] [--connections 10]
-                [--duration 10s | --amount N] [--rate R] [--rate-limit 60/60s|off] [--yes]
-                [--profile FILE] [--ca FILE | --insecure] [--allow-http] [--report-dir DIR] [--quiet]
-                [--server-rate-limit off|LIMIT/WINDOW] [--fault NAME]...
-
-Sends load to one endpoint with autocannon and writes reports/<run-id>/{load.json,load.html}: latency
+export const LOAD_COMMAND = defineCommand({
+  name: 'load',
+  description: `Sends load to one endpoint with autocannon and writes reports/<run-id>/{load.json,load.html}: latency
 percentiles, throughput, the status histogram, 5xx, errors and timeouts. The token comes from
 CLOCKCHECK_TOKEN (or the profile's token_env), never from the command line.
---endpoint is METHOD:/path[?query] under /api/public; GET only (a load run sends no body and changes nothing).
---connections 1 to 256 (default 10). --duration up to ${MAX_DURATION_SECONDS}s (default 10s), or --amount up to ${MAX_AMOUNT} responses.
---rate caps the requests per second over all connections (default: as fast as the target answers).
---rate-limit is the target's limit to judge against (default: the profile's rate_limit with --profile,
-the embedded server's own limit without --target, else not judged): more calls served (2xx) than a
-conforming sliding window allows in the run's length fails the run.
 A target that is not loopback (127.0.0.0/8, ::1, localhost) needs --yes.
-Without --target, an embedded reference server is started, its limit set by --server-rate-limit (default off),
+Without --target, an embedded reference server is started, its limit set by --server-rate-limit,
 with any --fault switched on.
-Exit codes: 0 no 5xx, no transport error, nothing served beyond the limit; 1 otherwise; 2 the run could not be made.`;
-
-function rateLimitOption(name: string, text: string): RateLimitSetting | null {
-  try {
-    return parseRateLimit(text);
-  } catch (error) {
-    throw new UsageError(`--${name}: ${(error as Error).message}`);
-  }
-}
+Exit codes: 0 no 5xx, no transport error, nothing served beyond the limit; 1 otherwise; 2 the run could not be made.`,
+  options: {
+    target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else an embedded reference server", help: "the server to load: the spec's {base_url}; /api/public is added" },
+    endpoint: { kind: 'string', placeholder: 'METHOD:/path', defaultHelp: 'GET:/breaks', help: 'the one endpoint, under /api/public, with any query string; GET only (a load run sends no body and changes nothing)' },
+    connections: { kind: 'string', placeholder: 'N', defaultHelp: String(CONNECTIONS.default), help: `connections, ${CONNECTIONS.min} to ${CONNECTIONS.max}` },
+    duration: { kind: 'string', placeholder: 'DURATION', defaultHelp: `${DEFAULT_DURATION_SECONDS}s`, help: `how long to send, up to ${MAX_DURATION_SECONDS}s (a bare number is seconds); not with --amount` },
+    amount: { kind: 'string', placeholder: 'N', help: `stop after N responses, up to ${MAX_AMOUNT}; not with --duration` },
+    rate: { kind: 'string', placeholder: 'R', defaultHelp: 'as fast as the target answers', help: 'requests per second over all connections' },
+    'rate-limit': {
+      kind: 'parsed',
+      placeholder: 'LIMIT/WINDOW|off',
+      parse: parseRateLimit,
+      defaultHelp: "the profile's rate_limit with --profile, the embedded server's own without --target, else not judged",
+      help: "the target's limit to judge against: more calls served (2xx) than a conforming sliding window allows in the run's length fails the run",
+    },
+    yes: { kind: 'boolean', help: 'load a target that is not loopback' },
+    profile: { kind: 'string', placeholder: 'FILE', help: 'the target profile: target, token_env, tls, rate_limit, api_prefix' },
+    ca: { kind: 'string', placeholder: 'FILE', help: "the CA certificate (PEM) that signed the target's certificate" },
+    insecure: { kind: 'boolean', help: 'skip certificate verification' },
+    'allow-http': { kind: 'boolean', help: 'load a plain-HTTP development server' },
+    'report-dir': { kind: 'string', placeholder: 'DIR', default: 'reports', help: 'where <run-id>/ goes' },
+    'server-rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW|off', default: 'off', parse: parseRateLimit, help: "the embedded server's limit (without --target)" },
+    fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a fault of the embedded server (without --target; `clockcheck serve --list-faults` lists them)' },
+    quiet: { kind: 'boolean', help: 'no progress line on stderr' },
+  },
+});
 
 function hostnameOf(target: string): string | null {
   try {
@@ -65,29 +74,9 @@ async function openTarget(
 }
 
 export async function loadCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('load', argv, {
-    target: { type: 'string' },
-    endpoint: { type: 'string' },
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    amount: { type: 'string' },
-    rate: { type: 'string' },
-    'rate-limit': { type: 'string' },
-    yes: { type: 'boolean', default: false },
-    profile: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean', default: false },
-    'allow-http': { type: 'boolean', default: false },
-    'report-dir': { type: 'string', default: 'reports' },
-    'server-rate-limit': { type: 'string', default: 'off' },
-    fault: { type: 'string', multiple: true, default: [] },
-    quiet: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const input = readCommandLine(LOAD_COMMAND, argv);
+  if (!input) return 0;
+  const values = input.options;
   const options = resolveLoadOptions({
     endpoint: values.endpoint,
     connections: values.connections,
@@ -98,7 +87,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
   const target = values.target ?? profile.target;
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
-  if (target && values['server-rate-limit'] !== 'off') throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
+  if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
   for (const name of values.fault) {
     if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
   }
@@ -108,8 +97,8 @@ export async function loadCommand(argv: string[]): Promise<number> {
     const refusal = `refusing to load ${hostname} without --yes: it is not this machine, and this would send ${describeLoad(options)}; add --yes to confirm`;
     throw new UsageError(envToken ? new Redactor(envToken).text(refusal) : refusal);
   }
-  const serverRateLimit = rateLimitOption('server-rate-limit', values['server-rate-limit']);
-  const givenRateLimit = values['rate-limit'] === undefined ? undefined : rateLimitOption('rate-limit', values['rate-limit']);
+  const serverRateLimit = values['server-rate-limit'];
+  const givenRateLimit = values['rate-limit'];
   const { reach, server } = await openTarget(target, profile, values, serverRateLimit);
   try {
     const { origin, token } = reach;

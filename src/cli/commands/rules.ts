@@ -4,7 +4,8 @@ import { RULES, type Rule } from '../../contract/rules.ts';
 import { FAULTS } from '../../reference/faults.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
-import { parseCommandArgs } from '../args.ts';
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
 import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';
 import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
@@ -12,12 +13,24 @@ import { TOKEN_FORM_CHECK_ID } from '../../run/preflight.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-const USAGE = `clockcheck rules [--json] [--family NAME] [--basis spec|profile] [--uncovered] [--suite GLOB]
+/** The rule families, in the catalog's order: what `--family` accepts. */
+const FAMILIES = [...new Set(RULES.map((r) => r.family))];
 
-Prints the rule catalog: every normative statement of the spec with its stable ID and section.
+export const RULES_COMMAND = defineCommand({
+  name: 'rules',
+  description: `Prints the rule catalog: every normative statement of the spec with its stable ID and section.
 Columns: ID, section, basis (spec: stated; profile: the spec says "not shown", the target profile decides),
-the number of checks (scenarios, property families, rate-limit checks) that cover the rule (UNCOVERED when none: a visible gap), the reference server's
-faults that break it, and the statement. --uncovered lists only the gaps.`;
+the number of checks (scenarios, property families, rate-limit checks) that cover the rule (UNCOVERED when
+none: a visible gap), the reference server's faults that break it, and the statement.`,
+  options: {
+    json: { kind: 'boolean', help: 'print the rules as JSON, each with its checks and faults' },
+    family: { kind: 'choice', values: FAMILIES, placeholder: 'NAME', help: 'only the rules of one family' },
+    basis: { kind: 'choice', values: ['spec', 'profile'], help: 'only the rules the spec states, or only those the target profile decides' },
+    uncovered: { kind: 'boolean', help: 'only the rules no check covers (the gaps)' },
+    suite: { kind: 'string', placeholder: 'GLOB', default: '**/*.yaml', help: 'the scenario suites counted as checks, a glob under --suites-dir' },
+    'suites-dir': { kind: 'string', placeholder: 'DIR', default: join(PACKAGE_ROOT, 'suites'), defaultHelp: "the package's suites/", help: 'where the suites are' },
+  },
+});
 
 function byFirstSection(a: Rule, b: Rule): number {
   const key = (r: Rule) => (r.section.split(',')[0] ?? '').trim().split('.').map(Number);
@@ -30,20 +43,10 @@ function byFirstSection(a: Rule, b: Rule): number {
 }
 
 export async function rulesCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('rules', argv, {
-    json: { type: 'boolean', default: false },
-    family: { type: 'string' },
-    basis: { type: 'string' },
-    uncovered: { type: 'boolean', default: false },
-    suite: { type: 'string', default: '**/*.yaml' },
-    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const scenarios = await loadSuites(values['suites-dir'], values.suite, BUILTIN_CHECK_NAMES);
+  const input = readCommandLine(RULES_COMMAND, argv);
+  if (!input) return 0;
+  const { options } = input;
+  const scenarios = await loadSuites(options['suites-dir'], options.suite, BUILTIN_CHECK_NAMES);
   // Every check that names a rule: scenarios, property families, the rate-limit checks and the run-wide monitor.
   const checks: { id: string; rules: readonly string[] }[] = [
     ...scenarios.map((s) => ({ id: s.id, rules: s.scenario.rules })),
@@ -57,15 +60,15 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   const checksOf = (id: string) => checks.filter((c) => c.rules.includes(id)).map((c) => c.id);
   const faultsOf = (id: string) => FAULTS.filter((f) => f.rule === id).map((f) => f.name);
   const rules = [...RULES]
-    .filter((r) => !values.family || r.family === values.family)
-    .filter((r) => !values.basis || r.basis === values.basis)
-    .filter((r) => !values.uncovered || checksOf(r.id).length === 0)
+    .filter((r) => !options.family || r.family === options.family)
+    .filter((r) => !options.basis || r.basis === options.basis)
+    .filter((r) => !options.uncovered || checksOf(r.id).length === 0)
     .sort(byFirstSection);
-  if (values.json) {
+  if (options.json) {
     console.log(JSON.stringify(rules.map((r) => ({ ...r, checks: checksOf(r.id), faults: faultsOf(r.id) })), null, 2));
     return 0;
   }
-  if (values.uncovered && rules.length === 0) {
+  if (options.uncovered && rules.length === 0) {
     console.log(`No uncovered rule: every one of the ${RULES.length} rules is covered by a check.`);
     return 0;
   }

@@ -1,18 +1,21 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
-import { parseDuration } from '../../duration.ts';
-import { parseRateLimit } from '../../contract/rate-limit.ts';
+import type { RateLimitSetting } from '../../contract/rate-limit.ts';
 import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
+import type { RunReport } from '../../report/model.ts';
+import type { ReportPaths } from '../../report/write-reports.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import type { RunBudget } from '../../run/budget.ts';
-import { readLastFailed } from '../../run/last-failed.ts';
+import { readLastFailed, type LastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
-import { spawnEmbeddedTarget } from '../../run/embedded-process.ts';
+import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../run/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
-import { integerOption, parseCommandArgs } from '../args.ts';
+import { defineCommand, type ResolvedOptions } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
+import { pacingRateLimit } from '../option-parsers.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
@@ -25,207 +28,234 @@ import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
  */
 export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 
-const USAGE = `clockcheck run [--target https://host[:port]] [--profile FILE] [--ca FILE | --insecure]
-               [--rate-limit 60/60s] [--report-dir DIR] [--only RULE|CHECK|SUITE,...] [--suite GLOB|FILE]
-               [--read-only] [--seed N] [--budget N] [--path P] [--max-time DURATION] [--quiet]
-               [--plan [--format text|json]] [--last-failed [REPORT]] [--within DURATION] [--max-requests N]
-
-Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
-\`clockcheck init --target URL\` writes a profile from the target's own answers.
---plan prints what the run would do and sends nothing (no token needed): each check with its requests
-and rules, the rate-limit phase with its windows, the total and the ETA at the target's limit; --format
-json for machines. The run itself follows the same plan.
---within 6m / --max-requests N fit the run into a budget at the target's limit: first every rule once with
-the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
-budget lasts; the checks left out are skipped "over budget", and a note says which rules went uncovered.
-The rate-limit phase is costed in windows (about three whole windows at any request count).
---last-failed re-runs only the checks that failed or errored in REPORT (a report.json or its directory;
-default: the newest report of the same target in --report-dir), with that run's seed and generated cases
-per family, so the cases are the same cases; the new report names the run it re-ran.
---target is the spec's {base_url}; /api/public is added. The token comes from CLOCKCHECK_TOKEN (or the
-profile's token_env), never from the command line. Without --target, the embedded reference server is
-started and certified (its rate window scaled to 60 calls per second).
-The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
-calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
-runs just them, and the profile's rate_limit.bursts: false skips them.
---budget is the number of generated cases the property checks send in all (default ${DEFAULT_BUDGET.external}
-against a target, which keeps a 60-per-minute run near fourteen minutes; ${DEFAULT_BUDGET.embedded} against the embedded server).
---path replays one generated case: clockcheck run --only properties/FAMILY --seed S --path P (from a report).
-The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
-with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
-exits 2 with one line (and a report that says so). No redirect is ever followed.
-Every run ends by itself: each exchange within the profile's timeouts.exchange (default 60s), the run
-within --max-time (e.g. 20m; default three times the plan's ETA, at least 10m), and after 5 exchanges in a
-row without an answer no more are sent; the checks not run are errored with the reason, and the reports
-are written.
---quiet prints only the verdict line (no progress, no summary table). Colours only on a terminal, never
-under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and progress as plain lines.
-A run with failures also writes reports/<run-id>/regressions.yaml: each failing generated case as a
-minimal pair (the failing case repaired by the spec model, then the one change), with its seed and path,
-and each failed scenario with only its failed variants; run it with --suite PATH/regressions.yaml --only
-regressions. --suite takes a glob under
---suites-dir or a suite file's path.
-Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`;
-
 /** The package's own folder (suites/ ships with it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** What failed in a run, as a suite, beside its reports (src/regressions). */
 const REGRESSIONS_FILE = 'regressions.yaml';
 
+export const RUN_COMMAND = defineCommand({
+  name: 'run',
+  description: `Certifies a target against the spec and writes reports/<run-id>/{report.json,report.html,junit.xml}.
+\`clockcheck init --target URL\` writes a profile from the target's own answers. The token comes from
+CLOCKCHECK_TOKEN (or the profile's token_env), never from the command line. Without --target, the
+embedded reference server is started and certified (its rate window scaled to 60 calls per second).
+--plan prints what the run would do and sends nothing (no token needed): each check with its requests
+and rules, the rate-limit phase with its windows, the total and the ETA at the target's limit. The run
+itself follows the same plan.
+--within and --max-requests fit the run into a budget at the target's limit: first every rule once with
+the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
+budget lasts; the checks left out are skipped "over budget", and a note says which rules went uncovered.
+The rate-limit phase is costed in windows (about three whole windows at any request count).
+--last-failed re-runs only the checks that failed or errored in a report, with that run's seed and
+generated cases per family, so the cases are the same cases; the new report names the run it re-ran.
+The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
+calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
+runs just them, and the profile's rate_limit.bursts: false skips them. The default --budget keeps a
+60-per-minute run near fourteen minutes.
+The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
+with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
+exits 2 with one line (and a report that says so). No redirect is ever followed.
+Every run ends by itself: each exchange within the profile's timeouts.exchange (default 60s), the run
+within --max-time, and after 5 exchanges in a row without an answer no more are sent; the checks not
+run are errored with the reason, and the reports are written.
+Colours only on a terminal, never under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and
+progress as plain lines.
+A run with failures also writes reports/<run-id>/regressions.yaml: each failing generated case as a
+minimal pair (the failing case repaired by the spec model, then the one change), with its seed and path,
+and each failed scenario with only its failed variants; run it with --suite PATH/regressions.yaml --only
+regressions.
+Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`,
+  options: {
+    target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else the embedded reference server", help: "the server to certify: the spec's {base_url}; /api/public is added" },
+    profile: { kind: 'string', placeholder: 'FILE', help: 'the target profile (YAML; `clockcheck init` writes one)' },
+    ca: { kind: 'string', placeholder: 'FILE', help: "the CA certificate (PEM) that signed the target's certificate" },
+    insecure: { kind: 'boolean', help: 'skip certificate verification' },
+    'allow-http': { kind: 'boolean', help: 'certify a plain-HTTP development server (HTTPS-ONLY then fails)' },
+    'rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW', parse: pacingRateLimit, defaultHelp: "the profile's rate_limit", help: "the target's limit, if not the spec's 60/60s" },
+    'report-dir': { kind: 'string', placeholder: 'DIR', default: 'reports', help: 'where <run-id>/ goes' },
+    only: {
+      kind: 'list',
+      placeholder: 'RULE|CHECK|SUITE',
+      help: 'only the checks that name these rule IDs, check IDs (users/password-classes, rate-limit/sliding) or suites (users, rate-limit)',
+    },
+    suite: { kind: 'string', placeholder: 'GLOB|FILE', default: '**/*.yaml', help: "the suites to load: a glob under --suites-dir, or a suite file's path (such as a regressions.yaml a run wrote)" },
+    'suites-dir': { kind: 'string', placeholder: 'DIR', default: join(PACKAGE_ROOT, 'suites'), defaultHelp: "the package's suites/", help: 'where the suites are' },
+    'read-only': { kind: 'boolean', help: 'only checks that change nothing on the target (the rate-limit bursts are GETs and stay)' },
+    seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'the seed of the dates and generated cases the run sends (printed in every report and replay command)' },
+    budget: {
+      kind: 'integer',
+      placeholder: 'N',
+      min: 0,
+      max: 100_000,
+      defaultHelp: `${DEFAULT_BUDGET.external} against a target, ${DEFAULT_BUDGET.embedded} against the embedded server`,
+      help: 'generated cases the property checks send in all',
+    },
+    path: { kind: 'string', placeholder: 'P', help: "replay one generated case: --only properties/FAMILY --seed S --path P, as a failure's replay command says" },
+    'max-time': { kind: 'duration', placeholder: 'DURATION', defaultHelp: "three times the plan's ETA, at least 10m", help: "the run's time limit" },
+    quiet: { kind: 'boolean', help: 'print only the verdict line (no progress, no summary table)' },
+    plan: { kind: 'boolean', help: 'print what the run would do, and send nothing' },
+    format: { kind: 'choice', values: ['text', 'json'], default: 'text', help: "--plan's output: for people, or JSON for machines" },
+    'last-failed': {
+      kind: 'boolean',
+      help: 're-run only the checks that failed or errored in REPORT (a report.json or its run directory; default: the newest report of the same target in --report-dir)',
+    },
+    within: { kind: 'duration', placeholder: 'DURATION', help: "fit the run into this time at the target's limit (also the run's time limit)" },
+    'max-requests': { kind: 'integer', placeholder: 'N', min: 1, max: 1_000_000, help: 'fit the run into this many requests' },
+    fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a fault of the embedded reference server (without --target; `clockcheck serve --list-faults` lists them)' },
+  },
+  positionals: [{ name: 'report', help: 'with --last-failed: the report to re-run' }],
+});
+
+type RunOptions = ResolvedOptions<(typeof RUN_COMMAND)['options']>;
+
+/** A run resolved once from its options, its profile and any report it re-runs. */
+interface RunInput {
+  readonly options: RunOptions;
+  readonly profile: Profile;
+  /** The --target, else the profile's; undefined certifies the embedded reference server. */
+  readonly targetUrl: string | undefined;
+  readonly lastFailed: LastFailed | null;
+  readonly seed: number;
+  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly budget: number; readonly path?: string };
+  readonly runBudget: RunBudget | undefined;
+  /**
+   * The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
+   * (README, "Two windows for the embedded server"); with --rate-limit, the run paces at that instead.
+   */
+  readonly quick: boolean;
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('run', argv, {
-    target: { type: 'string' },
-    profile: { type: 'string' },
-    ca: { type: 'string' },
-    insecure: { type: 'boolean', default: false },
-    'rate-limit': { type: 'string' },
-    'report-dir': { type: 'string', default: 'reports' },
-    only: { type: 'string', default: '' },
-    suite: { type: 'string', default: '**/*.yaml' },
-    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
-    'read-only': { type: 'boolean', default: false },
-    seed: { type: 'string' },
-    budget: { type: 'string' },
-    path: { type: 'string' },
-    'max-time': { type: 'string' },
-    'allow-http': { type: 'boolean', default: false },
-    quiet: { type: 'boolean', default: false },
-    plan: { type: 'boolean', default: false },
-    'last-failed': { type: 'boolean', default: false },
-    within: { type: 'string' },
-    'max-requests': { type: 'string' },
-    format: { type: 'string', default: 'text' },
-    fault: { type: 'string', multiple: true, default: [] },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
+  const input = readCommandLine(RUN_COMMAND, argv);
+  if (!input) return 0;
+  const run = await resolveRun(input.options, input.args.report);
+  if (run.lastFailed && run.lastFailed.checkIds.length === 0) {
+    console.log(`nothing failed or errored in run ${run.lastFailed.runId} (${run.lastFailed.reportPath}): nothing to re-run`);
     return 0;
   }
-  let maxTimeMs: number | undefined;
-  if (values['max-time'] !== undefined) {
-    const parsed = parseDuration(values['max-time']);
-    if (parsed === null || parsed <= 0) throw new UsageError(`--max-time takes a duration such as 90s or 20m, not "${values['max-time']}"`);
-    maxTimeMs = parsed;
-  }
-  if (positionals.length > (values['last-failed'] ? 1 : 0)) {
-    throw new UsageError(`run: unexpected argument "${positionals.at(-1)}"${values['last-failed'] ? '' : ' (a report to re-run goes after --last-failed)'}`);
-  }
-  if (values['last-failed'] && (values.only !== '' || values.seed !== undefined || values.path !== undefined || values.budget !== undefined)) {
+  if (run.options.plan) return printPlan(run);
+  return certifyAndReport(run);
+}
+
+/** The options checked against each other, the profile loaded, the report to re-run read, every default filled in. */
+async function resolveRun(options: RunOptions, report: string | undefined): Promise<RunInput> {
+  const rerun = options['last-failed'];
+  if (report !== undefined && !rerun) throw new UsageError(`run: unexpected argument "${report}" (a report to re-run goes after --last-failed)`);
+  if (rerun && (options.only.length > 0 || options.seed !== undefined || options.path !== undefined || options.budget !== undefined)) {
     throw new UsageError('--last-failed takes the checks, the seed and the generated cases from the report it re-runs; drop --only, --seed, --budget and --path');
   }
-  let profile: Profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
-  const targetUrl = values.target ?? profile.target;
-  const lastFailed = values['last-failed'] ? await readLastFailed(positionals[0], values['report-dir'], targetUrl ? { embedded: false, baseUrl: originOf(targetUrl) } : { embedded: true }) : null;
-  const seed = lastFailed?.seed ?? integerOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 31 - 1);
-  const only = lastFailed ? [...lastFailed.checkIds] : values.only.split(',').map((s) => s.trim()).filter(Boolean);
-  if (lastFailed && lastFailed.checkIds.length === 0) {
-    console.log(`nothing failed or errored in run ${lastFailed.runId} (${lastFailed.reportPath}): nothing to re-run`);
-    return 0;
-  }
-  if (values.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
-  if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format is text or json, not "${values.format}"`);
-  if (values.format === 'json' && !values.plan) throw new UsageError('--format applies to --plan (a run writes report.json anyway)');
+  const profile: Profile = options.profile ? await loadProfile(options.profile) : defaultProfile();
+  const targetUrl = options.target ?? profile.target;
+  if (options.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
+  if (options.format === 'json' && !options.plan) throw new UsageError('--format applies to --plan (a run writes report.json anyway)');
+  const lastFailed = rerun ? await readLastFailed(report, options['report-dir'], targetUrl ? { embedded: false, baseUrl: originOf(targetUrl) } : { embedded: true }) : null;
   // A re-run family sends as many generated cases as it did in the report, so they are the same cases.
   const budget = lastFailed
     ? lastFailed.casesPerFamily * lastFailed.checkIds.filter((id) => id.startsWith('properties/')).length
-    : integerOption('budget', values.budget, targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded, 0, 100_000);
-  let runBudget: RunBudget | undefined;
-  if (values.within !== undefined || values['max-requests'] !== undefined) {
-    const withinMs = values.within === undefined ? undefined : parseDuration(values.within);
-    if (withinMs === null || (withinMs !== undefined && withinMs <= 0)) throw new UsageError(`--within takes a duration such as 6m or 90s, not "${values.within}"`);
-    const maxRequests = values['max-requests'] === undefined ? undefined : integerOption('max-requests', values['max-requests'], 0, 1, 1_000_000);
-    runBudget = { ...(withinMs === undefined ? {} : { withinMs }), ...(maxRequests === undefined ? {} : { maxRequests }) };
-  }
-  const selection = {
-    ...suiteFiles(values.suite, values['suites-dir']),
-    only,
-    budget,
-    ...(values.path ? { path: values.path } : {}),
+    : (options.budget ?? (targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded));
+  const { within, 'max-requests': maxRequests } = options;
+  const runBudget = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
+  return {
+    options,
+    profile,
+    targetUrl,
+    lastFailed,
+    seed: lastFailed?.seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 31),
+    selection: {
+      ...suiteFiles(options.suite, options['suites-dir']),
+      only: lastFailed ? [...lastFailed.checkIds] : options.only,
+      budget,
+      ...(options.path ? { path: options.path } : {}),
+    },
+    runBudget,
+    quick: !targetUrl && options['rate-limit'] === undefined,
   };
+}
 
-  // The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
-  // (README, "Two windows for the embedded server"); with --rate-limit, the run paces at that instead.
-  const quick = !targetUrl && values['rate-limit'] === undefined;
+/** `--plan`: what the run would do, at the target's limit, within any budget; nothing is sent. */
+async function printPlan(run: RunInput): Promise<number> {
+  const { options, targetUrl, quick } = run;
+  const planned = withRateLimitOption(targetUrl ? run.profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: run.profile.waivers }, options['rate-limit']);
+  const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
+  const { plan, choice } = await planWithinBudget({ profile: planned, ...run.selection, readOnly: options['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, run.runBudget);
+  const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
+  const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
+  console.log(options.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
+  return 0;
+}
 
-  if (values.plan) {
-    const planned = withRateLimitOption(targetUrl ? profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: profile.waivers }, values['rate-limit']);
-    const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
-    const { plan, choice } = await planWithinBudget({ profile: planned, ...selection, readOnly: values['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, runBudget);
-    const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
-    const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
-    console.log(values.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
-    return 0;
-  }
-
+/** The certification: the target opened (the embedded server started), every check run, the reports written, the summary printed. */
+async function certifyAndReport(run: RunInput): Promise<number> {
+  const { options } = run;
   // The certification's modules (about 0.3 s to load) load while the embedded server starts in its own process.
-  const starting = targetUrl ? null : spawnEmbeddedTarget({ faults: values.fault, rateLimit: quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
+  const starting = run.targetUrl ? null : spawnEmbeddedTarget({ faults: options.fault, rateLimit: run.quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
   starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
-  const [{ certify }, { writeReports }, { regressionSuite }] = await Promise.all([
-    import('../../run/certify.ts'),
-    import('../../report/write-reports.ts'),
-    import('../../regressions/regression-suite.ts'),
-  ]);
+  const { certify } = await import('../../run/certify.ts');
   const server = await starting;
   try {
-    let origin: string;
-    let token: string;
-    let caPem: string | undefined;
-    if (server) {
-      profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: profile.waivers };
-      origin = server.origin;
-      token = server.token;
-      caPem = server.caPem;
-    } else {
-      const access = await resolveTargetAccess(targetUrl as string, profile, { ca: values.ca, insecure: values.insecure, allowHttp: values['allow-http'] });
-      origin = access.origin;
-      token = access.token;
-      caPem = access.caPem;
-    }
-    profile = withRateLimitOption(profile, values['rate-limit']);
+    const target = await openTarget(run, server);
+    const profile = withRateLimitOption(target.profile, options['rate-limit']);
     const webhookSecret = server ? undefined : webhookSecretFromEnv(profile);
-    const replayTarget = server ? '' : ` --target ${origin}`;
+    const replayTarget = server ? '' : ` --target ${target.origin}`;
     const report = await certify({
-      origin,
+      origin: target.origin,
       embedded: server !== null,
       profile,
-      token,
-      caPem,
-      insecure: values.insecure || profile.tls.insecure,
-      allowPlainHttp: values['allow-http'],
-      ...selection,
-      readOnly: values['read-only'],
-      seed,
-      ...(lastFailed ? { rerunOf: { runId: lastFailed.runId, reportPath: lastFailed.reportPath } } : {}),
-      ...(runBudget ? { runBudget } : {}),
-      ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-      ...(quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
+      token: target.token,
+      caPem: target.caPem,
+      insecure: options.insecure || profile.tls.insecure,
+      allowPlainHttp: options['allow-http'],
+      ...run.selection,
+      readOnly: options['read-only'],
+      seed: run.seed,
+      ...(run.lastFailed ? { rerunOf: { runId: run.lastFailed.runId, reportPath: run.lastFailed.reportPath } } : {}),
+      ...(run.runBudget ? { runBudget: run.runBudget } : {}),
+      ...(options['max-time'] === undefined ? {} : { maxTimeMs: options['max-time'] }),
+      ...(run.quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
       ...(webhookSecret === undefined ? {} : { webhookSecret }),
-      progress: values.quiet ? null : process.stderr,
-      replayBase: `clockcheck run${replayTarget}${values.profile ? ` --profile ${values.profile}` : ''}${values.fault.map((f) => ` --fault ${f}`).join('')}`,
+      progress: options.quiet ? null : process.stderr,
+      replayBase: `clockcheck run${replayTarget}${options.profile ? ` --profile ${options.profile}` : ''}${options.fault.map((f) => ` --fault ${f}`).join('')}`,
     });
-    const dir = resolve(values['report-dir'], report.runId);
-    await mkdir(dir, { recursive: true });
-    let caFile = values.ca ?? profile.tls.ca;
-    if (server) {
-      caFile = join(dir, 'ca.pem');
-      await writeFile(caFile, server.caPem);
-    }
-    let paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: values.insecure || profile.tls.insecure });
-    // A failed scenario's definition goes into regressions.yaml: the suites as this run read them.
-    const failedScenarios = report.checks.some((c) => c.status === 'failed' && c.source.kind === 'scenario');
-    const regressions = regressionSuite(report, failedScenarios ? await loadSuites(selection.suitesDir, selection.suiteGlob, BUILTIN_CHECK_NAMES) : []);
-    if (regressions !== null) {
-      paths = { ...paths, regressions: join(dir, REGRESSIONS_FILE) };
-      await writeFile(paths.regressions!, regressions, 'utf8');
-    }
+    const paths = await writeRunReports(run, report, profile, server);
     const color = useColor(process.stdout);
-    process.stdout.write(values.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n`);
+    process.stdout.write(options.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n`);
     if (report.runError !== undefined) console.error(`clockcheck: ${report.runError}`);
     return report.exitCode;
   } finally {
     await server?.close();
   }
+}
+
+/** Where the run goes and with what: the embedded server's own profile, or the target's with the token from the environment. */
+async function openTarget(run: RunInput, server: EmbeddedProcess | null): Promise<{ origin: string; token: string; caPem: string | undefined; profile: Profile }> {
+  if (server) {
+    const profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: run.profile.waivers };
+    return { origin: server.origin, token: server.token, caPem: server.caPem, profile };
+  }
+  const { options } = run;
+  const access = await resolveTargetAccess(run.targetUrl as string, run.profile, { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] });
+  return { origin: access.origin, token: access.token, caPem: access.caPem, profile: run.profile };
+}
+
+/** report.json, report.html, junit.xml (and the embedded server's CA) in <report-dir>/<run-id>/, and regressions.yaml when something failed. */
+async function writeRunReports(run: RunInput, report: RunReport, profile: Profile, server: EmbeddedProcess | null): Promise<ReportPaths> {
+  const [{ writeReports }, { regressionSuite }] = await Promise.all([import('../../report/write-reports.ts'), import('../../regressions/regression-suite.ts')]);
+  const { options, selection } = run;
+  const dir = resolve(options['report-dir'], report.runId);
+  await mkdir(dir, { recursive: true });
+  let caFile = options.ca ?? profile.tls.ca;
+  if (server) {
+    caFile = join(dir, 'ca.pem');
+    await writeFile(caFile, server.caPem);
+  }
+  const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: options.insecure || profile.tls.insecure });
+  // A failed scenario's definition goes into regressions.yaml: the suites as this run read them.
+  const failedScenarios = report.checks.some((c) => c.status === 'failed' && c.source.kind === 'scenario');
+  const regressions = regressionSuite(report, failedScenarios ? await loadSuites(selection.suitesDir, selection.suiteGlob, BUILTIN_CHECK_NAMES) : []);
+  if (regressions === null) return paths;
+  const file = join(dir, REGRESSIONS_FILE);
+  await writeFile(file, regressions, 'utf8');
+  return { ...paths, regressions: file };
 }
 
 /**
@@ -248,15 +278,8 @@ function webhookSecretFromEnv(profile: Profile): string | undefined {
 }
 
 /** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */
-function withRateLimitOption(profile: Profile, option: string | undefined): Profile {
-  if (!option) return profile;
-  let setting;
-  try {
-    setting = parseRateLimit(option);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (!setting) throw new UsageError('--rate-limit off is not allowed for a run: the harness must pace itself');
+function withRateLimitOption(profile: Profile, setting: RateLimitSetting | undefined): Profile {
+  if (!setting) return profile;
   return { ...profile, rate_limit: { ...profile.rate_limit, limit: setting.limit, window: setting.windowMs } };
 }
 

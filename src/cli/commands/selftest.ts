@@ -3,23 +3,34 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
 import { isFaultName } from '../../reference/faults.ts';
-import { DIALECT_NAMES, isDialectName, type DialectName } from '../../reference/dialect.ts';
+import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type FaultDetection } from '../../run/selftest.ts';
-import { integerOption, parseCommandArgs } from '../args.ts';
-
-const USAGE = `clockcheck selftest [--dialect all|standard|alternative|laravel] [--fault NAME]... [--suite GLOB]
-                   [--seed N] [--budget 550] [--concurrency 2] [--report-dir DIR]
-
-In each dialect of the reference server (default: all three), runs the full certification against the
-clean embedded server, then once per injected fault, and prints the detection matrix. A rate-limit fault
-is certified by the rate-limit phase (bursts at the embedded 60-per-second window); any other by the
-scenarios and generated cases (at 60 per 100 ms, no bursts). A fault that makes the choice a dialect
-already makes (email-format-unchecked where e-mails are not validated) is not run there. Exit 0 when,
-in every dialect, the clean server passes every check and every fault is caught by a failing check of
-its own rule; 1 otherwise.`;
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const SELFTEST_COMMAND = defineCommand({
+  name: 'selftest',
+  description: `In each dialect of the reference server, runs the full certification against the clean embedded
+server, then once per injected fault, and prints the detection matrix. A rate-limit fault is certified
+by the rate-limit phase (bursts at the embedded 60-per-second window); any other by the scenarios and
+generated cases (at 60 per 100 ms, no bursts). A fault that makes the choice a dialect already makes
+(email-format-unchecked where e-mails are not validated) is not run there. Exit 0 when, in every
+dialect, the clean server passes every check and every fault is caught by a failing check of its own
+rule; 1 otherwise.`,
+  options: {
+    dialect: { kind: 'choice', values: ['all', ...DIALECT_NAMES], default: 'all', help: 'the dialects to certify the reference server in' },
+    fault: { kind: 'repeatable', placeholder: 'NAME', defaultHelp: 'every fault', help: 'only this fault (`clockcheck serve --list-faults` lists them)' },
+    suite: { kind: 'string', placeholder: 'GLOB', default: '**/*.yaml', help: 'the scenario suites to run, a glob under --suites-dir' },
+    'suites-dir': { kind: 'string', placeholder: 'DIR', default: join(PACKAGE_ROOT, 'suites'), defaultHelp: "the package's suites/", help: 'where the suites are' },
+    seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, default: 1, help: 'the seed of every certification' },
+    budget: { kind: 'integer', placeholder: 'N', min: 0, max: 100_000, default: 550, help: 'generated cases the property checks send in each certification' },
+    concurrency: { kind: 'integer', placeholder: 'N', min: 1, max: 8, default: 2, help: 'certifications at once' },
+    'report-dir': { kind: 'string', placeholder: 'DIR', default: 'reports', help: 'where selftest-<time>.json goes' },
+  },
+});
 
 function line(d: FaultDetection): string {
   const mark = d.verdict === 'caught' ? 'caught' : 'MISSED';
@@ -34,33 +45,20 @@ function line(d: FaultDetection): string {
 }
 
 export async function selftestCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('selftest', argv, {
-    dialect: { type: 'string', default: 'all' },
-    fault: { type: 'string', multiple: true, default: [] },
-    suite: { type: 'string', default: '**/*.yaml' },
-    'suites-dir': { type: 'string', default: join(PACKAGE_ROOT, 'suites') },
-    seed: { type: 'string' },
-    budget: { type: 'string' },
-    concurrency: { type: 'string' },
-    'report-dir': { type: 'string', default: 'reports' },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  for (const name of values.fault) if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
-  const seed = integerOption('seed', values.seed, 1, 0, 2 ** 31 - 1);
-  if (values.dialect !== 'all' && !isDialectName(values.dialect)) throw new UsageError(`selftest: --dialect is all or one of ${DIALECT_NAMES.join(', ')}`);
-  const dialects = values.dialect === 'all' ? DIALECT_NAMES : [values.dialect as DialectName];
+  const input = readCommandLine(SELFTEST_COMMAND, argv);
+  if (!input) return 0;
+  const { options } = input;
+  for (const name of options.fault) if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  const seed = options.seed;
+  const dialects = options.dialect === 'all' ? DIALECT_NAMES : [options.dialect];
   const result = await selftest({
-    suitesDir: values['suites-dir'],
-    suiteGlob: values.suite,
+    suitesDir: options['suites-dir'],
+    suiteGlob: options.suite,
     seed,
-    budget: integerOption('budget', values.budget, 550, 0, 100_000),
-    faults: values.fault.length > 0 ? values.fault : undefined,
+    budget: options.budget,
+    faults: options.fault.length > 0 ? options.fault : undefined,
     dialects,
-    concurrency: integerOption('concurrency', values.concurrency, 2, 1, 8),
+    concurrency: options.concurrency,
     onDetection: (d) => console.error(line(d)),
   });
   const detections = result.dialects.flatMap((d) => d.detections);
@@ -82,8 +80,8 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     for (const check of d.ruleChecks) console.log(`  ${check}`);
   }
   console.log(`\n${count('caught')} caught (${byProperties} of them also or only by generated cases, ${byBursts} by rate-limit bursts), ${count('missed')} missed of ${detections.length} fault certifications in ${result.dialects.length} dialect(s); ${formatDuration(result.durationMs)}`);
-  await mkdir(values['report-dir'], { recursive: true });
-  const file = join(values['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await mkdir(options['report-dir'], { recursive: true });
+  const file = join(options['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const dialectJson = result.dialects.map((d) => ({
     dialect: d.dialect,
     clean: d.clean.summary,

@@ -4,28 +4,20 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../tls/certificate.ts';
 import { FAULTS, isFaultName } from '../../reference/faults.ts';
-import { RATE_LIMIT_COUNTINGS, type RateLimitCounting } from '../../reference/rate-limiter.ts';
+import { RATE_LIMIT_COUNTINGS } from '../../reference/rate-limiter.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
-import { DIALECT_NAMES, isDialectName } from '../../reference/dialect.ts';
-import { isTimezoneName } from '../../contract/formats/index.ts';
-import { integerOption, parseCommandArgs } from '../args.ts';
+import { DIALECT_NAMES } from '../../reference/dialect.ts';
+import { defineCommand } from '../../input/options.ts';
+import { readCommandLine } from '../command-line.ts';
+import { timezoneName } from '../option-parsers.ts';
 
-const USAGE = `clockcheck serve [--port N] [--host ADDR] [--token T] [--rate-limit 60/60s|off] [--rate-limit-counts served|attempts]
-                [--timezone America/Chicago] [--fault NAME]... [--versions v2,...]
-                [--cert FILE --key FILE] [--ca-out DIR] [--dialect standard|alternative|laravel] [--list-faults]
-                [--ipc]
-
-Runs the embedded reference server: a full implementation of the spec, HTTPS only.
+export const SERVE_COMMAND = defineCommand({
+  name: 'serve',
+  description: `Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
---rate-limit-counts attempts counts refused calls against the limit too (another reading of §8: a client
-that keeps calling while limited stays limited); the default counts the calls served.
---fault switches on a named fault that breaks exactly one rule (repeatable); --list-faults lists them.
---ipc is how \`clockcheck run\` starts its embedded target: nothing is printed, the server announces
-its address, token, CA and seed data over the IPC channel of the parent process, takes a new rate
-limit from it (before the rate-limit phase), and exits when the parent goes.
 --dialect chooses how the server answers where the spec says "not shown":
   standard     201 {items, message} on create, 422 for validation, page_size > 100 clamped, links keep
                the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
@@ -37,7 +29,32 @@ limit from it (before the rate-limit phase), and exits when the parent goes.
                and update; records with 1/0 flags and pay_rate "15.00"; timesheets with clock_in_time and
                clock_out_time (wall time, no offset), duration "H:MM", job_id/task_id 0 for none; standard
                errors, page_size > 100 clamped, links without the query string, snake_case sort names
-               only, e-mails validated, PUT /users partial; notifications of a create with last_updated_at false.`;
+               only, e-mails validated, PUT /users partial; notifications of a create with last_updated_at false.`,
+  options: {
+    port: { kind: 'integer', placeholder: 'N', min: 0, max: 65535, default: 0, help: 'the port to listen on; 0 for a free one' },
+    host: { kind: 'string', placeholder: 'ADDR', default: '127.0.0.1', help: 'the address to listen on' },
+    token: { kind: 'string', placeholder: 'T', defaultHelp: 'CLOCKCHECK_TOKEN, else a generated one', help: 'the token the server accepts' },
+    'rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW|off', default: '60/60s', parse: parseRateLimit, help: 'the limit the server enforces (§8); off for none' },
+    'rate-limit-counts': {
+      kind: 'choice',
+      values: RATE_LIMIT_COUNTINGS,
+      default: 'served',
+      help: 'what counts against the limit: the calls served, or all attempts (another reading of §8: a client that keeps calling while limited stays limited)',
+    },
+    timezone: { kind: 'parsed', placeholder: 'ZONE', default: 'America/Chicago', parse: timezoneName, help: 'the company timezone' },
+    fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a named fault that breaks exactly one rule (--list-faults lists them)' },
+    versions: { kind: 'list', placeholder: 'LABEL', default: ['v2'], help: 'the version labels served besides public (§9)' },
+    cert: { kind: 'string', placeholder: 'FILE', defaultHelp: 'a fresh one from a fresh CA', help: "the server's certificate (PEM), with --key" },
+    key: { kind: 'string', placeholder: 'FILE', help: "the certificate's private key (PEM), with --cert" },
+    'ca-out': { kind: 'string', placeholder: 'DIR', defaultHelp: 'a folder in the temporary directory', help: 'where to write the CA file to trust' },
+    dialect: { kind: 'choice', values: DIALECT_NAMES, default: 'standard', help: 'how the server answers where the spec says "not shown" (above)' },
+    'list-faults': { kind: 'boolean', help: 'list the faults, each with the rule it breaks, and exit' },
+    ipc: {
+      kind: 'boolean',
+      help: "how `clockcheck run` starts its embedded target: nothing is printed; the server announces its address, token, CA and seed data over the parent process's IPC channel, takes a new rate limit from it, and exits when the parent goes",
+    },
+  },
+});
 
 function listFaults(): void {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
@@ -98,63 +115,36 @@ async function announceOverIpc(server: ReferenceServer, rateLimit: RateLimitSett
 }
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('serve', argv, {
-    port: { type: 'string' },
-    host: { type: 'string', default: '127.0.0.1' },
-    token: { type: 'string' },
-    'rate-limit': { type: 'string', default: '60/60s' },
-    'rate-limit-counts': { type: 'string', default: 'served' },
-    timezone: { type: 'string', default: 'America/Chicago' },
-    fault: { type: 'string', multiple: true, default: [] },
-    versions: { type: 'string', default: 'v2' },
-    cert: { type: 'string' },
-    key: { type: 'string' },
-    'ca-out': { type: 'string' },
-    'list-faults': { type: 'boolean', default: false },
-    dialect: { type: 'string', default: 'standard' },
-    ipc: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (values['list-faults']) {
+  const input = readCommandLine(SERVE_COMMAND, argv);
+  if (!input) return 0;
+  const { options } = input;
+  if (options['list-faults']) {
     listFaults();
     return 0;
   }
-  for (const name of values.fault) {
+  for (const name of options.fault) {
     if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
   }
-  const dialect = values.dialect;
-  if (!isDialectName(dialect)) throw new UsageError(`--dialect is one of ${DIALECT_NAMES.join(', ')}`);
-  if (!isTimezoneName(values.timezone)) throw new UsageError(`--timezone "${values.timezone}" is not an IANA timezone name`);
-  if (Boolean(values.cert) !== Boolean(values.key)) throw new UsageError('--cert and --key go together');
-  let rateLimit;
-  try {
-    rateLimit = parseRateLimit(values['rate-limit']);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const counting = values['rate-limit-counts'] as RateLimitCounting;
-  if (!RATE_LIMIT_COUNTINGS.includes(counting)) throw new UsageError(`--rate-limit-counts is one of ${RATE_LIMIT_COUNTINGS.join(', ')}`);
-  const given = values.token ?? process.env.CLOCKCHECK_TOKEN;
+  if (Boolean(options.cert) !== Boolean(options.key)) throw new UsageError('--cert and --key go together');
+  const rateLimit = options['rate-limit'];
+  const counting = options['rate-limit-counts'];
+  const given = options.token ?? process.env.CLOCKCHECK_TOKEN;
   const server = await startReferenceServer({
-    port: integerOption('port', values.port, 0, 0, 65535),
-    host: values.host,
+    port: options.port,
+    host: options.host,
     token: given || undefined,
     rateLimit,
     rateLimitCounting: counting,
-    companyTimezone: values.timezone,
-    faults: values.fault,
-    dialect,
-    versions: values.versions.split(',').filter(Boolean),
-    tls: values.cert && values.key ? tlsIdentityFromPem(await readFile(values.cert, 'utf8'), await readFile(values.key, 'utf8')) : undefined,
+    companyTimezone: options.timezone,
+    faults: options.fault,
+    dialect: options.dialect,
+    versions: options.versions,
+    tls: options.cert && options.key ? tlsIdentityFromPem(await readFile(options.cert, 'utf8'), await readFile(options.key, 'utf8')) : undefined,
     onError: (error) => console.error('handler error:', error),
   });
-  if (values.ipc) return announceOverIpc(server, rateLimit);
-  const caFile = await writeCaFile(server.tls, values['ca-out'] ?? join(tmpdir(), `clockcheck-${server.port}`));
-  const tokenSource = values.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
+  if (options.ipc) return announceOverIpc(server, rateLimit);
+  const caFile = await writeCaFile(server.tls, options['ca-out'] ?? join(tmpdir(), `clockcheck-${server.port}`));
+  const tokenSource = options.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
   console.log(`listening ${server.origin}`);
   for (const line of describeServer(server, caFile, tokenSource)) console.log(line);
   console.log(`rate limit ${rateLimit ? `${rateLimit.limit} calls per ${rateLimit.windowMs / 1000}s${counting === 'attempts' ? ', refused calls counted too' : ''}` : 'off'}; try: curl --cacert ${caFile} -H "Authorization: $CLOCKCHECK_TOKEN" ${server.origin}/api/public/users`);
