@@ -3,7 +3,7 @@ import { builtinCheck, describeAnswer, served, type CheckContext } from './conte
 import { pathArg } from './args.ts';
 import { createdId } from '../records/created-id.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { Delivery } from '../webhooks/sink.ts';
+import type { Delivery } from '../webhooks/delivery.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import { formatDuration } from '../duration.ts';
 import { formValue, hasPublishedBody, type ChangeKind as NotifiedChange, type NotificationForm } from '../contract/webhook-notification.ts';

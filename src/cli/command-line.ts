@@ -1,5 +1,6 @@
 import { commandHelp } from '../input/command-help.ts';
-import { parseCommandLine, type CommandSpec, type OptionTable, type PositionalSpec, type ResolvedArgs, type ResolvedOptions } from '../input/options.ts';
+import { parseCommandLine } from '../input/options.ts';
+import { type CommandSpec, type OptionTable, type PositionalSpec, type ResolvedArgs, type ResolvedOptions } from '../input/option-table.ts';
 
 /** A command's options and arguments, resolved by its table. */
 export interface CommandInput<O extends OptionTable, P extends readonly PositionalSpec[]> {

@@ -2,9 +2,6 @@ import { readArgv } from './_internals/argv-reader.ts';
 import { resolveOptions, resolvePositionals } from './_internals/resolve-values.ts';
 import type { CommandLine, CommandSpec, OptionTable, PositionalSpec, ResolvedArgs, ResolvedOptions } from './option-table.ts';
 
-export { defineCommand, HELP_OPTION } from './option-table.ts';
-export type * from './option-table.ts';
-
 /**
  * Reads argv by the command's table: `--name value`, `--name=value`, `-x`, and `--` before words
  * that are not options. Every option comes out resolved: a default filled in, a value converted to

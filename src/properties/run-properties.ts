@@ -1,5 +1,5 @@
 import type { CheckResult } from '../report/model.ts';
-import type { RunDates } from '../scenarios/template.ts';
+import type { RunDates } from '../scenarios/template-context.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { formatOffsetDateTime } from '../contract/formats/index.ts';
 import { createdId } from '../records/created-id.ts';
-import type { RunDates } from '../scenarios/template.ts';
+import type { RunDates } from '../scenarios/template-context.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';

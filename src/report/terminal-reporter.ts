@@ -1,5 +1,5 @@
 import type { CheckResult, CheckStatus, RunReport } from './model.ts';
-import { formatDuration } from './_internals/format.ts';
+import { formatDuration } from '../duration.ts';
 import { groupBySection, primarySection } from './_internals/spec-sections.ts';
 import { oneLine, painter } from './terminal-text.ts';
 import { runVerdict } from './_internals/verdict.ts';

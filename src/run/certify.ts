@@ -4,7 +4,7 @@ import { RunStopped } from '../errors.ts';
 import { RunError } from './run-error.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, scenarioCheck, type ScenarioDeps } from '../scenarios/run-scenario.ts';
-import { runDates } from '../scenarios/template.ts';
+import { runDates } from '../scenarios/template-context.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type CreatedResource, type RunReport } from '../report/model.ts';
 import type { TargetRequest, TokenScheme } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -28,7 +28,8 @@ import { retainExchange } from '../client/retained.ts';
 import { RunTransport } from './run-transport.ts';
 import { rateLimitBacklog } from './backlog.ts';
 import { ClockcheckError } from '../errors.ts';
-import { render, type TemplateContext } from '../scenarios/template.ts';
+import { render } from '../scenarios/template.ts';
+import { type TemplateContext } from '../scenarios/template-context.ts';
 import { referencedPaths } from '../input/template-syntax.ts';
 import { startRunSink, type RunSink, type SinkProfile } from '../webhooks/run-sink.ts';
 

@@ -3,7 +3,6 @@ import type { TemplateContext } from './template-context.ts';
 import { TemplateError } from './template-error.ts';
 import { compileExpression } from './template-expression.ts';
 
-export { runDates, type RunDates, type TemplateContext } from './template-context.ts';
 
 /**
  * `{{ expr }}` templates in scenario values. A string that is exactly one template keeps the value's

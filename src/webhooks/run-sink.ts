@@ -6,7 +6,8 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Redactor } from '../client/redaction.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { NotificationForm } from '../contract/webhook-notification.ts';
-import { PROBE_HEADER, startSink, type Delivery, type Sink } from './sink.ts';
+import { PROBE_HEADER, startSink, type Sink } from './sink.ts';
+import type { Delivery } from './delivery.ts';
 
 /** The profile's webhook settings with a sink. */
 export type SinkProfile = NonNullable<Profile['webhook']> & { readonly sink: NonNullable<NonNullable<Profile['webhook']>['sink']> };

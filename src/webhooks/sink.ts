@@ -5,7 +5,6 @@ import { readBoundedJson, type Refuse } from './_internals/bounded-json-body.ts'
 import { Mailbox } from './_internals/mailbox.ts';
 import { closeGracefully, listenBounded } from './_internals/sink-server.ts';
 
-export type { Delivery } from './delivery.ts';
 
 export interface SinkOptions {
   readonly host?: string;

@@ -1,7 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ClockcheckError, InternalError, UsageError } from '../../src/errors.ts';
 import { commandHelp } from '../../src/input/command-help.ts';
-import { defineCommand, parseCommandLine, type CommandSpec } from '../../src/input/options.ts';
+import { parseCommandLine } from '../../src/input/options.ts';
+import { defineCommand, type CommandSpec } from '../../src/input/option-table.ts';
 
 /** A table with one option of every kind, as a command declares it. */
 const DEMO = defineCommand({

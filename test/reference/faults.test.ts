@@ -5,7 +5,8 @@ import { FAULTS, faultByName, type FaultName } from '../../src/reference/faults.
 import { UsageError } from '../../src/errors.ts';
 import type { RateLimitSetting } from '../../src/contract/rate-limit.ts';
 import { RULES, ruleById } from '../../src/contract/rules.ts';
-import { startSink, type Delivery } from '../../src/webhooks/sink.ts';
+import { startSink } from '../../src/webhooks/sink.ts';
+import type { Delivery } from '../../src/webhooks/delivery.ts';
 import { baselines, startTestServer, type TestServer } from '../support/reference-client.ts';
 
 /**

@@ -3,7 +3,8 @@ import { Agent, request } from 'undici';
 import { signDelivery } from '../support/webhooks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { startSink, type Delivery, type Sink } from '../../src/webhooks/sink.ts';
+import { startSink, type Sink } from '../../src/webhooks/sink.ts';
+import type { Delivery } from '../../src/webhooks/delivery.ts';
 
 const SECRET = 'whsec-reference-42';
 let server: ReferenceServer | undefined;

@@ -12,7 +12,7 @@ import { profileSchema, type Profile } from '../../src/profile/profile.ts';
 import { parseSuite, type LoadedScenario } from '../../src/scenarios/loader.ts';
 import { issueText, parseArguments } from '../../src/input/arguments.ts';
 import type { ScenarioDeps } from '../../src/scenarios/run-scenario.ts';
-import { runDates, type TemplateContext } from '../../src/scenarios/template.ts';
+import { runDates, type TemplateContext } from '../../src/scenarios/template-context.ts';
 
 /** The target every fake exchange claims to talk to. */
 export const ORIGIN = 'https://target.test:8443';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchOffsetToZone } from '../../src/contract/formats/index.ts';
-import { evaluate, render, runDates } from '../../src/scenarios/template.ts';
+import { evaluate, render } from '../../src/scenarios/template.ts';
+import { runDates } from '../../src/scenarios/template-context.ts';
 import { TemplateError } from '../../src/scenarios/template-error.ts';
 import { MAX_TEMPLATE_DAY } from '../../src/scenarios/template-context.ts';
 import { referencedPaths } from '../../src/input/template-syntax.ts';

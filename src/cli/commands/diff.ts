@@ -1,7 +1,7 @@
 import { diffReports, DiffableReport } from '../../diff/report-diff.ts';
 import { renderDiffMarkdown, renderDiffText } from '../../diff/render-diff.ts';
 import { readReportFile } from '../../report/read-report.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 
 export const DIFF_COMMAND = defineCommand({

@@ -23,7 +23,7 @@ import { didYouMean } from '../../input/did-you-mean.ts';
 import type { RuleId } from '../../contract/rules.ts';
 import { loadProfile, type Profile } from '../../profile/profile.ts';
 import { REDACTED } from '../../client/redaction.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { timezoneName } from '../option-parsers.ts';
 

@@ -5,7 +5,7 @@ import { discoverProfile } from '../../init/discover-profile.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, parseProfile } from '../../profile/profile.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { pacingRateLimit } from '../option-parsers.ts';
 import { resolveTargetAccess } from '../target-access.ts';

@@ -13,7 +13,7 @@ import { startEmbeddedTarget } from '../../run/embedded-target.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { Redactor } from '../../client/redaction.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { resolveTargetAccess, type TargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';

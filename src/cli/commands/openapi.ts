@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { openApiDocument } from '../../openapi/openapi-document.ts';
 import { specIdentity } from '../../run/spec-document.ts';
 import { toolVersion } from '../../version.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { loadProfile } from '../../profile/profile.ts';
 

@@ -4,7 +4,7 @@ import { RULES, type Rule } from '../../contract/rules.ts';
 import { FAULTS } from '../../reference/faults.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
 import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';

@@ -13,7 +13,7 @@ import { readLastFailed, type LastFailed } from '../../run/last-failed.ts';
 import { planDocument, planText } from '../../run/plan-text.ts';
 import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../run/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
-import { defineCommand, type ResolvedOptions } from '../../input/options.ts';
+import { defineCommand, type ResolvedOptions } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { pacingRateLimit } from '../option-parsers.ts';
 import { resolveTargetAccess } from '../target-access.ts';

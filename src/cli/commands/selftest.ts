@@ -6,7 +6,7 @@ import { isFaultName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type FaultDetection } from '../../run/selftest.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -9,7 +9,7 @@ import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
-import { defineCommand } from '../../input/options.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { timezoneName } from '../option-parsers.ts';
 

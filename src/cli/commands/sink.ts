@@ -6,8 +6,9 @@ import { generateTlsIdentity, writeCaFile } from '../../tls/certificate.ts';
 import { PUBLISHED_FORM } from '../../contract/webhook-notification.ts';
 import { loadProfile } from '../../profile/profile.ts';
 import { listenAddress } from '../../webhooks/run-sink.ts';
-import { startSink, type Delivery } from '../../webhooks/sink.ts';
-import { defineCommand } from '../../input/options.ts';
+import { startSink } from '../../webhooks/sink.ts';
+import type { Delivery } from '../../webhooks/delivery.ts';
+import { defineCommand } from '../../input/option-table.ts';
 import { durationText } from '../../input/duration-text.ts';
 import { readCommandLine } from '../command-line.ts';
 

@@ -1,7 +1,7 @@
 import type { Rule } from '../../contract/rules.ts';
 import type { CurlTlsOptions } from '../curl.ts';
 import type { CheckResult, CheckSource, CheckStatus, Finding } from '../model.ts';
-import { formatDuration } from './format.ts';
+import { formatDuration } from '../../duration.ts';
 import { checkAnchor, exchangeAnchor, ruleAnchor } from './html-anchors.ts';
 import { exchangeBlock } from './html-exchange.ts';
 import { html, type SafeHtml } from '../safe-html.ts';

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Exchange, ExchangeResponse } from '../../client/exchange.ts';
 import { curlCommand, type CurlTlsOptions } from '../curl.ts';
 import { readableBody } from './body-text.ts';
-import { formatDuration, pathOf } from './format.ts';
+import { formatDuration } from '../../duration.ts';
+import { pathOf } from './path-of.ts';
 import { exchangeAnchor } from './html-anchors.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 

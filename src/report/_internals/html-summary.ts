@@ -1,5 +1,5 @@
 import type { CheckStatus, RunReport } from '../model.ts';
-import { formatDuration } from './format.ts';
+import { formatDuration } from '../../duration.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 import { runVerdict } from './verdict.ts';
 

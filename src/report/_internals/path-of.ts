@@ -1,4 +1,3 @@
-export { formatDuration } from '../../duration.ts';
 
 /** The path and query of a URL (`/api/public/users?page=2`), or the text itself when not a URL. */
 export function pathOf(url: string): string {
