@@ -10,6 +10,10 @@ setFlagsFromString('--semi-space-growth-factor=1');
 const { main, reportError } = await import('../cli/main.ts');
 // An error no command caught (a callback's, a stray promise's) is still one line and exit code 70, never a stack.
 const crash = (error: unknown): never => process.exit(reportError(error));
+// A reader that stops reading (`clockcheck openapi | head`) is not an error: end quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : crash(error)));
+}
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../errors.ts';
 
 /**
  * The exit codes of every clockcheck command: one table, documented in `clockcheck --help`,
- * docs/exit-codes.md and the README, and tested (test/cli/exit-codes.test.ts).
+ * docs/exit-codes.md and the README, and tested (test/cli/bad-inputs.test.ts, test/docs/pages.test.ts).
  */
 export const EXIT_CODES = {
   /** Everything judged passed (skipped and waived checks do not change it); any other command: done. */

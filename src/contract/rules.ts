@@ -1,6 +1,6 @@
 /**
  * The rule catalog: every normative statement of the spec
- * (`shared/spec/time-tracking-public-api.md`) as a rule with a stable ID.
+ * (`spec/time-tracking-public-api.md`) as a rule with a stable ID.
  *
  * basis `spec`: the spec states it; a conforming server must satisfy it.
  * basis `profile`: the spec says "not shown" (or leaves a choice open), so the expectation comes

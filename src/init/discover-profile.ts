@@ -107,7 +107,7 @@ interface TargetAnswers {
 
 /**
  * Discovers a profile from the target, read-only unless `probeWrites`: GET and HEAD only, paced at
- * the target's limit, about 17 requests. Nothing is guessed: every value comes with the request that
+ * the target's limit, about 15 requests. Nothing is guessed: every value comes with the request that
  * showed it, every gap with what to fill in. The token must be accepted (raw, or only as Bearer).
  * @throws RunError when the target cannot be reached or refuses the token.
  */

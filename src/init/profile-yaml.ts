@@ -117,7 +117,7 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
     ...comment(
       `Written by \`clockcheck init\` (clockcheck ${origin.toolVersion}) on ${origin.writtenAt.toISOString()} from ${found.requests} requests (${writes ? `read-only, then ${writes.created.length > 0 ? 'three writes' : 'the writes of --probe-writes'}` : 'read-only: GET only'}). ` +
         'Each key says how it was found: the request and what answered it. A key left as a comment could not be established from the answers: ' +
-        'fill it in, or leave it out, and the checks that need it are skipped with the reason. Every key is documented in README.md, "Profile".',
+        'fill it in, or leave it out, and the checks that need it are skipped with the reason. Every key is documented in docs/profiles.md, "Every key".',
       '',
     ),
     ...comment(`The token is not in this file: clockcheck reads it from $${origin.tokenEnv}.`, ''),

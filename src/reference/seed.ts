@@ -6,7 +6,7 @@ import type { UserRecord } from './records.ts';
 import { newUserRecord } from './new-user.ts';
 
 /**
- * Seed data a harness can rely on (documented in README, printed by `clockcheck serve`).
+ * Seed data a harness can rely on (documented in docs/reference-server.md, "Seed data"; printed by `clockcheck serve`).
  * IDs are stable because every repository starts empty and counts from 1.
  */
 export interface SeedSummary {

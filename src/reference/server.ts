@@ -58,7 +58,7 @@ export interface ReferenceServer {
   /**
    * Enforces another limit from now on, on a fresh limiter (no call counted yet; the active faults
    * still apply). The embedded certification serves its paced checks at a quick window and its
-   * rate-limit phase at the profile's (README, "Two windows for the embedded server").
+   * rate-limit phase at the profile's (docs/rate-limit-and-load.md, "The two windows of the embedded server").
    */
   setRateLimit(setting: RateLimitSetting | null): void;
   /** How it answers where the spec says "not shown" (the context's dialect). */

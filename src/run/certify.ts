@@ -71,7 +71,7 @@ export interface CertifyOptions {
   /**
    * The embedded reference server only: it serves the paced checks at `rateLimit`, a quicker window
    * than the profile's, and `switchToProfileRateLimit` gives it the profile's limit on a fresh
-   * limiter just before the rate-limit phase (README, "Two windows for the embedded server").
+   * limiter just before the rate-limit phase (docs/rate-limit-and-load.md, "The two windows of the embedded server").
    */
   readonly quickPacing?: QuickPacing;
   /**

@@ -20,7 +20,7 @@ export const EMBEDDED_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 1000
 export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
 
 /**
- * The embedded server's two windows (README, "Two windows for the embedded server"): the paced
+ * The embedded server's two windows (docs/rate-limit-and-load.md, "The two windows of the embedded server"): the paced
  * checks at QUICK_RATE_LIMIT, then `setRateLimit(EMBEDDED_RATE_LIMIT)` on a fresh limiter before the
  * rate-limit phase. `setRateLimit` reaches the server in this process or over IPC.
  */
@@ -36,7 +36,7 @@ export interface EmbeddedFacts {
   readonly rateLimit: RateLimitSetting | null;
 }
 
-/** The profile of the embedded reference server, filled from its seed data (README, "Seed data"). */
+/** The profile of the embedded reference server, filled from its seed data (docs/reference-server.md, "Seed data"). */
 export function embeddedProfile(server: EmbeddedFacts): Profile {
   const seed = server.seed;
   const dialect = server.dialect;
@@ -69,7 +69,7 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
       signature_tolerance: 300_000,
       notification: dialect.notificationForm,
     },
-    // The readings the spec leaves open, as the server's dialect makes them (README, "clockcheck serve").
+    // The readings the spec leaves open, as the server's dialect makes them (docs/reference-server.md, "Dialects").
     user_email_format: dialect.emailFormat,
     user_edit_required: dialect.editRequires,
     // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The spec document clockcheck certifies against, vendored at spec/ (see README). */
+/** The spec document clockcheck certifies against, vendored at spec/. */
 export const SPEC_PATH = fileURLToPath(new URL('../../spec/time-tracking-public-api.md', import.meta.url));
 
 /** Title and SHA-256 of the vendored spec document. */

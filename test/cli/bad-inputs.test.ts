@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { reportError } from '../../src/cli/main.ts';
 import { EXIT_CODES } from '../../src/cli/exit-codes.ts';
-import { runClockcheck, type CliResult } from '../support/cli.ts';
+import { DEV_BIN, runClockcheck, runProcess, type CliResult } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'clockcheck-bad-inputs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -127,5 +127,15 @@ describe("clockcheck's own bug", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('a reader that stops reading', () => {
+  it('ends the command quietly, exit 0, as `clockcheck openapi | head` expects', async () => {
+    // head reads one line and leaves; the OpenAPI document (over 100 KB) is still being written.
+    const script = `"${process.execPath}" "${DEV_BIN}" openapi | head -1 >/dev/null; echo "exit \${PIPESTATUS[0]}" >&2`;
+    const result = await runProcess('bash', ['--noprofile', '--norc', '-c', script], ENV);
+    expect(result.stderr).not.toMatch(/clockcheck:/);
+    expect(result.stderr.trim().split('\n').at(-1)).toBe('exit 0');
   });
 });

@@ -46,8 +46,8 @@ describe('the npm package', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('ships the compiled CLI, the suites, the spec and the profiles, and no sources, tests or dev launcher', () => {
-    for (const shipped of ['dist/bin/clockcheck.js', 'dist/index.js', 'dist/index.d.ts', 'spec/time-tracking-public-api.md', 'docs/report-schema.json', 'LICENSE', 'README.md', 'package.json']) {
+  it('ships the compiled CLI, the suites, the spec, the profiles and the docs the README links, and no sources, tests or dev launcher', () => {
+    for (const shipped of ['dist/bin/clockcheck.js', 'dist/index.js', 'dist/index.d.ts', 'spec/time-tracking-public-api.md', 'docs/report-schema.json', 'docs/profiles.md', 'docs/troubleshooting.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'LICENSE', 'README.md', 'package.json']) {
       expect(files).toContain(shipped);
     }
     expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.yaml'))).toBe(true);

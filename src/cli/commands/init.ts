@@ -15,7 +15,7 @@ const DEFAULT_OUT = 'clockcheck.profile.yaml';
 export const INIT_COMMAND = defineCommand({
   name: 'init',
   description: `Writes a target profile from the target's own answers, for \`clockcheck run --profile FILE\`.
-Read-only by default: about 17 GET requests, paced like run (60 calls a minute unless --rate-limit),
+Read-only by default: about 15 GET requests, paced like run (60 calls a minute unless --rate-limit),
 with progress on stderr. It finds active and inactive users and users of each role (the active and
 role filters, cross-checked against the records), a job, a task, a break rule and a closed timesheet,
 how records spell their fields and where lists put their items, which sort spelling is honored,

@@ -1,6 +1,6 @@
 import type { Rule } from '../../contract/rules.ts';
 
-/** The spec's numbered headings (shared/spec/time-tracking-public-api.md), for grouping by section. */
+/** The spec's numbered headings (spec/time-tracking-public-api.md), for grouping by section. */
 const SECTION_TITLES: Readonly<Record<string, string>> = {
   '1': 'What the service does',
   '2': 'Resources and their fields',
