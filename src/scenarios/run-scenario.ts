@@ -11,7 +11,7 @@ import { judge, unobserved, type Judgement } from './expectations.ts';
 import { createdId } from '../records/created-id.ts';
 import { select } from '../records/json-path.ts';
 import { recordReading } from '../records/record-reading.ts';
-import { ClockcheckError, RunStopped } from '../errors.ts';
+import { ClockcheckError, InternalError, RunStopped } from '../errors.ts';
 import { retainExchange } from '../client/retained.ts';
 import { render } from './template.ts';
 import type { TemplateContext } from './template-context.ts';
@@ -129,7 +129,7 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
   let lastStep = false;
   let released = false;
   const send = async (request: TargetRequest): Promise<Exchange> => {
-    if (released) throw new Error(`scenario ${loaded.id} sent ${request.method} ${request.path ?? request.url} after it released the run (doneSending)`);
+    if (released) throw new InternalError(`scenario ${loaded.id} sent ${request.method} ${request.path ?? request.url} after it released the run (doneSending)`);
     const exchange = await deps.send(request);
     exchanges.push(retainExchange(exchange));
     last = exchange;

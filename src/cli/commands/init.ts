@@ -43,7 +43,7 @@ Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refus
 
 /** An environment variable's name, as the profile's token_env holds it. */
 function environmentVariableName(text: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new Error(`"${text}" is not an environment variable name`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new UsageError(`"${text}" is not an environment variable name`);
   return text;
 }
 
