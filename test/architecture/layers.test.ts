@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, type CliResult } from '../support/cli.ts';
+import { ROOT, runProcess, type CliResult } from '../support/cli.ts';
 
 const require = createRequire(import.meta.url);
 const { layeringMarkdown } = require('../../scripts/layering.cjs') as { layeringMarkdown: () => string };
@@ -14,15 +13,7 @@ const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 
 /** `depcruise src --config <ours>` in `cwd`, as `npm run layers` runs it. */
 function depcruise(cwd: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'err'], { cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'err'], process.env, cwd);
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'clockcheck-layers-'));

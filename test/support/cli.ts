@@ -18,10 +18,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `command ...args` in the repository root with exactly `env` as its environment, to completion. */
-export function runProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/** Runs `command ...args` in `cwd` (the repository root by default) with exactly `env` as its environment, to completion. */
+export function runProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env });
+    const child = spawn(command, args, { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
