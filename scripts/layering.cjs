@@ -5,7 +5,7 @@
 'use strict';
 
 /** Modules under src/ that everything may import and that import nothing of ours (but each other). */
-const BASE = ['errors.ts', 'duration.ts', 'version.ts', 'tls/'];
+const BASE = ['errors.ts', 'duration.ts', 'version.ts', 'did-you-mean.ts', 'tls/'];
 
 const ENGINE = ['contract', 'input', 'client', 'profile', 'records', 'report'];
 
@@ -15,7 +15,7 @@ const ENGINE = ['contract', 'input', 'client', 'profile', 'records', 'report'];
  */
 const LAYERS = [
   { folder: 'contract', what: 'the API as the spec states it: formats, field tables, conditions, responses, operations, the rule catalog, §8\'s limit', imports: [] },
-  { folder: 'input', what: 'what the user writes, read at the boundary: YAML with lines, zod issues as file:line errors, did-you-mean, template syntax, option tables', imports: ['contract'] },
+  { folder: 'input', what: 'what the user writes, read at the boundary: YAML with lines, zod issues as file:line errors, rule IDs, template syntax, option tables', imports: ['contract'] },
   { folder: 'client', what: 'talking to a target: the undici client, exchanges, pacing, redaction, every bound on a connection', imports: ['contract'] },
   { folder: 'profile', what: 'the target profile: its schema (zod), loading, the readings the spec leaves open', imports: ['contract', 'input'] },
   { folder: 'records', what: 'reading the API\'s records the spec does not show: envelopes, spellings, values by meaning, JSON paths, created IDs', imports: ['contract', 'profile'] },
@@ -80,3 +80,5 @@ function layeringMarkdown() {
 }
 
 module.exports = { BASE, ENGINE, LAYERS, REFERENCE_EXCEPTIONS, layeringMarkdown };
+
+if (require.main === module) console.log(layeringMarkdown()); // node scripts/layering.cjs: the section ARCHITECTURE.md shows

@@ -1,5 +1,5 @@
 import { ClockcheckError, InternalError, UsageError } from '../errors.ts';
-import { didYouMean } from '../input/did-you-mean.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import type { CommandSpec } from '../input/option-table.ts';
 import { EXIT_CODE_MEANINGS, EXIT_CODE_OF_ERROR, type ExitCode } from './exit-codes.ts';
 import { toolVersion } from '../version.ts';

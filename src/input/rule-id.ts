@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
 

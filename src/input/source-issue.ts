@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { SourceError, type YamlSource } from './yaml-source.ts';
 
 type Issue = z.core.$ZodIssue;

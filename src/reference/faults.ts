@@ -1,4 +1,5 @@
 import type { RuleId } from '../contract/rules.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { UsageError } from '../errors.ts';
 import type { Dialect } from './dialect.ts';
 
@@ -153,7 +154,10 @@ const FAULTS_BY_NAME: ReadonlyMap<string, Fault> = new Map(FAULTS.map((f) => [f.
  */
 export function faultByName(name: string): Fault {
   const found = FAULTS_BY_NAME.get(name);
-  if (!found) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  if (!found) {
+    const near = didYouMean(name, [...FAULTS_BY_NAME.keys()]);
+    throw new UsageError(`unknown fault "${name}"${near ? ` (did you mean "${near}"?)` : ''}; \`clockcheck serve --list-faults\` lists them`);
+  }
   return found;
 }
 

@@ -2,7 +2,7 @@ import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import type { BuiltinCheck } from '../checks/context.ts';
 import { InternalError } from '../errors.ts';
 import { argumentsIssue } from '../input/arguments.ts';
-import { didYouMean } from '../input/did-you-mean.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import type { FieldIssue } from '../input/source-issue.ts';
 import type { Scenario } from './format.ts';
 import { knownOnlyAtRunTime, templateIssue } from './template-issues.ts';

@@ -1,5 +1,5 @@
 import { parsePositionalArguments } from '../input/arguments.ts';
-import { didYouMean } from '../input/did-you-mean.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { parseTemplateExpression } from '../input/template-syntax.ts';
 import type { TemplateContext } from './template-context.ts';
 import { TemplateError } from './template-error.ts';

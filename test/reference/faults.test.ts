@@ -321,6 +321,7 @@ describe('the fault catalog', () => {
   it('refuses a name no fault has with a UsageError that says where the names are listed', () => {
     expect(() => faultByName('no-such-fault')).toThrow(UsageError);
     expect(() => faultByName('no-such-fault')).toThrow('unknown fault "no-such-fault"; `clockcheck serve --list-faults` lists them');
+    expect(() => faultByName('rate-limit-one-xtra')).toThrow('unknown fault "rate-limit-one-xtra" (did you mean "rate-limit-one-extra"?); `clockcheck serve --list-faults` lists them');
   });
 });
 

@@ -19,7 +19,7 @@ import { profileContext } from '../../properties/profile-context.ts';
 import { seedContext } from '../../properties/seed-context.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../properties/family.ts';
 import { curlCommand, type CurlTlsOptions } from '../../report/curl.ts';
-import { didYouMean } from '../../input/did-you-mean.ts';
+import { didYouMean } from '../../did-you-mean.ts';
 import type { RuleId } from '../../contract/rules.ts';
 import { loadProfile, type Profile } from '../../profile/profile.ts';
 import { REDACTED } from '../../client/redaction.ts';

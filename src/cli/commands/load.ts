@@ -6,7 +6,7 @@ import { loadRunId, runLoad } from '../../load/load-run.ts';
 import { loadSummary } from '../../load/load-summary.ts';
 import type { RateLimitWindow } from '../../load/load-verdict.ts';
 import { writeLoadReports } from '../../load/write-load-reports.ts';
-import { isFaultName } from '../../reference/faults.ts';
+import { faultByName } from '../../reference/faults.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import type { ReferenceServer } from '../../reference/server.ts';
 import { startEmbeddedTarget } from '../../run/embedded-target.ts';
@@ -88,9 +88,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
   const target = values.target ?? profile.target;
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
-  for (const name of values.fault) {
-    if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
-  }
+  for (const name of values.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
   const hostname = target ? hostnameOf(target) : null;
   if (hostname !== null && !isLoopbackHost(hostname) && !values.yes) {
     const envToken = process.env[profile.token_env];

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
-import { isFaultName } from '../../reference/faults.ts';
+import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type FaultDetection } from '../../run/selftest.ts';
@@ -48,7 +48,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(SELFTEST_COMMAND, argv);
   if (!input) return 0;
   const { options } = input;
-  for (const name of options.fault) if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
+  for (const name of options.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
   const seed = options.seed;
   const dialects = options.dialect === 'all' ? DIALECT_NAMES : [options.dialect];
   const result = await selftest({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../tls/certificate.ts';
-import { FAULTS, isFaultName } from '../../reference/faults.ts';
+import { FAULTS, faultByName } from '../../reference/faults.ts';
 import { RATE_LIMIT_COUNTINGS } from '../../reference/rate-limiter.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
@@ -122,9 +122,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     listFaults();
     return 0;
   }
-  for (const name of options.fault) {
-    if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}"; \`clockcheck serve --list-faults\` lists them`);
-  }
+  for (const name of options.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
   if (Boolean(options.cert) !== Boolean(options.key)) throw new UsageError('--cert and --key go together');
   const rateLimit = options['rate-limit'];
   const counting = options['rate-limit-counts'];

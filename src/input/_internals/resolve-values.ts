@@ -1,6 +1,6 @@
 import { parseDuration } from '../../duration.ts';
 import { UsageError } from '../../errors.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../did-you-mean.ts';
 import type { CommandSpec, OptionSpec } from '../option-table.ts';
 import { expectedForm } from './expected-form.ts';
 
