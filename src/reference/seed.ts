@@ -10,17 +10,20 @@ import { newUserRecord } from './new-user.ts';
  * IDs are stable because every repository starts empty and counts from 1.
  */
 export interface SeedSummary {
-  readonly activeUserIds: { readonly admin: number; readonly manager: number; readonly employee: number };
+  readonly name: SeedName;
+  /** The first active user of each role; null where the seed has none (a company just set up has only its admin). */
+  readonly activeUserIds: { readonly admin: number; readonly manager: number | null; readonly employee: number | null };
   readonly allActiveUserIds: readonly number[];
-  readonly inactiveUserId: number;
+  readonly inactiveUserId: number | null;
   readonly jobIds: readonly number[];
   readonly taskIds: readonly number[];
   readonly breakRuleIds: readonly number[];
   readonly timesheetIds: readonly number[];
-  /** An open timesheet (end null), for breaks without an upper bound. */
-  readonly openTimesheetId: number;
+  /** An open timesheet (end null), for breaks without an upper bound; null where the seed has none. */
+  readonly openTimesheetId: number | null;
   readonly breakCount: number;
-  readonly webhookUrl: string;
+  /** The seeded webhook subscription's URL; null where the company has subscribed nothing. */
+  readonly webhookUrl: string | null;
 }
 
 const SEED_CREATED_AT = '2026-09-01T08:00:00';
@@ -52,28 +55,51 @@ function seedUser(ctx: ServerContext, first: string, last: string, role: number,
   });
 }
 
-/** Fills an empty context with the seed data: 12 users, jobs, tasks, break rules, 13 timesheets, 36 breaks. */
-export function seed(ctx: ServerContext): SeedSummary {
-  const passwordHash = hashPassword('Seed-pass1!');
-  const users = SEED_USERS.map(([first, last, role, active]) => seedUser(ctx, first, last, role, active, passwordHash));
-  const jobIds = ['Warehouse', 'Front desk'].map((name) => ctx.jobs.insert({ name }).id);
-  const taskIds = ['Inventory', 'Cleaning'].map((name) => ctx.tasks.insert({ name }).id);
-  const breakRuleIds = ['Lunch', 'Rest'].map((name) => ctx.breakRules.insert({ name }).id);
-  const workers = users.filter((u) => u.active).slice(0, 3);
-  const closed = seedClosedTimesheets(ctx, workers, jobIds, taskIds, breakRuleIds);
-  const open = seedOpenTimesheet(ctx, workers[0] as UserRecord);
-  const webhookUrl = 'https://hooks.example.test/clockcheck';
-  ctx.webhook = { url: webhookUrl, created_at: SEED_CREATED_AT };
+/**
+ * The seeds a server can start from:
+ * - `standard`: 12 users (10 active, every role; 2 inactive), jobs, tasks, break rules, 12 closed
+ *   timesheets with 3 breaks each, an open timesheet, a webhook subscription;
+ * - `small`: a company of 4 users (an admin, a manager, an employee, an inactive employee), jobs,
+ *   tasks, break rules, one closed timesheet with its 3 breaks, a webhook subscription;
+ * - `fresh`: a company just set up: its admin user, and the jobs, tasks and break rules the API
+ *   cannot create; nothing else.
+ */
+export const SEED_NAMES = ['standard', 'small', 'fresh'] as const;
+export type SeedName = (typeof SEED_NAMES)[number];
 
-  const byRole = (role: number) => (users.find((u) => u.active && u.role_id === role) as UserRecord).id;
+/** Users of each seed: the standard seed's, the first four, or the admin alone. */
+const USERS_OF: Readonly<Record<SeedName, typeof SEED_USERS>> = {
+  standard: SEED_USERS,
+  small: SEED_USERS.slice(0, 4),
+  fresh: SEED_USERS.slice(0, 1),
+};
+
+/** Closed timesheets of each seed (three breaks each). */
+const CLOSED_TIMESHEETS_OF: Readonly<Record<SeedName, number>> = { standard: 12, small: 1, fresh: 0 };
+
+/** Fills an empty context with the seed data of `name` (default `standard`: 12 users, jobs, tasks, break rules, 13 timesheets, 36 breaks). */
+export function seed(ctx: ServerContext, name: SeedName = 'standard'): SeedSummary {
+  const passwordHash = hashPassword('Seed-pass1!');
+  const users = USERS_OF[name].map(([first, last, role, active]) => seedUser(ctx, first, last, role, active, passwordHash));
+  const jobIds = ['Warehouse', 'Front desk'].map((job) => ctx.jobs.insert({ name: job }).id);
+  const taskIds = ['Inventory', 'Cleaning'].map((task) => ctx.tasks.insert({ name: task }).id);
+  const breakRuleIds = ['Lunch', 'Rest'].map((rule) => ctx.breakRules.insert({ name: rule }).id);
+  const workers = users.filter((u) => u.active).slice(0, 3);
+  const closed = seedClosedTimesheets(ctx, workers, jobIds, taskIds, breakRuleIds, CLOSED_TIMESHEETS_OF[name]);
+  const open = name === 'standard' ? seedOpenTimesheet(ctx, workers[0] as UserRecord) : null;
+  const webhookUrl = name === 'fresh' ? null : 'https://hooks.example.test/clockcheck';
+  if (webhookUrl) ctx.webhook = { url: webhookUrl, created_at: SEED_CREATED_AT };
+
+  const byRole = (role: number) => users.find((u) => u.active && u.role_id === role)?.id ?? null;
   return {
-    activeUserIds: { admin: byRole(1), manager: byRole(2), employee: byRole(3) },
+    name,
+    activeUserIds: { admin: byRole(1) as number, manager: byRole(2), employee: byRole(3) },
     allActiveUserIds: users.filter((u) => u.active).map((u) => u.id),
-    inactiveUserId: (users.find((u) => !u.active) as UserRecord).id,
+    inactiveUserId: users.find((u) => !u.active)?.id ?? null,
     jobIds,
     taskIds,
     breakRuleIds,
-    timesheetIds: [...closed.timesheetIds, open],
+    timesheetIds: [...closed.timesheetIds, ...(open === null ? [] : [open])],
     openTimesheetId: open,
     breakCount: closed.breakCount,
     webhookUrl,
@@ -84,14 +110,14 @@ export function seed(ctx: ServerContext): SeedSummary {
 const SEED_BREAKS = [[10, 30, 10, 2], [12, 0, 30, 1], [15, 0, 15, 2]] as const;
 
 /**
- * 12 closed timesheets, one a day from 2026-10-01, 09:00 to 17:00 company time, the workers and the
- * jobs and tasks taking turns, three breaks each.
+ * `count` closed timesheets, one a day from 2026-10-01, 09:00 to 17:00 company time, the workers and
+ * the jobs and tasks taking turns, three breaks each.
  */
-function seedClosedTimesheets(ctx: ServerContext, workers: readonly UserRecord[], jobIds: readonly number[], taskIds: readonly number[], breakRuleIds: readonly number[]): { timesheetIds: number[]; breakCount: number } {
+function seedClosedTimesheets(ctx: ServerContext, workers: readonly UserRecord[], jobIds: readonly number[], taskIds: readonly number[], breakRuleIds: readonly number[], count: number): { timesheetIds: number[]; breakCount: number } {
   const zone = ctx.companyTimezone;
   const timesheetIds: number[] = [];
   let breakCount = 0;
-  for (let day = 0; day < 12; day++) {
+  for (let day = 0; day < count; day++) {
     const date = DateTime.fromObject({ year: 2026, month: 10, day: 1 + day, hour: 9 }, { zone });
     const worker = workers[day % workers.length] as UserRecord;
     const sheet = ctx.timesheets.insert({

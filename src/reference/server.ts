@@ -15,7 +15,7 @@ import {
   type RateLimitCounting,
 } from './rate-limiter.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
-import { seed, type SeedSummary } from './seed.ts';
+import { seed, type SeedName, type SeedSummary } from './seed.ts';
 import { DIALECTS, type Dialect, type DialectName } from './dialect.ts';
 
 export interface ReferenceServerOptions {
@@ -41,6 +41,8 @@ export interface ReferenceServerOptions {
   readonly tls?: TlsIdentity;
   /** How to answer where the spec says "not shown" (default: standard). */
   readonly dialect?: DialectName;
+  /** The data it starts with (default: standard; `fresh` is a company just set up: its admin and nothing the API can create). */
+  readonly seed?: SeedName;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -96,7 +98,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const faults = (options.faults ?? []).map((name) => faultByName(name).name as FaultName);
   const companyTimezone = options.companyTimezone ?? 'America/Chicago';
   const ctx = new ServerContext(companyTimezone, new Set(faults), DIALECTS[options.dialect ?? 'standard']);
-  const seeded = seed(ctx);
+  const seeded = seed(ctx, options.seed);
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());
   let rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ClockcheckError } from '../errors.ts';
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
+import { SEED_NAMES } from '../reference/seed.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { EmbeddedFacts } from './embedded-profile.ts';
 
@@ -34,16 +35,17 @@ export const ServeAnnouncement = z.object({
   dialect: z.enum(Object.keys(DIALECTS) as [DialectName, ...DialectName[]]),
   rateLimit: z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }).nullable(),
   seed: z.object({
-    activeUserIds: z.object({ admin: z.number(), manager: z.number(), employee: z.number() }),
+    name: z.enum(SEED_NAMES),
+    activeUserIds: z.object({ admin: z.number(), manager: z.number().nullable(), employee: z.number().nullable() }),
     allActiveUserIds: z.array(z.number()).readonly(),
-    inactiveUserId: z.number(),
+    inactiveUserId: z.number().nullable(),
     jobIds: z.array(z.number()).readonly(),
     taskIds: z.array(z.number()).readonly(),
     breakRuleIds: z.array(z.number()).readonly(),
     timesheetIds: z.array(z.number()).readonly(),
-    openTimesheetId: z.number(),
+    openTimesheetId: z.number().nullable(),
     breakCount: z.number(),
-    webhookUrl: z.string(),
+    webhookUrl: z.string().nullable(),
   }),
 });
 export type ServeAnnouncement = z.infer<typeof ServeAnnouncement>;

@@ -48,14 +48,7 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
     rate_limit: { ...profile.rate_limit, limit: rateLimit.limit, window: rateLimit.windowMs, body_text: 'Too Many Attempts' },
     company_timezone: server.companyTimezone,
     versioned_prefix: '/api/v2',
-    fixtures: {
-      active_user_ids: [seed.activeUserIds.admin, seed.activeUserIds.manager, seed.activeUserIds.employee],
-      inactive_user_id: seed.inactiveUserId,
-      job_id: seed.jobIds[0],
-      task_id: seed.taskIds[0],
-      break_rule_id: seed.breakRuleIds[0],
-      role_user_ids: { admin: [seed.activeUserIds.admin], manager: [seed.activeUserIds.manager], employee: [seed.activeUserIds.employee] },
-    },
+    fixtures: seedFixtures(seed),
     // The run's sink on loopback, subscribed through the server's extension with a secret the run
     // makes; loopback deliveries come within milliseconds, so a second of silence after unsubscribe is
     // telling. The notifications' form is the dialect's (the published one, or the alternative's).
@@ -74,6 +67,24 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
     user_edit_required: dialect.editRequires,
     // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).
     ...(dialect.sortNames === 'snake' ? { sort_names: { first_name: 'first_name', role_id: 'role_id' } } : {}),
+  };
+}
+
+/** The fixtures a seed holds: the users of each role it has, an inactive one if any, a job, a task, a break rule. */
+function seedFixtures(seed: SeedSummary): Profile['fixtures'] {
+  const { admin, manager, employee } = seed.activeUserIds;
+  const present = (id: number | null): id is number => id !== null;
+  return {
+    active_user_ids: [admin, manager, employee].filter(present),
+    ...(seed.inactiveUserId === null ? {} : { inactive_user_id: seed.inactiveUserId }),
+    job_id: seed.jobIds[0],
+    task_id: seed.taskIds[0],
+    break_rule_id: seed.breakRuleIds[0],
+    role_user_ids: {
+      admin: [admin],
+      ...(manager === null ? {} : { manager: [manager] }),
+      ...(employee === null ? {} : { employee: [employee] }),
+    },
   };
 }
 

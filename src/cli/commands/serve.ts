@@ -9,6 +9,7 @@ import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
+import { SEED_NAMES } from '../../reference/seed.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { timezoneName } from '../option-parsers.ts';
@@ -48,6 +49,12 @@ The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and p
     key: { kind: 'string', placeholder: 'FILE', help: "the certificate's private key (PEM), with --cert" },
     'ca-out': { kind: 'string', placeholder: 'DIR', defaultHelp: 'a folder in the temporary directory', help: 'where to write the CA file to trust' },
     dialect: { kind: 'choice', values: DIALECT_NAMES, default: 'standard', help: 'how the server answers where the spec says "not shown" (above)' },
+    'seed-data': {
+      kind: 'choice',
+      values: SEED_NAMES,
+      default: 'standard',
+      help: 'the data it starts with: standard (12 users, 13 timesheets, 36 breaks), small (4 users, 1 timesheet, 3 breaks) or fresh (a company just set up: its admin, jobs, tasks and break rules, nothing else)',
+    },
     'list-faults': { kind: 'boolean', help: 'list the faults, each with the rule it breaks, and exit' },
     ipc: {
       kind: 'boolean',
@@ -75,9 +82,9 @@ export function describeServer(server: ReferenceServer, caFile: string, tokenSou
     `company timezone ${server.companyTimezone}`,
     `faults ${server.faults.length > 0 ? server.faults.join(', ') : 'none'}`,
     `dialect ${dialect.name} (e-mail format ${dialect.emailFormat}; edit requires ${dialect.editRequires}; sort names ${dialect.sortNames})`,
-    `seed active users admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager} employee=${seed.activeUserIds.employee} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId}`,
+    `seed ${seed.name}: active users admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager ?? 'none'} employee=${seed.activeUserIds.employee ?? 'none'} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId ?? 'none'}`,
     `seed jobs ${seed.jobIds.join(',')}; tasks ${seed.taskIds.join(',')}; break rules ${seed.breakRuleIds.join(',')}`,
-    `seed timesheets ${seed.timesheetIds.join(',')} (open: ${seed.openTimesheetId}); ${seed.breakCount} breaks; webhook ${seed.webhookUrl}`,
+    `seed timesheets ${seed.timesheetIds.join(',') || 'none'} (open: ${seed.openTimesheetId ?? 'none'}); ${seed.breakCount} breaks; webhook ${seed.webhookUrl ?? 'none'}`,
   ];
 }
 
@@ -136,6 +143,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     companyTimezone: options.timezone,
     faults: options.fault,
     dialect: options.dialect,
+    seed: options['seed-data'],
     versions: options.versions,
     tls: options.cert && options.key ? tlsIdentityFromPem(await readFile(options.cert, 'utf8'), await readFile(options.key, 'utf8')) : undefined,
     onError: (error) => console.error('handler error:', error),
