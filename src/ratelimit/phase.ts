@@ -124,103 +124,133 @@ export function estimateWithPhase(
  */
 export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<CheckResult[]> {
   const { profile } = deps;
-  const { limit, window: windowMs, burst_extra: extra, probe_path: probePath } = profile.rate_limit;
-  const results: CheckResult[] = [];
   const wanted = PHASE_CHECKS.filter((id) => deps.selected(id));
-  if (wanted.length === 0) return results;
+  if (wanted.length === 0) return [];
   if (!profile.rate_limit.bursts) {
     return wanted.map((id) => outcome(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
   }
-  const probe: LoadRequest = { method: 'GET', path: probePath };
-  const served: TimedCall[] = [];
-  const keepServed = (exchanges: readonly Exchange[], segment: string) => {
-    for (const e of exchanges) if (outcomeOf(e) === 'served') served.push(timed(e, segment));
-  };
-  let lastEnd = Date.now();
-
+  const phase = new PhaseState(deps);
+  const results: CheckResult[] = [];
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
-    // 1. boundary
-    const boundaryOutcome = outcome('rate-limit/boundary', deps);
-    const boundary = await deps.burst([probe], limit + extra, 'boundary');
-    keepServed(boundary.exchanges, 'boundary');
-    const boundaryResult = judgeBoundary(boundary, profile, boundaryOutcome, deps.restartLimiter ? 'on a fresh limiter' : undefined);
-    if (deps.selected('rate-limit/boundary')) results.push(boundaryResult);
-    const usable = boundary.exchanges.length > 0 && boundaryResult.status !== 'errored';
-    lastEnd = boundary.exchanges.length > 0 ? endOf(boundary.exchanges) : Date.now();
-
-    // 2. reset
+    const boundary = await boundaryStep(phase);
+    if (deps.selected('rate-limit/boundary')) results.push(boundary.result);
+    const usable = boundary.burst.exchanges.length > 0 && boundary.result.status !== 'errored';
     const reset = outcome('rate-limit/reset', deps);
-    let opener: Exchange | undefined;
-    if (usable) {
-      const step = Math.max(5, windowMs / POLLS_PER_WINDOW);
-      const deadline = lastEnd + windowMs + deps.guardMs + step;
-      const polls: Exchange[] = [];
-      for (let next = lastEnd; !opener && Date.now() < deadline; ) {
-        await sleepUntil(next);
-        const poll = await deps.call(probe, 'poll');
-        polls.push(poll);
-        if (outcomeOf(poll) === 'served') opener = poll;
-        next = poll.sentAtMs + step;
-      }
-      keepServed(polls, 'poll');
-      lastEnd = polls.length > 0 ? endOf(polls) : lastEnd;
-      const refused = polls.filter((p) => outcomeOf(p) !== 'served');
-      reset.keep([...refused.slice(0, 1), ...refused.slice(-1)]);
-      if (opener) {
-        reset.keep([opener]);
-        reset.note(`served again ${formatDuration(opener.sentAtMs - burstSpan(boundary).from)} after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
-      } else {
-        // Some servers count refused calls too: give them a whole window without calls.
-        await sleepUntil(lastEnd + windowMs + deps.guardMs);
-        const after = await deps.call(probe, 'reset');
-        lastEnd = endOf([after]);
-        reset.keep([after]);
-        if (outcomeOf(after) === 'served') {
-          opener = after;
-          keepServed([after], 'reset');
-          reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${formatDuration(windowMs + deps.guardMs)} without calls`);
-        } else if (outcomeOf(after) === 'limited') {
-          // Only a 429 shows the limiter still refusing; a 5xx or another status shows no limiter decision.
-          reset.fail('RATE-LIMIT-RESET', `a call served once ${formatDuration(windowMs + deps.guardMs)} passed without any call`, `status 429, ${polls.length} polls over the window before all refused`, [after]);
-        }
-      }
-    }
+    const opener = usable ? await resetStep(phase, boundary.burst, reset) : undefined;
     if (deps.selected('rate-limit/reset')) {
       results.push(!usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opener ? reset.result() : reset.errored(resetUnjudged(lastResetCall(reset))));
     }
-
-    // 3. sliding
-    if (deps.selected('rate-limit/sliding')) {
-      const sliding = outcome('rate-limit/sliding', deps);
-      if (!usable) {
-        results.push(sliding.skipped('the boundary burst reached no verdict'));
-      } else if (!opener) {
-        results.push(judgeSliding(served, null, limit, windowMs, sliding));
-      } else {
-        const spanMs = burstSpan(boundary).ms;
-        const beforeAt = opener.sentAtMs + windowMs - (2 * spanMs + windowMs / 20);
-        const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
-        const [before, after] = await Promise.all([
-          sleepUntil(beforeAt).then(() => deps.burst([probe], limit - 1, 'straddle-before')),
-          sleepUntil(afterAt).then(() => deps.burst([probe], limit, 'straddle-after')),
-        ]);
-        keepServed(before.exchanges, 'straddle-before');
-        keepServed(after.exchanges, 'straddle-after');
-        lastEnd = endOf([...before.exchanges, ...after.exchanges, opener]);
-        const straddle: Straddle = { opener, before, after };
-        results.push(judgeSliding(served, straddle, limit, windowMs, sliding));
-      }
-    }
+    if (deps.selected('rate-limit/sliding')) results.push(await slidingStep(phase, usable ? boundary.burst : null, opener));
   }
-
-  // 4. page size under load
-  if (deps.selected('rate-limit/page-size-under-load')) {
-    if (deps.restartLimiter) await deps.restartLimiter();
-    else await sleepUntil(lastEnd + windowMs + deps.guardMs);
-    const pageSizes = outcome('rate-limit/page-size-under-load', deps);
-    const separator = probePath.includes('?') ? '&' : '?';
-    const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
-    results.push(await judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, profile, pageSizes));
-  }
+  if (deps.selected('rate-limit/page-size-under-load')) results.push(await pageSizeStep(phase));
   return results;
+}
+
+/** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended. */
+class PhaseState {
+  readonly probe: LoadRequest;
+  readonly served: TimedCall[] = [];
+  lastEnd = Date.now();
+
+  constructor(readonly deps: RateLimitPhaseDeps) {
+    this.probe = { method: 'GET', path: deps.profile.rate_limit.probe_path };
+  }
+
+  /** Keeps the served calls among `exchanges`, with their timing, under `segment`. */
+  keepServed(exchanges: readonly Exchange[], segment: string): void {
+    for (const e of exchanges) if (outcomeOf(e) === 'served') this.served.push(timed(e, segment));
+  }
+}
+
+/** 1. boundary: limit + K calls at once. */
+async function boundaryStep(phase: PhaseState): Promise<{ burst: BurstOutcome; result: CheckResult }> {
+  const { deps } = phase;
+  const { limit, burst_extra: extra } = deps.profile.rate_limit;
+  const burst = await deps.burst([phase.probe], limit + extra, 'boundary');
+  phase.keepServed(burst.exchanges, 'boundary');
+  const result = judgeBoundary(burst, deps.profile, outcome('rate-limit/boundary', deps), deps.restartLimiter ? 'on a fresh limiter' : undefined);
+  phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : Date.now();
+  return { burst, result };
+}
+
+/**
+ * 2. reset: single calls every window/40 until one is served again (the first call of a new
+ * window); if none is within a window and a guard, a window with no calls and then one call.
+ * Returns the call that was served again (it opens the sliding check's window), if any.
+ */
+async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: CheckOutcome): Promise<Exchange | undefined> {
+  const { deps, probe } = phase;
+  const windowMs = deps.profile.rate_limit.window;
+  const step = Math.max(5, windowMs / POLLS_PER_WINDOW);
+  const deadline = phase.lastEnd + windowMs + deps.guardMs + step;
+  const polls: Exchange[] = [];
+  let opener: Exchange | undefined;
+  for (let next = phase.lastEnd; !opener && Date.now() < deadline; ) {
+    await sleepUntil(next);
+    const poll = await deps.call(probe, 'poll');
+    polls.push(poll);
+    if (outcomeOf(poll) === 'served') opener = poll;
+    next = poll.sentAtMs + step;
+  }
+  phase.keepServed(polls, 'poll');
+  phase.lastEnd = polls.length > 0 ? endOf(polls) : phase.lastEnd;
+  const refused = polls.filter((p) => outcomeOf(p) !== 'served');
+  reset.keep([...refused.slice(0, 1), ...refused.slice(-1)]);
+  if (!opener) return resetAfterQuietWindow(phase, polls.length, step, reset);
+  reset.keep([opener]);
+  reset.note(`served again ${formatDuration(opener.sentAtMs - burstSpan(boundary).from)} after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
+  return opener;
+}
+
+/** Some servers count refused calls too: a whole window without calls, then one call, which must be served. */
+async function resetAfterQuietWindow(phase: PhaseState, polls: number, step: number, reset: CheckOutcome): Promise<Exchange | undefined> {
+  const { deps } = phase;
+  const windowMs = deps.profile.rate_limit.window;
+  await sleepUntil(phase.lastEnd + windowMs + deps.guardMs);
+  const after = await deps.call(phase.probe, 'reset');
+  phase.lastEnd = endOf([after]);
+  reset.keep([after]);
+  if (outcomeOf(after) === 'served') {
+    phase.keepServed([after], 'reset');
+    reset.note(`not served while polled every ${step} ms (refused calls count toward the window); served after ${formatDuration(windowMs + deps.guardMs)} without calls`);
+    return after;
+  }
+  if (outcomeOf(after) === 'limited') {
+    // Only a 429 shows the limiter still refusing; a 5xx or another status shows no limiter decision.
+    reset.fail('RATE-LIMIT-RESET', `a call served once ${formatDuration(windowMs + deps.guardMs)} passed without any call`, `status 429, ${polls} polls over the window before all refused`, [after]);
+  }
+  return undefined;
+}
+
+/** 3. sliding: a window after the opener, limit − 1 calls just before it ends and limit just after. */
+async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, opener: Exchange | undefined): Promise<CheckResult> {
+  const { deps, probe } = phase;
+  const { limit, window: windowMs } = deps.profile.rate_limit;
+  const sliding = outcome('rate-limit/sliding', deps);
+  if (!boundary) return sliding.skipped('the boundary burst reached no verdict');
+  if (!opener) return judgeSliding(phase.served, null, limit, windowMs, sliding);
+  const spanMs = burstSpan(boundary).ms;
+  const beforeAt = opener.sentAtMs + windowMs - (2 * spanMs + windowMs / 20);
+  const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
+  const [before, after] = await Promise.all([
+    sleepUntil(beforeAt).then(() => deps.burst([probe], limit - 1, 'straddle-before')),
+    sleepUntil(afterAt).then(() => deps.burst([probe], limit, 'straddle-after')),
+  ]);
+  phase.keepServed(before.exchanges, 'straddle-before');
+  phase.keepServed(after.exchanges, 'straddle-after');
+  phase.lastEnd = endOf([...before.exchanges, ...after.exchanges, opener]);
+  const straddle: Straddle = { opener, before, after };
+  return judgeSliding(phase.served, straddle, limit, windowMs, sliding);
+}
+
+/** 4. page size under load: after another quiet window (or a restart of the embedded server's limiter), each page size asked several times at once. */
+async function pageSizeStep(phase: PhaseState): Promise<CheckResult> {
+  const { deps } = phase;
+  const { window: windowMs, probe_path: probePath } = deps.profile.rate_limit;
+  if (deps.restartLimiter) await deps.restartLimiter();
+  else await sleepUntil(phase.lastEnd + windowMs + deps.guardMs);
+  const pageSizes = outcome('rate-limit/page-size-under-load', deps);
+  const separator = probePath.includes('?') ? '&' : '?';
+  const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
+  return judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, deps.profile, pageSizes);
 }

@@ -2,7 +2,8 @@ import { estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.t
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { RunError } from './run-error.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
-import { plannedRequests, profileSkipReason } from '../scenarios/run-scenario.ts';
+import { plannedRequests } from '../scenarios/run-scenario.ts';
+import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import { isRuleId, type RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Profile } from '../profile/profile.ts';

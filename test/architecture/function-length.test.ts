@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { functionLengths, type FunctionLength } from '../../scripts/longest-functions.ts';
@@ -6,12 +6,6 @@ import { ROOT } from '../support/cli.ts';
 
 /** The longest a function may be: a reader holds it in mind (STYLE.md, "functions a screen long"). */
 const MAX_LINES = 80;
-
-/**
- * The run path (a certification's plan, scenarios, checks and the rate-limit phase): another issue
- * restructures it along its verbs (plan, execute, judge), and splits its long functions there.
- */
-const RUN_PATH_RESTRUCTURED_ELSEWHERE = ['src/run/', 'src/scenarios/', 'src/checks/', 'src/ratelimit/'] as const;
 
 /** Every .ts file under src/, as a path relative to the repository. */
 function sourceFiles(): string[] {
@@ -23,16 +17,11 @@ function sourceFiles(): string[] {
 const described = (f: FunctionLength) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`;
 
 describe('function length', () => {
-  it(`no function in src/ is over ${MAX_LINES} lines, outside the run path`, () => {
+  it(`no function in src/ is over ${MAX_LINES} lines`, () => {
     const long = sourceFiles()
-      .filter((file) => !RUN_PATH_RESTRUCTURED_ELSEWHERE.some((folder) => file.startsWith(folder)))
       .flatMap((file) => functionLengths(file, readFileSync(join(ROOT, file), 'utf8')))
       .filter((f) => f.lines > MAX_LINES);
     expect(long.map(described)).toEqual([]);
-  });
-
-  it('exempts only folders that exist', () => {
-    for (const folder of RUN_PATH_RESTRUCTURED_ELSEWHERE) expect(existsSync(join(ROOT, folder)), folder).toBe(true);
   });
 
   it('finds a long function, arrow function and method in a sample source text, and measures each', () => {

@@ -11,7 +11,7 @@ import type { Exchange, TransportErrorCode } from '../../src/client/exchange.ts'
 import { profileSchema, type Profile } from '../../src/profile/profile.ts';
 import { parseSuite, type LoadedScenario } from '../../src/scenarios/loader.ts';
 import { issueText, parseArguments } from '../../src/input/arguments.ts';
-import type { ScenarioDeps } from '../../src/scenarios/run-scenario.ts';
+import type { ScenarioDeps } from '../../src/scenarios/scenario-deps.ts';
 import { runDates, type TemplateContext } from '../../src/scenarios/template-context.ts';
 
 /** The target every fake exchange claims to talk to. */

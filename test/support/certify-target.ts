@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { ReferenceServer } from '../../src/reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { certify, type CertifyOptions } from '../../src/run/certify.ts';
+import { certify } from '../../src/run/certify.ts';
+import type { CertifyOptions } from '../../src/run/certify-options.ts';
 import type { Profile } from '../../src/profile/profile.ts';
 
 /** The shipped suites. */

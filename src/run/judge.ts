@@ -1,0 +1,52 @@
+import { REPORT_SCHEMA_VERSION, type CheckResult, type RunReport } from '../report/model.ts';
+import { profileForReport } from '../profile/profile.ts';
+import { toolVersion } from '../version.ts';
+import type { OpenRun } from './open.ts';
+import type { Opening } from './run-preflight.ts';
+import { specIdentity } from './spec-document.ts';
+import { coverage, summarize } from './verdicts.ts';
+
+/** The report of a run: coverage, summary and exit code from its check results, with what the run noted and created. */
+export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[]): RunReport {
+  const { options, startedAt, plan, transport } = run;
+  const runError = opening.made ? undefined : opening.runError;
+  const rules = coverage(results);
+  const summary = summarize(results, rules);
+  const finishedAt = new Date();
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    runId: `${startedAt.toISOString().replace(/[:.]/g, '-')}-${options.seed}`,
+    tool: { name: 'clockcheck', version: toolVersion() },
+    spec: specIdentity(),
+    target: { baseUrl: options.origin, apiPrefix: options.profile.api_prefix, tlsFingerprint256: opening.made ? opening.fingerprint : null, embedded: options.embedded },
+    profile: profileForReport(options.profile),
+    seed: options.seed,
+    options: {
+      only: options.only,
+      readOnly: options.readOnly,
+      suites: [options.suiteGlob],
+      budget: options.budget,
+      maxTimeMs: run.maxTimeMs,
+      ...(options.runBudget?.withinMs === undefined ? {} : { withinMs: options.runBudget.withinMs }),
+      ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests }),
+      ...(options.rerunOf ? { rerunOf: options.rerunOf.runId } : {}),
+    },
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    requests: {
+      planned: plan.requests,
+      made: transport.made,
+      unintended429: opening.made ? transport.monitor.unintended429 : 0,
+      resent: opening.made ? transport.monitor.resent.length : 0,
+    },
+    tokenForm: opening.made ? opening.scheme : 'raw',
+    notes: run.notes,
+    checks: results,
+    coverage: rules,
+    createdResources: run.ledger.created,
+    summary,
+    ...(runError === undefined ? {} : { runError }),
+    exitCode: runError !== undefined ? 2 : summary.failed + summary.errored > 0 ? 1 : 0,
+  };
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Pacer } from '../client/pacer.ts';
+import { formatRateLimit } from '../contract/rate-limit.ts';
+import { estimateWithPhase } from '../ratelimit/phase.ts';
+import { Progress } from '../report/progress.ts';
+import type { RunSink, SinkProfile } from '../webhooks/run-sink.ts';
+import type { BudgetedPlan } from './budget.ts';
+import { budgetNote } from './budget.ts';
+import type { CertifyOptions, QuickPacing } from './certify-options.ts';
+import { Ledger } from './ledger.ts';
+import { pacerFor, type RunPlan } from './plan.ts';
+import { refusesToken } from './preflight.ts';
+import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
+import { RunTransport } from './run-transport.ts';
+import { startSinkOrExplain, usesSink } from './sink-setup.ts';
+import { TokenWatch } from './token-watch.ts';
+import { uniqueValues, type UniqueValues } from './unique-values.ts';
+
+/**
+ * A run, opened: what every later stage sends through and writes to. One paced client (the
+ * transport, its pacer and monitor), the guard of the run's time and request limits, the token
+ * watch, the webhook sink when the plan needs one, the ledger of created records, the run's notes.
+ */
+export interface OpenRun {
+  readonly options: CertifyOptions;
+  readonly plan: RunPlan;
+  readonly startedAt: Date;
+  /** The embedded server's quick window for the paced checks (the rate-limit phase then runs at the profile's). */
+  readonly quick: QuickPacing | undefined;
+  readonly pacer: Pacer;
+  readonly transport: RunTransport;
+  readonly guard: RunGuard;
+  readonly watch: TokenWatch;
+  /** Every request of a check: paced, guarded, watched for a revoked token. */
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  readonly sink: RunSink | null;
+  /** The webhook subscription's secret: the profile's, or one made for the embedded server. */
+  readonly webhookSecret: string | null;
+  readonly ledger: Ledger;
+  readonly unique: UniqueValues;
+  /** Run-wide observations for the report, in the order they were made. */
+  readonly notes: string[];
+  /** The run's time limit, ms from `startedAt`. */
+  readonly maxTimeMs: number;
+  /** The progress line's ETA counts the rate-limit phase as a whole until it starts. */
+  markRateLimitPhaseStarted(): void;
+  close(): Promise<void>;
+}
+
+/** Opens a run for its plan: the client, the guard and the watch, the sink; the notes the plan already gives. */
+export async function openRun(options: CertifyOptions, planned: BudgetedPlan, startedAt: Date): Promise<OpenRun> {
+  const { plan, choice } = planned;
+  const { profile } = options;
+  const quick = profile.rate_limit.bursts ? options.quickPacing : undefined;
+  const pacer = pacerFor(profile, plan.pacedAt);
+  let phaseStarted = false;
+  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => phaseStarted);
+  const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
+  const sinkProfile = profile.webhook?.sink && plan.scenarios.some(usesSink) ? (profile.webhook as SinkProfile) : null;
+  const webhookSecret = options.webhookSecret ?? (sinkProfile && options.embedded ? randomBytes(16).toString('hex') : null);
+  const transport = new RunTransport({ ...options, ...(webhookSecret ? { secrets: [webhookSecret] } : {}), allowPlainHttp: options.allowPlainHttp ?? false, pacer, progress });
+  const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
+  const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
+  const guard = new RunGuard({
+    send: (request) => transport.send(request),
+    maxTimeMs,
+    startedAtMs: startedAt.getTime(),
+    maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
+    ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),
+  });
+  const watch = new TokenWatch((request) => guard.send(request), (status) => refusesToken(status, profile));
+  return {
+    options,
+    plan,
+    startedAt,
+    quick,
+    pacer,
+    transport,
+    guard,
+    watch,
+    send: (request) => watch.send(request),
+    sink,
+    webhookSecret,
+    ledger: new Ledger(),
+    unique: uniqueValues(),
+    notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
+    maxTimeMs,
+    markRateLimitPhaseStarted: () => void (phaseStarted = true),
+    close: async () => {
+      progress?.finish();
+      await transport.close();
+      await sink?.close();
+    },
+  };
+}
+
+/** The notes a run has before it sends anything: the budget's choice, the embedded server's two windows, what --last-failed re-runs. */
+function openingNotes(options: CertifyOptions, quick: QuickPacing | undefined, budget: string | null): string[] {
+  const { profile } = options;
+  const notes: string[] = [];
+  if (budget) notes.push(budget);
+  if (quick) {
+    notes.push(`the embedded server served the paced checks at ${formatRateLimit(quick.rateLimit)} and the rate-limit phase at the profile's ${formatRateLimit({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window })}, on a fresh limiter`);
+  }
+  if (options.rerunOf) {
+    notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
+  }
+  return notes;
+}

@@ -1,0 +1,28 @@
+import type { PacedSend } from '../client/pacer.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { CreatedResource } from '../report/model.ts';
+import type { BuiltinCheck } from '../checks/context.ts';
+import type { RunSink } from '../webhooks/run-sink.ts';
+import type { TemplateContext } from './template-context.ts';
+
+/** What running a scenario needs from the run. */
+export interface ScenarioDeps {
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  /** Waits for the pacer without sending (for raw-socket probes); `done()` once answered. */
+  readonly acquire: () => Promise<PacedSend>;
+  readonly profile: Profile;
+  readonly origin: string;
+  /** The template context without the scenario's own vars. */
+  readonly template: Omit<TemplateContext, 'vars'>;
+  readonly builtins: Readonly<Record<string, BuiltinCheck>>;
+  readonly readOnly: boolean;
+  readonly replay: (checkId: string) => string;
+  /** Receives every resource a scenario creates. */
+  readonly onCreated: (resource: CreatedResource) => void;
+  /** The run's webhook sink (profile `webhook.sink`), or null. */
+  readonly sink: RunSink | null;
+  /** When the run's time limit passes (epoch ms): no check waits beyond it. Default: never. */
+  readonly deadlineMs?: number;
+}
