@@ -11,8 +11,12 @@ export { FAULTS, isFaultName, type Fault, type FaultName } from './reference/fau
 export { RULES, ruleById, isRuleId, type Rule, type RuleId, type RuleBasis, type RuleFamily } from './contract/rules.ts';
 export {
   REPORT_SCHEMA_VERSION,
+  RUN_EXIT_CODES,
+  type RunExitCode,
   type RunReport,
   type RunSummary,
+  type UnjudgedGroup,
+  type RuleOutcome,
   type CheckResult,
   type CheckStatus,
   type CheckSource,

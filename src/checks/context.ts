@@ -1,3 +1,4 @@
+import type { ListNeed } from './list-need.ts';
 import type { z } from 'zod';
 import type { PacedSend } from '../client/pacer.ts';
 import type { RuleId } from '../contract/rules.ts';
@@ -91,9 +92,15 @@ export interface CheckContext {
 export interface BuiltinCheck<S extends z.ZodType = z.ZodType> {
   readonly args: S;
   run(ctx: CheckContext, args: z.output<S>): Promise<void>;
+  /** What it needs of the target's data, from its arguments as a suite writes them (templates not rendered). */
+  needs(args: Readonly<Record<string, unknown>>): readonly ListNeed[];
 }
 
-/** A built-in check of these arguments. */
-export function builtinCheck<S extends z.ZodType>(args: S, run: (ctx: CheckContext, args: z.output<S>) => Promise<void>): BuiltinCheck<S> {
-  return { args, run };
+/** A built-in check of these arguments; `needs` says what data it needs to judge (default: none). */
+export function builtinCheck<S extends z.ZodType>(
+  args: S,
+  run: (ctx: CheckContext, args: z.output<S>) => Promise<void>,
+  needs: (args: Readonly<Record<string, unknown>>) => readonly ListNeed[] = () => [],
+): BuiltinCheck<S> {
+  return { args, run, needs };
 }

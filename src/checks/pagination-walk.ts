@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationBlock, type PaginationBlock } from '../contract/responses.ts';
 import type { Exchange } from '../client/exchange.ts';
+import { countableList } from './list-need.ts';
 import { builtinCheck, type CheckContext } from './context.ts';
 import { idOf, itemsOf, pathArg, queryArg, queryOf } from './args.ts';
 import { linkForm } from './link-form.ts';
@@ -201,4 +202,9 @@ export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
   if (seen.size !== total) {
     ctx.fail('PAG-WALK', `${total} distinct items over ${walked} pages (total)`, `${seen.size} distinct items`, [first.exchange, page.exchange]);
   }
+}, (args) => {
+  // A walk judges nothing on one page: the list must hold more than a page of the size it asks for.
+  const list = countableList(args.path, args.query);
+  const pageSize = typeof args.page_size === 'number' ? args.page_size : undefined;
+  return list ? [{ list, items: (pageSize ?? 10) + 1, ...(pageSize === undefined ? {} : { pageSize }) }] : [];
 });

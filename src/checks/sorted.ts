@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RuleId } from '../contract/rules.ts';
+import { countableList } from './list-need.ts';
 import { builtinCheck } from './context.ts';
 import { requireServedList } from './list-baseline.ts';
 import { itemsOf, pathArg, queryArg, queryOf, ruleArg } from './args.ts';
@@ -80,4 +81,8 @@ export const sorted = builtinCheck(Args, async (ctx, args) => {
       break; // 'before' or 'ambiguous': this pair is fine
     }
   }
+}, (args) => {
+  // An order needs two items to compare; a list narrowed by a search or filter is the scenario's own.
+  const list = countableList(args.path, args.query);
+  return list ? [{ list, items: 2 }] : [];
 });

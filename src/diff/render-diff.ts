@@ -18,12 +18,12 @@ function rulesCell(c: CheckChange): string {
 }
 
 function sideLine(label: string, side: ReportDiff['old']): string {
-  return `${label} ${side.runId} (${side.startedAt}): ${side.failed} failed, ${side.errored} errored, ${side.rulesCovered}/${side.rulesTotal} rules covered`;
+  return `${label} ${side.runId} (${side.startedAt}): ${side.failed} failed, ${side.errored} errored, ${side.notRun} not run, ${side.rulesCovered} of ${side.rulesTotal} rules judged`;
 }
 
 /** The terminal rendering: plain text, aligned columns, no colour. */
 export function renderDiffText(diff: ReportDiff): string {
-  const lines = [sideLine('OLD', diff.old), sideLine('NEW', diff.new), ''];
+  const lines = [sideLine('OLD', diff.old), sideLine('NEW', diff.new), ...diff.notes.map((n) => `Note: ${n}`), ''];
   for (const change of diff.identity) lines.push(`${change.what} changed: ${change.old} -> ${change.new}`);
   if (diff.identity.length > 0) lines.push('');
   if (diff.checks.length === 0) lines.push('No check failed in either report.');
@@ -50,11 +50,11 @@ function cell(text: string): string {
 /** A pull-request comment: a heading with the verdict, a table of the changed checks, coverage and identity changes. */
 export function renderDiffMarkdown(diff: ReportDiff): string {
   const lines = [`### clockcheck diff: ${diff.regressed ? 'regressed' : 'no regression'}`, ''];
-  lines.push(`| | run | failed | errored | rules covered |`, `|---|---|---|---|---|`);
+  lines.push(`| | run | failed | errored | not run | rules judged |`, `|---|---|---|---|---|---|`);
   for (const [label, side] of [['old', diff.old], ['new', diff.new]] as const) {
-    lines.push(`| ${label} | \`${cell(side.runId)}\` | ${side.failed} | ${side.errored} | ${side.rulesCovered}/${side.rulesTotal} |`);
+    lines.push(`| ${label} | \`${cell(side.runId)}\` | ${side.failed} | ${side.errored} | ${side.notRun} | ${side.rulesCovered} of ${side.rulesTotal} |`);
   }
-  lines.push('');
+  lines.push('', ...diff.notes.map((n) => `> ${cell(n)}`), ...(diff.notes.length > 0 ? [''] : []));
   if (diff.checks.length === 0) lines.push('No check failed in either report.');
   else {
     lines.push('| change | check | status | rules |', '|---|---|---|---|');

@@ -15,6 +15,8 @@ import { discoverSortNames } from './discover-sort.ts';
 import { discoverUsers, type UserFixtures } from './discover-users.ts';
 import { readList, said, spellingOfList, type ListAnswer } from './list-answer.ts';
 import { probeWrites, type WriteFindings } from './probe-writes.ts';
+import { discoverRateLimit, type RateLimitKey } from './discover-rate-limit.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 
 /** What `clockcheck init` is pointed at. */
 export interface InitOptions {
@@ -24,8 +26,11 @@ export interface InitOptions {
   readonly caPem?: string;
   readonly insecure: boolean;
   readonly allowPlainHttp?: boolean;
-  /** The pacing: the target's limit (default the spec's 60 calls a minute). */
-  readonly rateLimit: { readonly limit: number; readonly windowMs: number };
+  /**
+   * The target's limit as `--rate-limit` gave it: init paces by it and writes it. Absent: init paces
+   * at §8's 60 calls a minute and writes the limit the answers' headers state, if any.
+   */
+  readonly rateLimit?: RateLimitSetting;
   /** Add the three writes of `probeWrites`. */
   readonly probeWrites: boolean;
   readonly progress: ProgressStream | null;
@@ -50,6 +55,8 @@ export interface DiscoveredProfile {
   readonly pageSizeOverMax: Discovery<'clamp' | 'reject'>;
   readonly pageLinks: Discovery<'keep-query' | 'page-only'>;
   readonly versionedPrefix: Discovery<string>;
+  /** `rate_limit`: from --rate-limit, else from the answers' rate-limit headers. */
+  readonly rateLimit: Discovery<RateLimitKey>;
   /** The writes' findings with --probe-writes, else null. */
   readonly writes: WriteFindings | null;
   /** Disagreements and surprises worth the user's attention. */
@@ -113,18 +120,20 @@ interface TargetAnswers {
  */
 export async function discoverProfile(options: InitOptions): Promise<DiscoveredProfile> {
   const profile = defaultProfile();
-  const pacer = new Pacer({ limit: options.rateLimit.limit, windowMs: options.rateLimit.windowMs });
+  const spec = { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window };
+  const pacer = new Pacer(options.rateLimit ?? spec);
   const progress = options.progress
     ? new Progress({ stream: options.progress, total: PLANNED_READS + (options.probeWrites ? PLANNED_WRITES : 0), label: 'init', estimateMs: (n) => pacer.estimateMs(n) })
     : null;
-  let requests = 0;
-  const client = initClient(options, profile, pacer, () => {
-    requests++;
+  // Every answer, for the rate-limit headers any of them carries.
+  const seen: Exchange[] = [];
+  const client = initClient(options, profile, pacer, (exchange) => {
+    seen.push(exchange);
     progress?.tick();
   });
   try {
     const answers = await askTarget(client, options, profile, pacer);
-    return { ...profileFrom(answers), requests };
+    return { ...profileFrom(answers), rateLimit: discoverRateLimit(options.rateLimit, seen, spec), requests: seen.length };
   } finally {
     progress?.finish();
     await client.close();
@@ -132,7 +141,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
 }
 
 /** The client init talks to the target with: the default profile's prefix and timeouts, paced, bodies up to 1 MiB. */
-function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExchange: () => void): TargetClient {
+function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExchange: (exchange: Exchange) => void): TargetClient {
   return new TargetClient({
     origin: options.origin,
     apiPrefix: profile.api_prefix,
@@ -158,7 +167,9 @@ async function askTarget(client: TargetClient, options: InitOptions, profile: Pr
   const spelling = all.items ? spellingOfList(all.items) : null;
   const reading: RecordReading = { ...AUTO_READING, ...(spelling ? { fields: spelling } : {}), ...(all.pointer ? { listItems: all.pointer } : {}) };
   const limitHeader = all.exchange.response?.headers['x-ratelimit-limit'];
-  if (limitHeader !== undefined && limitHeader !== '60') warnings.push(`${all.said}: X-RateLimit-Limit says ${limitHeader}; §8 says 60 calls a minute, which the rate-limit checks hold the target to`);
+  if (limitHeader !== undefined && limitHeader !== '60') {
+    warnings.push(`${all.said}: X-RateLimit-Limit says ${limitHeader}, not §8's 60 calls a minute; run paces by rate_limit and its rate-limit checks probe it: set limit: 60 to hold the target to §8`);
+  }
 
   const unauthenticated = await refusalStatus(send);
   const users = discoverUsers(
@@ -184,7 +195,7 @@ async function askTarget(client: TargetClient, options: InitOptions, profile: Pr
 }
 
 /** The profile the answers show, key by key, with how each was read or why it was not. */
-function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests'> {
+function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests' | 'rateLimit'> {
   const { all, spelling, users, timesheets, writes } = answers;
   return {
     scheme: answers.scheme,

@@ -29,21 +29,23 @@ function descending(items: readonly unknown[], field: string, reading: RecordRea
  * the field while the unsorted list was not (so the order is the sort's doing); refused on a 4xx;
  * ignored when the answer is not in that order; unclear when the data cannot show an order.
  */
-async function trySpelling(send: (r: TargetRequest) => Promise<Exchange>, unsorted: ListAnswer, field: string, name: string, reading: RecordReading): Promise<{ verdict: Verdict; said: string }> {
+async function trySpelling(send: (r: TargetRequest) => Promise<Exchange>, unsorted: ListAnswer, field: string, name: string, reading: RecordReading): Promise<{ verdict: Verdict; said: string; served: boolean }> {
   const answer = readList(await send({ method: 'GET', path: '/users', query: { sort: `-${name}`, page_size: 100 } }));
   const status = answer.status ?? 0;
-  if (status >= 400 && status < 500 && status !== 429) return { verdict: 'refused', said: answer.said };
-  if (!answer.items || !unsorted.items) return { verdict: 'unclear', said: answer.said };
+  const served = status >= 200 && status < 300;
+  if (status >= 400 && status < 500 && status !== 429) return { verdict: 'refused', said: answer.said, served };
+  if (!answer.items || !unsorted.items) return { verdict: 'unclear', said: answer.said, served };
   const sorted = descending(answer.items, field, reading);
   const before = descending(unsorted.items, field, reading);
-  if (before !== 'no' || sorted === 'unclear') return { verdict: 'unclear', said: answer.said };
-  return { verdict: sorted === 'yes' ? 'honored' : 'ignored', said: answer.said };
+  if (before !== 'no' || sorted === 'unclear') return { verdict: 'unclear', said: answer.said, served };
+  return { verdict: sorted === 'yes' ? 'honored' : 'ignored', said: answer.said, served };
 }
 
 /**
  * Which spelling of the sort names the target takes (SORT-FIELD-NAMES): for each field the suites
- * sort by, the camelCase that §4.2 shows, then snake_case when camelCase was not honored. At most
- * four requests. A field whose order cannot be told apart (too few users, the records do not show
+ * sort by, the camelCase that §4.2 shows, then snake_case when camelCase was not honored; a
+ * snake_case served where camelCase was refused is the target's even when too few users show an
+ * order. At most four requests. A field whose order cannot be told apart (too few users, the records do not show
  * it, the unsorted list is already in that order) is left for the user.
  */
 export async function discoverSortNames(send: (r: TargetRequest) => Promise<Exchange>, unsorted: ListAnswer, reading: RecordReading): Promise<Discovery<Record<string, string>>> {
@@ -52,15 +54,18 @@ export async function discoverSortNames(send: (r: TargetRequest) => Promise<Exch
   const unclear: string[] = [];
   for (const field of SORTED_FIELDS) {
     let chosen: string | null = null;
+    let refused = false;
     for (const name of [camelCase(field), field]) {
       const tried = await trySpelling(send, unsorted, field, name, reading);
       const outcome = { honored: 'sorted descending', refused: 'refused', ignored: 'not sorted', unclear: 'order not shown' }[tried.verdict];
       how.push(`${tried.said} (${outcome})`);
-      if (tried.verdict === 'honored') {
+      // Honored; or served where the other spelling was refused (too few users to show an order, but the name is the target's).
+      if (tried.verdict === 'honored' || (tried.verdict === 'unclear' && refused && tried.served)) {
         chosen = name;
         break;
       }
       if (tried.verdict === 'unclear') break; // a spelling the answer cannot judge: the other would not be judged either
+      refused = tried.verdict === 'refused';
     }
     if (chosen === null) unclear.push(field);
     else names[field] = chosen;

@@ -20,6 +20,7 @@ const FIXTURE_KEYS: readonly KeySpec[] = [
   key('fixtures.break_rule_id', '<ID of a break rule>', (d) => d.breakRuleId),
   key('fixtures.timesheet', '{ id: <ID>, start: "YYYY-MM-DDTHH:MM:SS±HH:MM", end: "YYYY-MM-DDTHH:MM:SS±HH:MM" }', (d) => d.timesheet),
 ];
+const RATE_LIMIT_KEY = key('rate_limit', '{ limit: 60, window: 60s }', (d) => d.rateLimit);
 const COMPANY_KEY = key('company_timezone', '<IANA zone, e.g. America/Chicago>', (d) => d.companyTimezone);
 const STATUS_KEYS: readonly KeySpec[] = [
   key('status_codes.unauthenticated', '<status>', (d) => d.unauthenticated),
@@ -47,7 +48,7 @@ function looked(d: DiscoveredProfile, keys: readonly KeySpec[]): Array<[KeySpec,
 
 /** The keys of a discovery, found and not found, by their profile paths (for the command's summary). */
 export function discoveredKeys(d: DiscoveredProfile): { found: Array<[string, unknown]>; missing: Array<[string, string]> } {
-  const all = looked(d, [...FIXTURE_KEYS, COMPANY_KEY, ...STATUS_KEYS, ...ANSWER_KEYS]);
+  const all = looked(d, [RATE_LIMIT_KEY, ...FIXTURE_KEYS, COMPANY_KEY, ...STATUS_KEYS, ...ANSWER_KEYS]);
   return {
     // A null value found (list_items where auto-detection finds the items) needs no key.
     found: all.flatMap(([k, v]): Array<[string, unknown]> => (isFound(v) && v.value !== null ? [[k.path, v.value]] : [])),
@@ -103,6 +104,23 @@ function entry(spec: KeySpec, discovery: Discovery<unknown>, indent = ''): strin
   return [...comment(`NOT FOUND: ${discovery.why}`, indent), `${indent}# ${name}: ${spec.placeholder}`];
 }
 
+/** What `rate_limit` holds besides the limit, which only a user can set. */
+const RATE_LIMIT_EXTRAS =
+  '§7 names the 429 "Too Many Attempts" and its body is not shown: set body_text to assert it (RATE-LIMIT-BODY). bursts: false skips the bursts when other clients share the token.';
+
+/**
+ * `rate_limit`: found, how and then the key; not found, why and then the key commented out with
+ * §8's value. Either way with the keys only a user sets (body_text, bursts) commented.
+ */
+function rateLimitEntry(discovery: DiscoveredProfile['rateLimit']): string[] {
+  if (isFound(discovery)) {
+    const { limit, window } = discovery.value;
+    return ['', ...comment(discovery.how, ''), 'rate_limit:', `  limit: ${limit}`, `  window: ${window}`, ...comment(RATE_LIMIT_EXTRAS, '  '), '  # body_text: Too Many Attempts', '  # bursts: false'];
+  }
+  const commented = ['rate_limit:', '  limit: 60', '  window: 60s', '  body_text: Too Many Attempts', '  bursts: false'].map((line) => `# ${line}`);
+  return ['', ...comment(`NOT FOUND: ${discovery.why}`, ''), ...comment(RATE_LIMIT_EXTRAS, ''), ...commented];
+}
+
 const section = (title: string) => ['', `# ${`-- ${title} `.padEnd(WIDTH - 2, '-')}`];
 
 /**
@@ -136,6 +154,7 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
     if (origin.caFile !== undefined) lines.push(`  ca: ${flow(origin.caFile)}   # from --ca`);
     if (origin.insecure) lines.push('  insecure: true   # from --insecure: the certificate is not verified');
   }
+  lines.push(...rateLimitEntry(found.rateLimit));
   if (found.scheme === 'bearer') {
     lines.push(...comment('The target served the token only as Authorization: Bearer <token>; run finds that out again in its preflight and fails AUTH-HEADER-RAW (§5.2).', ''));
   }
@@ -177,8 +196,6 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
     '#     id: /payload/data/id',
     '#     operation: { at: /payload/data/operation, value: "{event}_{change}" }',
     '#     signature: { header: x-webhook-signature, timestamp_header: x-webhook-timestamp, signed: "{timestamp}{body}" }',
-    ...comment('§8: 60 calls a minute. The 429 body is not shown; set body_text to assert it (RATE-LIMIT-BODY). bursts: false skips the bursts when other clients share the token.', ''),
-    '# rate_limit: { limit: 60, window: 60s, body_text: Too Many Attempts, bursts: true }',
     '# waivers: [{ rule: RATE-LIMIT-SLIDING, reason: "fixed-window limiter, tracked in OPS-123" }]',
     '',
   );

@@ -1,3 +1,4 @@
+import { lacking } from '../scenarios/skip-reason.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RunDates } from '../scenarios/template-context.ts';
 import type { TargetRequest } from '../client/client.ts';
@@ -61,9 +62,9 @@ export async function runFamily(family: PropertyFamily, options: PropertyPhaseOp
     return { ...base, status: 'skipped', reason: `the --budget of ${options.budget} generated cases leaves none for this family`, exchanges: [] };
   }
   const activeUserIds = profile.fixtures.active_user_ids ?? [];
-  if (activeUserIds.length === 0) return { ...base, status: 'skipped', reason: 'the profile has no fixtures.active_user_ids', exchanges: [] };
+  if (activeUserIds.length === 0) return { ...base, status: 'skipped', reason: lacking('fixtures.active_user_ids'), exchanges: [] };
   if (family.needs === 'timesheet' && profile.fixtures.break_rule_id === undefined) {
-    return { ...base, status: 'skipped', reason: 'the profile has no fixtures.break_rule_id', exchanges: [] };
+    return { ...base, status: 'skipped', reason: lacking('fixtures.break_rule_id'), exchanges: [] };
   }
   let resource;
   try {

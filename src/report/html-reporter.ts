@@ -8,7 +8,7 @@ import { checksSection } from './_internals/html-checks.ts';
 import { coverageSection } from './_internals/html-coverage.ts';
 import { html, trustedHtml, type SafeHtml } from './safe-html.ts';
 import { summarySection } from './_internals/html-summary.ts';
-import { runVerdict } from './_internals/verdict.ts';
+import { runVerdict } from './run-verdict.ts';
 
 function cspHash(source: string): string {
   return `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;
@@ -55,7 +55,7 @@ export function renderHtmlReport(report: RunReport, tls: CurlTlsOptions): string
 <main>
 ${summarySection(report)}
 ${checksSection(report.checks, rulesOfReport(report), tls)}
-${coverageSection(report.coverage)}
+${coverageSection(report.coverage, report.summary)}
 ${resourcesSection(report)}
 ${profileSection(report)}
 </main>

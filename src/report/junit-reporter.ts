@@ -4,6 +4,7 @@ import type { CheckResult, RunReport } from './model.ts';
 import { checkSection, rulesOfReport } from './_internals/check-sections.ts';
 import { groupBySection } from './_internals/spec-sections.ts';
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './_internals/xml.ts';
+import { rulesJudgedText, runVerdict } from './run-verdict.ts';
 
 interface Counts {
   readonly tests: number;
@@ -18,7 +19,8 @@ function countsOf(checks: readonly CheckResult[]): Counts {
     tests: checks.length,
     failures: checks.filter((c) => c.status === 'failed').length,
     errors: checks.filter((c) => c.status === 'errored').length,
-    skipped: checks.filter((c) => c.status === 'skipped' || c.status === 'waived').length,
+    // Not-run and waived checks are <skipped> too: JUnit has no other way to say "no verdict to count".
+    skipped: checks.filter((c) => c.status === 'skipped' || c.status === 'not-run' || c.status === 'waived').length,
     seconds: checks.reduce((sum, c) => sum + c.durationMs, 0) / 1000,
   };
 }
@@ -93,9 +95,10 @@ function outcomeElement(check: CheckResult, rules: ReadonlyMap<string, Rule>, tl
     case 'errored':
       return `\n      <error message="${attr(check.reason ?? 'errored')}" type="errored">${text(detailText(check, rules, tls))}</error>`;
     // The reason is the text of <skipped>: Jenkins' JUnit schema gives it no attributes (and its
-    // plugin reads the text when there is no message).
+    // plugin reads the text when there is no message). A not-run check's reason starts "not run: ".
     case 'skipped':
-      return `\n      <skipped>${text(check.reason ?? 'skipped')}</skipped>`;
+    case 'not-run':
+      return `\n      <skipped>${text(check.reason ?? check.status)}</skipped>`;
     case 'waived': {
       const why = check.waiver ? `waived (${check.waiver.rule}): ${check.waiver.reason}` : 'waived';
       return `\n      <skipped>${text(why)}</skipped>\n      <system-out>${text(detailText(check, rules, tls))}</system-out>`;
@@ -106,7 +109,8 @@ function outcomeElement(check: CheckResult, rules: ReadonlyMap<string, Rule>, tl
 function testCase(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): string {
   // No file/line attributes: Jenkins' JUnit schema does not allow them (the classname is the
   // scenario file, and a failure's text names the line).
-  const open = `    <testcase classname="${attr(className(check, rules))}" name="${attr(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
+  // `status` (allowed by the schema) tells a not-run check from a skipped or waived one.
+  const open = `    <testcase classname="${attr(className(check, rules))}" name="${attr(`${check.id}: ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}" status="${check.status}"`;
   const body = outcomeElement(check, rules, tls);
   return body === '' ? `${open}/>` : `${open}>${body}\n    </testcase>`;
 }
@@ -118,16 +122,30 @@ function properties(report: RunReport): string {
     ['clockcheck.seed', String(report.seed)],
     ['clockcheck.spec.sha256', report.spec.sha256],
     ['clockcheck.tlsFingerprint256', report.target.tlsFingerprint256 ?? 'not seen'],
+    ['clockcheck.status', report.status],
+    ['clockcheck.verdict', runVerdict(report)],
+    ['clockcheck.exitCode', String(report.exitCode)],
+    ['clockcheck.rulesJudged', rulesJudgedText(report.summary)],
+    ['clockcheck.rulesJudged.ids', report.summary.coveredRules.join(' ')],
+    ...(report.options.minRules === undefined ? [] : [['clockcheck.minRules', String(report.options.minRules)] as [string, string]]),
   ];
   return entries.map(([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`).join('\n');
+}
+
+/** An interrupted run says so in each suite's output: its not-run checks are the ones it did not get to. */
+function interruptedOut(report: RunReport): string {
+  if (report.status !== 'interrupted') return '';
+  return `\n    <system-out>${text(`The run was interrupted (exit ${report.exitCode}): the checks it did not get to are not-run (<skipped>); ${rulesJudgedText(report.summary)}.`)}</system-out>`;
 }
 
 /**
  * junit.xml: one `<testsuite>` per spec section (a check belongs to the primary section of its
  * first rule) and a `<testcase>` per check. Failed checks carry `<failure>` with each finding's
  * expected and actual and a curl command per exchange that shows it (none for a webhook delivery
- * the sink received, marked `received`); errored checks `<error>`;
- * skipped and waived checks `<skipped>` (the waiver's rule and reason in the message).
+ * the sink received, marked `received`); errored checks `<error>`; skipped, not-run and waived
+ * checks `<skipped>` with the reason as its text (a waiver's rule and reason); every testcase's
+ * `status` is the check's. Each suite's properties carry the run's status, verdict, exit code and
+ * the rules judged (the summary's number and IDs); an interrupted run says so in `<system-out>`.
  */
 export function renderJunitReport(report: RunReport, tls: CurlTlsOptions): string {
   const rules = rulesOfReport(report);
@@ -136,7 +154,7 @@ export function renderJunitReport(report: RunReport, tls: CurlTlsOptions): strin
     <properties>
 ${properties(report)}
     </properties>
-${group.items.map((check) => testCase(check, rules, tls)).join('\n')}
+${group.items.map((check) => testCase(check, rules, tls)).join('\n')}${interruptedOut(report)}
   </testsuite>`,
   );
   const name = `clockcheck ${report.target.baseUrl}${report.target.apiPrefix}`;

@@ -1,16 +1,50 @@
 import type { Rule, RuleId } from '../contract/rules.ts';
 import type { Exchange } from '../client/exchange.ts';
 
+/**
+ * The exit codes a run can end with: the run's rows of the one exit-code table, src/cli/exit-codes.ts
+ * (which checks at compile time that each is in it). report/run-verdict.ts decides which applies.
+ */
+export const RUN_EXIT_CODES = {
+  /** Nothing judged failed: skipped checks, budget cuts and waived failures do not change it. */
+  passed: 0,
+  /** A rule failed, or fewer rules were judged than `--min-rules`. */
+  failed: 1,
+  /** The run could not be made: nothing was judged. */
+  notMade: 2,
+  /** No rule failed, but some checks errored. */
+  errored: 3,
+  /** Interrupted by SIGINT (128 + 2). */
+  sigint: 130,
+  /** Interrupted by SIGTERM (128 + 15). */
+  sigterm: 143,
+} as const;
+
+export type RunExitCode = (typeof RUN_EXIT_CODES)[keyof typeof RUN_EXIT_CODES];
+
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '1.7.0';
+export const REPORT_SCHEMA_VERSION = '2.0.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
- * errored: the check could not reach a verdict (transport trouble, a missing capture).
- * skipped: not run, with a reason (read-only, missing fixture, not in --only).
  * waived: failed, but the profile waives the rule (reported with the reason; does not fail the run).
+ * Those three judged their rules; the other three judged nothing, and say why in `reason`:
+ * errored: the check started and could not reach a verdict (transport trouble, a missing capture,
+ * the run stopped while it was in progress).
+ * skipped: the check does not apply to this target or selection (read-only, a fixture the profile lacks).
+ * not-run: the run did not get to it: a budget (`--within`, `--max-requests`) left it out, or the run
+ * stopped, or could not be made, before it started.
  */
-export type CheckStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'waived';
+export type CheckStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'not-run' | 'waived';
+
+/** Every status, in the order reporters count them. */
+export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'skipped', 'not-run', 'waived'];
+
+/** The statuses of a check that judged its rules: it passed, failed, or failed on a waived rule. */
+export type JudgingStatus = Extract<CheckStatus, 'passed' | 'failed' | 'waived'>;
+
+/** The statuses of a check that judged nothing, each with a reason. */
+export type UnjudgedStatus = Exclude<CheckStatus, JudgingStatus>;
 
 /** One broken expectation: which rule, what was expected, what was observed, in which exchange. */
 export interface Finding {
@@ -47,7 +81,7 @@ export interface CheckResult {
   readonly source: CheckSource;
   readonly status: CheckStatus;
   readonly findings: readonly Finding[];
-  /** Why the check was skipped or errored. */
+  /** Why the check was skipped, errored or not run. */
   readonly reason?: string;
   /** The profile's waiver that turned a failure into `waived`. */
   readonly waiver?: { readonly rule: RuleId; readonly reason: string };
@@ -60,11 +94,26 @@ export interface CheckResult {
   readonly replay: string;
 }
 
-/** Per-rule coverage: which checks cover it and what they concluded. */
+/**
+ * What became of a rule. failed, waived, passed: at least one check judged it (the worst of their
+ * verdicts on it), and the rule is covered. errored, not-run, skipped: checks name it but none
+ * judged it (the most telling of their statuses). uncovered: no check names it.
+ */
+export type RuleOutcome = JudgingStatus | UnjudgedStatus | 'uncovered';
+
+/** Per-rule coverage: which checks name it and what became of it (report/coverage.ts computes it). */
 export interface RuleCoverage {
   readonly rule: Rule;
-  /** uncovered: no check names this rule. */
-  readonly outcome: CheckStatus | 'uncovered';
+  readonly outcome: RuleOutcome;
+  /** Every check that names the rule or has a finding on it, whatever its status. */
+  readonly checkIds: readonly string[];
+}
+
+/** Checks that judged nothing for one reason (the reason as the checks give it). */
+export interface UnjudgedGroup {
+  readonly status: UnjudgedStatus;
+  readonly reason: string;
+  /** In run order. */
   readonly checkIds: readonly string[];
 }
 
@@ -75,14 +124,22 @@ export interface CreatedResource {
   readonly checkId: string;
 }
 
+/** The counts and lists every reporter shows; computed once from the checks (report/coverage.ts). */
 export interface RunSummary {
   readonly passed: number;
   readonly failed: number;
   readonly errored: number;
   readonly skipped: number;
+  readonly notRun: number;
   readonly waived: number;
+  /** Rules judged: at least one check passed, failed or waived on it. Errored, skipped and not-run checks judge nothing. */
   readonly rulesCovered: number;
+  /** Rules in the catalog. */
   readonly rulesTotal: number;
+  /** The judged rules (`rulesCovered` of them), in catalog order. */
+  readonly coveredRules: readonly string[];
+  /** The checks that judged nothing, grouped by status (errored, not-run, skipped) and reason, the largest group of each status first. */
+  readonly unjudged: readonly UnjudgedGroup[];
 }
 
 /** Everything a reporter needs; reporters only read it. Serialized as report.json. */
@@ -106,16 +163,20 @@ export interface RunReport {
   /** `maxTimeMs`: the run's time limit (`--max-time`, or three times the plan's ETA and at least 10 min). */
   readonly options: {
     readonly only: readonly string[];
+    /** `--skip`: the checks these names select were taken out of `only`'s; absent when not given. */
+    readonly skip?: readonly string[];
     readonly readOnly: boolean;
     readonly suites: readonly string[];
     readonly budget: number;
     readonly maxTimeMs?: number;
     /** `--last-failed`: the runId of the report whose failed and errored checks this run re-ran. */
     readonly rerunOf?: string;
-    /** `--within`, in ms: the checks that cover the most rules for it ran; the rest are skipped as over budget. */
+    /** `--within`, in ms: the checks that cover the most rules for it ran; the rest are not-run ("not run: budget …"). */
     readonly withinMs?: number;
     /** `--max-requests`: likewise, in requests. */
     readonly maxRequests?: number;
+    /** `--min-rules`: fewer rules judged than this makes the run exit 1 (NOT JUDGED ENOUGH), even when nothing failed. */
+    readonly minRules?: number;
   };
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -139,8 +200,10 @@ export interface RunReport {
   readonly coverage: readonly RuleCoverage[];
   readonly createdResources: readonly CreatedResource[];
   readonly summary: RunSummary;
-  /** Why the run could not be made (unreachable, TLS, a refused token, a redirect); then every check is errored and exitCode is 2. */
+  /** Why the run could not be made (unreachable, TLS, a refused token, a redirect); then the preflight is errored, every other check not-run, and exitCode is 2. */
   readonly runError?: string;
-  /** 0 all passed (or waived/skipped), 1 any failed or errored, 2 the run could not be made. */
-  readonly exitCode: 0 | 1 | 2;
+  /** `complete`: the run ended by itself (stopped early or not: see `notes`). `interrupted`: a signal (SIGINT, SIGTERM) ended it; exitCode is then 130 or 143. */
+  readonly status: 'complete' | 'interrupted';
+  /** The run's exit code (RUN_EXIT_CODES; report/run-verdict.ts decides it). */
+  readonly exitCode: RunExitCode;
 }

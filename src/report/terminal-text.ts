@@ -7,9 +7,9 @@ export function oneLine(text: string, maxLength: number): string {
   return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
 }
 
-type Style = 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'magenta';
+type Style = 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'magenta' | 'cyan';
 
-const SGR: Readonly<Record<Style, string>> = { bold: '1', dim: '2', green: '32', red: '31', yellow: '33', magenta: '35' };
+const SGR: Readonly<Record<Style, string>> = { bold: '1', dim: '2', green: '32', red: '31', yellow: '33', magenta: '35', cyan: '36' };
 
 /** A painter that wraps text in ANSI colours, or returns it unchanged when colour is off. */
 export function painter(color: boolean): (style: Style, text: string) => string {

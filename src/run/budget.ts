@@ -172,7 +172,7 @@ export function budgetLimits(budget: RunBudget): string {
 /** One line for the run's notes: what the budget chose and what it left out. */
 export function budgetNote(choice: BudgetChoice): string {
   const parts = [
-    `${budgetLimits(choice.budget)}: ${choice.checkIds.size} checks planned (${choice.requests} requests, ETA at most ${formatDuration(choice.etaMs)}), ${choice.leftOut.length} left out as over budget`,
+    `${budgetLimits(choice.budget)}: ${choice.checkIds.size} checks planned (${choice.requests} requests, ETA at most ${formatDuration(choice.etaMs)}), ${choice.leftOut.length} not run: budget`,
     `${choice.fullRules - choice.uncovered.length} of the ${choice.fullRules} rules a full run covers are covered`,
     ...(choice.uncovered.length > 0 ? [`not covered: ${choice.uncovered.join(', ')}`] : []),
     ...(choice.thinner.length > 0 ? [`${choice.thinner.length} covered by fewer checks than a full run`] : []),

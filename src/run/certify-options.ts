@@ -20,6 +20,8 @@ export interface CertifyOptions {
   readonly suiteGlob: string;
   /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
   readonly only: readonly string[];
+  /** `--skip`: the checks these names select are taken out of `only`'s (selection.ts). */
+  readonly skip?: readonly string[];
   readonly readOnly: boolean;
   readonly seed: number;
   /** Where progress goes; null for none. */
@@ -40,6 +42,8 @@ export interface CertifyOptions {
   readonly runBudget?: RunBudget;
   /** `--last-failed`: the report this run re-runs the failed and errored checks of. */
   readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
+  /** `--min-rules`: fewer rules judged than this makes the run exit 1 (report/run-verdict.ts). */
+  readonly minRules?: number;
   /**
    * The embedded reference server only: it serves the paced checks at `rateLimit`, a quicker window
    * than the profile's, and `switchToProfileRateLimit` gives it the profile's limit on a fresh
@@ -51,6 +55,8 @@ export interface CertifyOptions {
    * token; signatures are checked with it. Absent against the embedded server: the run makes one.
    */
   readonly webhookSecret?: string;
+  /** `--create-admin-users`: the run may create admin (role 1) users to meet a check's need; without it, such a need is a skip. */
+  readonly createAdminUsers?: boolean;
 }
 
 /** See CertifyOptions.quickPacing. */

@@ -3,6 +3,7 @@ import { planWithinBudget } from './budget.ts';
 import type { CertifyOptions } from './certify-options.ts';
 import { execute } from './execute.ts';
 import { judge } from './judge.ts';
+import { meetNeeds } from './meet-needs.ts';
 import { openRun } from './open.ts';
 import { runPreflight } from './run-preflight.ts';
 
@@ -11,8 +12,9 @@ import { runPreflight } from './run-preflight.ts';
  * 1. plan: the checks, their requests and the ETA, fitted to a budget; nothing sent (plan.ts, budget.ts);
  * 2. open: the paced client, the guard, the token watch, the sink, the ledger (open.ts);
  * 3. preflight: reachable? the token accepted, in which form? (run-preflight.ts);
- * 4. execute: the checks, in the plan's order (execute.ts);
- * 5. judge: coverage, summary and exit code, as a RunReport (judge.ts).
+ * 4. fates: what each check needs of the target's data, counted, adapted to or created (meet-needs.ts);
+ * 5. execute: the checks, in the plan's order (execute.ts);
+ * 6. judge: coverage, summary and exit code, as a RunReport (judge.ts).
  * Writing the reports is the caller's (report/write-reports.ts). A run that cannot be made (the
  * target unreachable, the token refused) is reported too, with `runError`.
  */
@@ -24,7 +26,8 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   try {
     const opening = await runPreflight(run, planned);
     if (!opening.made) return judge(run, opening, opening.results);
-    const results = await execute(run, planned);
+    const fates = await meetNeeds(run, options.createAdminUsers ?? false);
+    const results = await execute(run, planned, fates);
     return judge(run, opening, [...opening.results, ...results]);
   } finally {
     await run.close();

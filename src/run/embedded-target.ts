@@ -1,6 +1,7 @@
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
 import type { RunReport } from '../report/model.ts';
 import type { DialectName } from '../reference/dialect.ts';
+import type { SeedName } from '../reference/seed.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { certify } from './certify.ts';
 import type { Profile } from '../profile/profile.ts';
@@ -11,8 +12,9 @@ export function startEmbeddedTarget(
   faults: readonly string[] = [],
   dialect: DialectName = 'standard',
   rateLimit: RateLimitSetting | null = EMBEDDED_RATE_LIMIT,
+  seed: SeedName = 'standard',
 ): Promise<ReferenceServer> {
-  return startReferenceServer({ rateLimit, faults, dialect });
+  return startReferenceServer({ rateLimit, faults, dialect, seed });
 }
 
 /** What a certification of the embedded server may vary: suites, seed, budget, selection, dialect, waivers. */
@@ -23,6 +25,8 @@ export interface EmbeddedCertification {
   readonly budget: number;
   readonly only?: readonly string[];
   readonly dialect?: DialectName;
+  /** The data the server starts with (default: standard). */
+  readonly seedData?: SeedName;
   readonly waivers?: Profile['waivers'];
   /**
    * false: no rate-limit bursts, and the server paces at QUICK_RATE_LIMIT (the run-wide monitor
@@ -33,32 +37,47 @@ export interface EmbeddedCertification {
 }
 
 /** Certifies the embedded reference server with the given faults switched on. */
-export async function certifyEmbedded(
-  faults: readonly string[],
-  options: EmbeddedCertification,
-): Promise<RunReport> {
+export async function certifyEmbedded(faults: readonly string[], options: EmbeddedCertification): Promise<RunReport> {
+  const [report] = await certifyEmbeddedRounds(faults, options, 1);
+  return report as RunReport;
+}
+
+/**
+ * Certifies one embedded reference server `rounds` times in a row, each run on what the ones
+ * before it left (the records they created): a second run on the same server must judge alike.
+ */
+export async function certifyEmbeddedRounds(faults: readonly string[], options: EmbeddedCertification, rounds: number): Promise<RunReport[]> {
   const bursts = options.bursts ?? true;
-  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT);
+  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT, options.seedData);
   try {
-    const profile = embeddedProfile({ ...server, rateLimit: bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT });
-    return await certify({
-      origin: server.origin,
-      embedded: true,
-      profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts }, waivers: options.waivers ?? [] },
-      token: server.token,
-      caPem: server.tls.caPem,
-      insecure: false,
-      suitesDir: options.suitesDir,
-      suiteGlob: options.suiteGlob,
-      only: options.only ?? [],
-      readOnly: false,
-      seed: options.seed,
-      budget: options.budget,
-      progress: null,
-      quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
-      replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
-    });
+    const reports: RunReport[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (round > 0) server.setRateLimit(QUICK_RATE_LIMIT); // the paced checks at the quick window again, on a fresh limiter
+      reports.push(await certifyStarted(server, faults, options, bursts));
+    }
+    return reports;
   } finally {
     await server.close();
   }
+}
+
+function certifyStarted(server: ReferenceServer, faults: readonly string[], options: EmbeddedCertification, bursts: boolean): Promise<RunReport> {
+  const profile = embeddedProfile({ ...server, rateLimit: bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT });
+  return certify({
+    origin: server.origin,
+    embedded: true,
+    profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts }, waivers: options.waivers ?? [] },
+    token: server.token,
+    caPem: server.tls.caPem,
+    insecure: false,
+    suitesDir: options.suitesDir,
+    suiteGlob: options.suiteGlob,
+    only: options.only ?? [],
+    readOnly: false,
+    seed: options.seed,
+    budget: options.budget,
+    progress: null,
+    quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
+    replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
+  });
 }

@@ -9,22 +9,26 @@ import { runRateLimitPhase } from '../ratelimit/phase.ts';
 import type { QuickPacing } from './certify-options.ts';
 import type { OpenRun } from './open.ts';
 import { templateProfile } from './sink-setup.ts';
+import type { Fates } from './meet-needs.ts';
+import type { Profile } from '../profile/profile.ts';
 
 /** What the checks of a plan run with: the scenarios' context, the property phase's, and the rate-limit phase. */
 export interface Execution {
+  /** What the run decided for each check's data needs, and the profile completed with what it found and made. */
+  readonly fates: Fates;
   readonly scenarioDeps: ScenarioDeps;
   readonly properties: PropertyPhaseOptions;
   readonly rateLimitPhase: () => Promise<CheckResult[]>;
 }
 
 /** The contexts the checks of an open run run in: every send the run's `send`, every replay command the run's. */
-export function executionOf(run: OpenRun): Execution {
-  return { scenarioDeps: scenarioDeps(run), properties: propertyOptions(run), rateLimitPhase: () => rateLimitPhase(run) };
+export function executionOf(run: OpenRun, fates: Fates): Execution {
+  return { fates, scenarioDeps: scenarioDeps(run, fates), properties: propertyOptions(run, fates.profile), rateLimitPhase: () => rateLimitPhase(run) };
 }
 
-function scenarioDeps(run: OpenRun): ScenarioDeps {
+function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
   const { options, sink, webhookSecret } = run;
-  const { profile } = options;
+  const { profile } = fates;
   const template: Omit<TemplateContext, 'vars'> = {
     fixtures: profile.fixtures as Record<string, unknown>,
     profile: templateProfile(profile, sink, webhookSecret),
@@ -45,10 +49,11 @@ function scenarioDeps(run: OpenRun): ScenarioDeps {
     onCreated: (resource) => run.ledger.add(resource),
     sink,
     deadlineMs: run.startedAt.getTime() + run.maxTimeMs,
+    adaptations: fates.adaptations,
   };
 }
 
-function propertyOptions(run: OpenRun): PropertyPhaseOptions {
+function propertyOptions(run: OpenRun, profile: Profile): PropertyPhaseOptions {
   const { options, plan } = run;
   return {
     cases: plan.casesPerFamily,
@@ -56,11 +61,13 @@ function propertyOptions(run: OpenRun): PropertyPhaseOptions {
     runSeed: options.seed,
     ...(options.path ? { path: options.path } : {}),
     send: run.send,
-    profile: options.profile,
+    profile,
     dates: runDates(options.seed),
     uniqueTag: run.unique.tag,
     uniqueEmail: () => run.unique.next().email,
-    replayBase: options.replayBase,
+    // A family's generated cases are its share of the budget: replayed alone, it gets that share (a
+    // replay of one case, --path, sends that case alone whatever the budget, so it passes its own on).
+    replayBase: `${options.replayBase} --budget ${options.path ? options.budget : plan.casesPerFamily}`,
     readOnly: options.readOnly,
   };
 }

@@ -1,17 +1,20 @@
+import { coverageOf } from '../report/coverage.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type RunReport } from '../report/model.ts';
+import { runExitCode } from '../report/run-verdict.ts';
 import { profileForReport } from '../profile/profile.ts';
 import { toolVersion } from '../version.ts';
 import type { OpenRun } from './open.ts';
 import type { Opening } from './run-preflight.ts';
 import { specIdentity } from './spec-document.ts';
-import { coverage, summarize } from './verdicts.ts';
 
-/** The report of a run: coverage, summary and exit code from its check results, with what the run noted and created. */
+/**
+ * The report of a run: coverage, summary and exit code from its check results (report/coverage.ts,
+ * report/run-verdict.ts), with what the run noted and created.
+ */
 export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[]): RunReport {
   const { options, startedAt, plan, transport } = run;
   const runError = opening.made ? undefined : opening.runError;
-  const rules = coverage(results);
-  const summary = summarize(results, rules);
+  const { coverage, summary } = coverageOf(results);
   const finishedAt = new Date();
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -23,6 +26,7 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     seed: options.seed,
     options: {
       only: options.only,
+      ...(options.skip?.length ? { skip: options.skip } : {}),
       readOnly: options.readOnly,
       suites: [options.suiteGlob],
       budget: options.budget,
@@ -30,6 +34,7 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
       ...(options.runBudget?.withinMs === undefined ? {} : { withinMs: options.runBudget.withinMs }),
       ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests }),
       ...(options.rerunOf ? { rerunOf: options.rerunOf.runId } : {}),
+      ...(options.minRules === undefined ? {} : { minRules: options.minRules }),
     },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -43,10 +48,11 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     tokenForm: opening.made ? opening.scheme : 'raw',
     notes: run.notes,
     checks: results,
-    coverage: rules,
+    coverage,
     createdResources: run.ledger.created,
     summary,
     ...(runError === undefined ? {} : { runError }),
-    exitCode: runError !== undefined ? 2 : summary.failed + summary.errored > 0 ? 1 : 0,
+    status: 'complete',
+    exitCode: runExitCode({ summary, runError, minRules: options.minRules }),
   };
 }

@@ -4,17 +4,23 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
 import { readReportFile, readReportJson, type ReadReport } from '../report/read-report.ts';
+import { checksUnder2 } from '../report/legacy-statuses.ts';
 
 /** The part of a report.json that `--last-failed` reads (any schema version since 1.0). */
 const ReportHead = z.object({
+  schemaVersion: z.string(),
   runId: z.string(),
   seed: z.number().int().nonnegative(),
   startedAt: z.string(),
   target: z.object({ baseUrl: z.string(), embedded: z.boolean() }),
   options: z.object({ budget: z.number().int().nonnegative() }),
-  checks: z.array(z.object({ id: z.string(), status: z.string(), source: z.object({ kind: z.string() }) })),
+  notes: z.array(z.string()).optional(),
+  checks: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional(), source: z.object({ kind: z.string() }) })),
 });
 type ReportHead = z.infer<typeof ReportHead>;
+
+/** The statuses `--last-failed` re-runs: the checks without a pass that the run meant to judge. */
+const RERUN: ReadonlySet<string> = new Set(['failed', 'errored', 'not-run']);
 
 /** What `clockcheck run --last-failed` re-runs, and from which report. */
 export interface LastFailed {
@@ -23,7 +29,7 @@ export interface LastFailed {
   readonly runId: string;
   /** The seed of that run: generated cases are the same cases. */
   readonly seed: number;
-  /** The checks that failed or errored there, by ID (for --only). */
+  /** The checks that failed, errored or were not run there, by ID (for --only). */
   readonly checkIds: readonly string[];
   /** Generated cases each property family sent there, so a re-run family sends the same ones. */
   readonly casesPerFamily: number;
@@ -48,7 +54,8 @@ export async function readLastFailed(given: string | undefined, reportDir: strin
     reportPath: found.path,
     runId: head.runId,
     seed: head.seed,
-    checkIds: [...new Set(head.checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => c.id))],
+    // A 1.x report's checks not run (errored or skipped "over budget" then) are not-run here too.
+    checkIds: [...new Set(checksUnder2(head).filter((c) => RERUN.has(c.status)).map((c) => c.id))],
     casesPerFamily: families === 0 ? 0 : Math.floor(head.options.budget / families),
   };
 }

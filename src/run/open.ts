@@ -105,7 +105,7 @@ function openingNotes(options: CertifyOptions, quick: QuickPacing | undefined, b
     notes.push(`the embedded server served the paced checks at ${formatRateLimit(quick.rateLimit)} and the rate-limit phase at the profile's ${formatRateLimit({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window })}, on a fresh limiter`);
   }
   if (options.rerunOf) {
-    notes.push(`--last-failed: re-ran the checks that failed or errored in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
+    notes.push(`--last-failed: re-ran the checks that failed, errored or were not run in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
   }
   return notes;
 }

@@ -1,6 +1,7 @@
 import { formatDuration } from '../duration.ts';
 import { formatRateLimit } from '../contract/rate-limit.ts';
 import type { PlannedCheck, RunPlan } from './plan.ts';
+import { countText, plannedWrites, type PlannedWrites } from './plan-writes.ts';
 
 /** Where the plan would be sent, and at what limit: what `--plan` prints above the checks. */
 export interface PlanTarget {
@@ -8,6 +9,8 @@ export interface PlanTarget {
   readonly target: string;
   readonly limit: number;
   readonly windowMs: number;
+  /** `--create-admin-users`: the run may create admin users for a check's need. */
+  readonly createAdmins?: boolean;
 }
 
 /** The plan as `clockcheck run --plan --format json` prints it. */
@@ -21,6 +24,8 @@ export interface PlanDocument {
   readonly etaMs: number;
   readonly checks: readonly PlannedCheck[];
   readonly rateLimitPhase: { readonly checks: readonly string[]; readonly requests: number; readonly windows: number; readonly ms: number } | null;
+  /** The records the run would leave on the target: the spec has no delete for users, timesheets or breaks. */
+  readonly writes: PlannedWrites;
 }
 
 export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
@@ -34,6 +39,7 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
     etaMs: Math.round(plan.etaMs),
     checks: plan.checks,
     rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
+    writes: plannedWrites(plan, where.createAdmins ?? false),
   };
 }
 
@@ -63,8 +69,20 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
   }
   lines.push(
     `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}; ETA ${formatDuration(doc.etaMs)}`,
+    ...writesText(doc.writes),
   );
   return lines.join('\n');
+}
+
+/** The permanent writes, for people: what the scenarios and the generated cases create, and at most what the needs do. */
+function writesText(writes: PlannedWrites): string[] {
+  const lines = [
+    `permanent writes (the spec has no delete for users, timesheets or breaks, nor shows one for schedules): the scenarios create ${countText(writes.byScenarios)}`,
+    `  generated cases create up to ${countText(writes.byGeneratedCases)} (each valid case the target accepts)`,
+  ];
+  const needs = countText(writes.forNeeds);
+  if (needs !== 'none') lines.push(`  to meet the checks' needs the run creates up to ${needs}, fewer as the target holds them (it counts first)${writes.roles.length > 0 ? `; users of the roles ${writes.roles.join(', ')} where none is found` : ''}; never an admin without --create-admin-users`);
+  return lines;
 }
 
 function formatWindows(windows: number): string {

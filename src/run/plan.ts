@@ -4,16 +4,17 @@ import { RunError } from './run-error.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
-import { isRuleId, type RuleId } from '../contract/rules.ts';
+import type { RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
-import { casesPerFamily, selectsFamily } from '../properties/run-properties.ts';
+import { casesPerFamily } from '../properties/run-properties.ts';
 import { RATE_LIMIT_CHECKS, plannedRateLimitPhase, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import { MONITOR_CHECK_ID } from '../ratelimit/monitor.ts';
 import { TOKEN_FORM_CHECK_ID } from './preflight.ts';
+import { resolveSelection } from './selection.ts';
 
 /** What a run is asked to do, before anything is sent. */
 export interface PlanOptions {
@@ -22,6 +23,8 @@ export interface PlanOptions {
   readonly suiteGlob: string;
   /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
   readonly only: readonly string[];
+  /** `--skip`: the checks these names select are taken out of `only`'s (selection.ts). */
+  readonly skip?: readonly string[];
   /** Generated cases the property phase sends in all (0: no property checks). */
   readonly budget: number;
   /** Replays one generated case (fast-check path), with --only naming one property family. */
@@ -95,27 +98,18 @@ export function pacerFor(profile: Profile, pacedAt?: RateLimitSetting): Pacer {
   return new Pacer(pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window });
 }
 
-/** Whether `--only` selects a built-in check: by ID, by its suite (`rate-limit`, `auth`), or by a rule it names. */
-export function selectsBuiltin(only: readonly string[], id: string, rules: readonly string[]): boolean {
-  if (only.length === 0) return true;
-  return only.some((o) => o === id || o === id.split('/')[0] || rules.includes(o));
-}
-
-/** Whether `--only` selects a scenario: by one of its rule IDs, its ID, or its suite name. */
-export function selects(only: readonly string[], loaded: LoadedScenario): boolean {
-  if (only.length === 0) return true;
-  return only.some((o) => o === loaded.id || o === loaded.suite || (isRuleId(o) && loaded.scenario.rules.includes(o)));
-}
-
 /**
  * Plans a run: loads and selects the suites, the property families and the rate-limit checks, and
  * counts the requests. Sends nothing.
+ * @throws UsageError when --only or --skip names what the run does not have, or leaves nothing to run (selection.ts).
  * @throws RunError when --path does not name exactly one property family.
  */
 export async function planRun(options: PlanOptions): Promise<RunPlan> {
-  const { profile, only } = options;
-  const scenarios = options.path ? [] : (await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES)).filter((s) => selects(only, s));
-  const families = (options.families ?? PROPERTY_FAMILIES).filter((f) => selectsFamily(only, f));
+  const { profile } = options;
+  const loaded = await loadSuites(options.suitesDir, options.suiteGlob, BUILTIN_CHECK_NAMES);
+  const selection = resolveSelection(options, { scenarios: loaded, families: options.families ?? PROPERTY_FAMILIES });
+  const scenarios = options.path ? [] : loaded.filter(selection.scenario);
+  const families = (options.families ?? PROPERTY_FAMILIES).filter(selection.family);
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
@@ -124,9 +118,9 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     scenarios,
     families,
     casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, families.length),
-    rateLimit: (id) => !options.path && selectsBuiltin(only, id, RATE_LIMIT_CHECKS[id].rules),
-    monitor: !options.path && selectsBuiltin(only, MONITOR_CHECK_ID, ['RATE-LIMIT-CAP']),
-    tokenFormCheck: !options.path && selectsBuiltin(only, TOKEN_FORM_CHECK_ID, ['AUTH-HEADER-RAW']),
+    rateLimit: (id) => !options.path && selection.builtin(id),
+    monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
+    tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   });
 }
 
@@ -165,7 +159,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
     ...scenarios.map((s): PlannedCheck => {
-      const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined });
+      const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined, planning: true });
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
       const { waitMs, watchMs } = scenarioWaits(s, profile);
       return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };

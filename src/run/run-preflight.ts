@@ -5,6 +5,7 @@ import { rateLimitBacklog } from './backlog.ts';
 import type { BudgetedPlan } from './budget.ts';
 import { checkUnits, leftOutByBudget, retainResult } from './execute.ts';
 import { executionOf } from './execution.ts';
+import { fatesOf } from './meet-needs.ts';
 import type { OpenRun } from './open.ts';
 import { preflight, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { RunError } from './run-error.ts';
@@ -25,7 +26,7 @@ export type Opening =
       readonly made: false;
       /** Why (unreachable, a refused token, redirected): the run exits 2 with this line. */
       readonly runError: string;
-      /** The preflight errored with its evidence, and every check not run with the reason. */
+      /** The preflight errored with its evidence, and every other check not-run with the reason. */
       readonly results: readonly CheckResult[];
     };
 
@@ -49,7 +50,7 @@ export async function runPreflight(run: OpenRun, planned: BudgetedPlan): Promise
   } catch (error) {
     if (!(error instanceof RunError)) throw error;
     run.notes.push(`the run could not be made: ${error.message}`);
-    const execution = executionOf(run);
+    const execution = executionOf(run, fatesOf(run.options.profile));
     const notRun = checkUnits(plan, execution, options).flatMap((unit) => unit.notRun(`not run: ${error.message}`));
     return { made: false, runError: error.message, results: [preflightEvidence(error, `${options.replayBase} --only auth`), ...notRun, ...leftOutByBudget(planned, execution, options)] };
   }

@@ -1,7 +1,8 @@
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
-import { certifyEmbedded } from './embedded-target.ts';
+import { certifyEmbedded, certifyEmbeddedRounds } from './embedded-target.ts';
+import type { SeedName } from '../reference/seed.ts';
 
 /** How the certification fared against one faulty server. */
 export interface FaultDetection {
@@ -21,10 +22,24 @@ export interface FaultDetection {
   readonly ruleChecks: readonly string[];
 }
 
-/** One dialect's share of the selftest: its clean certification and its faults. */
+/**
+ * A clean server that holds little data, certified with its embedded profile: it must pass with
+ * nothing errored, and each check it skips must name a need the target does not hold and the API
+ * cannot create. A company just set up (`fresh`) is certified twice on one server: the second run,
+ * on what the first left, must judge every check alike.
+ */
+export interface SeedSelftest {
+  readonly seedData: SeedName;
+  readonly reports: readonly RunReport[];
+  /** What is wrong, for the selftest's output; empty when the seed passed. */
+  readonly problems: readonly string[];
+}
+
+/** One dialect's share of the selftest: its clean certification, its sparse seeds and its faults. */
 export interface DialectSelftest {
   readonly dialect: DialectName;
   readonly clean: RunReport;
+  readonly seeds: readonly SeedSelftest[];
   readonly detections: readonly FaultDetection[];
   /** Faults that make the choice this dialect already makes, so change nothing here (not run). */
   readonly notApplicable: readonly Fault[];
@@ -84,6 +99,7 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   const results: DialectSelftest[] = [];
   for (const dialect of dialects) {
     const clean = await certifyEmbedded([], { ...options, dialect });
+    const seeds = [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
     const applicable = chosen.filter((f) => f.appliesTo(DIALECTS[dialect]));
     const detections: FaultDetection[] = [];
     const certifyFault = async (fault: Fault) => {
@@ -108,8 +124,27 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
     for (const fault of applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault);
     detections.sort((a, b) => applicable.indexOf(a.fault) - applicable.indexOf(b.fault));
-    results.push({ dialect, clean, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)) });
+    results.push({ dialect, clean, seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)) });
   }
-  const passed = results.every((r) => r.clean.exitCode === 0 && r.detections.every((d) => d.verdict !== 'missed'));
+  const passed = results.every((r) => r.clean.exitCode === 0 && r.seeds.every((s) => s.problems.length === 0) && r.detections.every((d) => d.verdict !== 'missed'));
   return { dialects: results, passed, durationMs: Date.now() - started };
+}
+
+/** A skip reason that names a need or a reading the profile declares otherwise; any other skip of a clean run is a problem. */
+const NAMED_SKIP = /^(needs |certifies )/;
+
+/** Certifies a clean server of a sparse seed `rounds` times and says what is wrong. */
+async function certifySeed(seedData: SeedName, dialect: DialectName, options: SelftestOptions, rounds: number): Promise<SeedSelftest> {
+  const reports = await certifyEmbeddedRounds([], { ...options, dialect, seedData }, rounds);
+  const problems = reports.flatMap((report, round) => {
+    const which = `${seedData} seed, ${dialect} dialect${rounds > 1 ? `, run ${round + 1}` : ''}`;
+    const bad = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored' || (c.status === 'skipped' && !NAMED_SKIP.test(c.reason ?? '')));
+    return [...(report.exitCode === 0 ? [] : [`${which}: exit code ${report.exitCode}`]), ...bad.map((c) => `${which}: ${c.id} ${c.status}: ${c.reason ?? c.findings[0]?.actual ?? ''}`)];
+  });
+  const verdicts = (report: RunReport) => new Map(report.checks.map((c) => [c.id, c.status]));
+  const [first, ...later] = reports.map(verdicts);
+  for (const [round, next] of later.entries()) {
+    for (const [id, status] of first ?? []) if (next.get(id) !== status) problems.push(`${seedData} seed, ${dialect} dialect: ${id} was ${status} in run 1, ${next.get(id) ?? 'absent'} in run ${round + 2}`);
+  }
+  return { seedData, reports, problems };
 }

@@ -86,6 +86,13 @@ export const expectSchema = z.strictObject({
   no_body: z.boolean().optional(),
   /** The rule a failed expectation breaks (default: the scenario's first rule). */
   rule: ruleIdSchema.optional(),
+  /**
+   * The profile key (a path) the step's request rests on (`webhook.read_path`): when the expectation
+   * does not hold and the answer says there is no such path (404, 405, 501), the profile's value
+   * does not fit this target, and the check is errored naming the key, never failed under a rule of
+   * the target.
+   */
+  profile: z.enum(['webhook.subscribe_path', 'webhook.read_path']).optional(),
 });
 export type Expectation = z.infer<typeof expectSchema>;
 

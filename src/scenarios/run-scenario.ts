@@ -7,6 +7,7 @@ import { runPair } from './run-pair.ts';
 import { runStep } from './run-steps.ts';
 import type { ScenarioDeps } from './scenario-deps.ts';
 import { ScenarioError } from './scenario-error.ts';
+import { ProfileContradiction } from './profile-contradiction.ts';
 import { ScenarioRun } from './scenario-run.ts';
 import { profileSkipReason } from './skip-reason.ts';
 import { TemplateError } from './template-error.ts';
@@ -74,6 +75,7 @@ function judged(run: ScenarioRun): Verdict {
 function stoppedBy(run: ScenarioRun, error: unknown): Verdict {
   const found = run.findings.length > 0;
   if (error instanceof SkipCheck) return { status: found ? 'failed' : 'skipped', reason: error.message };
+  if (error instanceof ProfileContradiction) return { status: 'errored', reason: error.message }; // a wrong profile value judges nothing, before or after
   if (error instanceof PreconditionFailed || error instanceof ScenarioError || error instanceof TemplateError) return { status: found ? 'failed' : 'errored', reason: error.message };
   if (error instanceof RunStopped) return { status: 'errored', reason: error.reason };
   return { status: 'errored', reason: `internal error: ${(error as Error).stack ?? String(error)}` };

@@ -8,6 +8,7 @@ import { checkContext } from './check-context.ts';
 import { judge } from './expectations.ts';
 import type { CheckStep, Expectation, ExpectedStatus, RequestStep, Step } from './format.ts';
 import { ScenarioError } from './scenario-error.ts';
+import { ProfileContradiction } from './profile-contradiction.ts';
 import type { ScenarioRun } from './scenario-run.ts';
 import { toTargetRequest } from './target-request.ts';
 
@@ -24,7 +25,9 @@ async function runCheckStep(run: ScenarioRun, step: CheckStep, failAsError: bool
   const check = run.deps.builtins[step.check];
   if (!check) throw new ScenarioError(`unknown check ${step.check}`);
   // The loader checked the args as written; what templates rendered to is known only now.
-  const args = parseArguments(check.args, run.render(step.args));
+  const adapted = run.deps.adaptations?.get(step);
+  if (adapted) run.notes.push(`${step.check}: ${adapted.note}`);
+  const args = parseArguments(check.args, run.render(adapted?.args ?? step.args));
   if (!args.ok) throw new ScenarioError(`check ${step.check}: ${issueText(args.issue, ['args'])}`);
   const before = run.findings.length;
   await check.run(checkContext(run), args.value);
@@ -44,6 +47,9 @@ async function runRequestStep(run: ScenarioRun, step: RequestStep, failAsError: 
     throw new PreconditionFailed(`${step.name ? `${step.name}: ` : ''}${describeRequest(exchange)} ${describeAnswer(exchange)}, where a 2xx was needed: the step's behaviour was not shown`);
   }
   const judgements = judge(expectation, exchange, run.deps.profile, run.defaultRule);
+  if (judgements.length > 0 && expectation.profile && NO_SUCH_PATH.has(exchange.response?.status ?? 0)) {
+    throw new ProfileContradiction(expectation.profile, `${describeRequest(exchange)} ${describeAnswer(exchange)}, where ${judgements[0]!.expected} was needed${step.name ? ` (${step.name})` : ''}: the value does not fit this target; fix ${expectation.profile} in the profile`);
+  }
   if (judgements.length === 0) run.noteUnobserved(expectation, exchange);
   if (failAsError && judgements.length > 0) {
     throw new ScenarioError(`setup step ${step.name ?? `${step.request.method} ${step.request.path}`} failed: expected ${judgements[0]!.expected}, got ${judgements[0]!.actual}`);
@@ -63,6 +69,9 @@ function capture(run: ScenarioRun, step: RequestStep, exchange: Exchange): void 
     run.vars[name] = value;
   }
 }
+
+/** The answers that say a path is not one the target serves: the profile's path is wrong, not the target. */
+const NO_SUCH_PATH = new Set([404, 405, 501]);
 
 /** Whether an expected status asks for a success (the step shows something the scenario builds on). */
 function expectsSuccess(status: ExpectedStatus | undefined): boolean {

@@ -6,6 +6,7 @@ import type { CreatedResource } from '../report/model.ts';
 import type { BuiltinCheck } from '../checks/context.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import type { TemplateContext } from './template-context.ts';
+import type { CheckStep } from './format.ts';
 
 /** What running a scenario needs from the run. */
 export interface ScenarioDeps {
@@ -25,4 +26,12 @@ export interface ScenarioDeps {
   readonly sink: RunSink | null;
   /** When the run's time limit passes (epoch ms): no check waits beyond it. Default: never. */
   readonly deadlineMs?: number;
+  /** Check steps the run adapted to the target's data (a smaller page_size): their arguments and why. */
+  readonly adaptations?: ReadonlyMap<CheckStep, StepAdaptation>;
+}
+
+/** Arguments a check step runs with instead of its suite's, and the note that says why. */
+export interface StepAdaptation {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly note: string;
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runClockcheck } from '../support/cli.ts';
 
@@ -59,6 +60,17 @@ describe('clockcheck diff', () => {
     expect(parsed.regressed).toBe(true);
     expect(parsed.checks.find((c) => c.kind === 'new failure')?.rules).toContain('AUTH-REQUIRED');
     expect(parsed.files.new).toBe(join(faulty, 'report.json'));
+  });
+
+  it('compares a report of schema 1.7.0 with one of today: its coverage recomputed from its checks, and said so', async () => {
+    const old = fileURLToPath(new URL('../diff/fixtures/report-1.7.0.json', import.meta.url));
+    const result = await clockcheck('diff', old, clean);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^OLD 2026-09-01T08-00-00-000Z-7 \(2026-09-01T08:00:00\.000Z\): 0 failed, 3 errored, 3 not run, 2 of 102 rules judged$/m);
+    expect(result.stdout).toContain('is a report of schema 1.7.0: its coverage is recomputed from its checks as 2.0.0 counts it');
+    // The old run judged two rules (its summary said 7: errored checks counted); the auth run judges neither of them.
+    // The five rules only errored or not-run checks named are not "no longer covered": they never were.
+    expect(result.stdout).toMatch(/^Rules no longer covered: HEAD-SUPPORTED, USR-LIST-FILTER-ACTIVE$/m);
   });
 
   it('refuses what is not two clockcheck reports, with exit 2 and a reason', async () => {

@@ -54,7 +54,8 @@ describe('clockcheck', () => {
     const result = await clockcheck('--help');
     expect(result.code).toBe(0);
     for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^ {2}${command.name} +${command.summary.replace(/[()?.+*[\]]/g, '\\$&')}$`, 'm'));
-    for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) expect(result.stdout).toContain(`  ${code.padEnd(2)}  ${meaning}`);
+    const width = Math.max(...Object.keys(EXIT_CODE_MEANINGS).map((code) => code.length));
+    for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) expect(result.stdout).toContain(`  ${code.padEnd(width)}  ${meaning}`);
   });
 
   it('help COMMAND prints that command\'s help', async () => {

@@ -31,7 +31,7 @@ describe('clockcheck run --last-failed', () => {
     expect(rerun.options.rerunOf).toBe(original!.runId);
     expect(rerun.seed).toBe(11);
     expect(rerun.checks.map((c) => c.id).sort()).toEqual(failed.map((c) => c.id).sort());
-    expect(rerun.notes.join('\n')).toContain(`re-ran the checks that failed or errored in run ${original!.runId}`);
+    expect(rerun.notes.join('\n')).toContain(`re-ran the checks that failed, errored or were not run in run ${original!.runId}`);
     const family = (report: RunReport) => report.checks.find((c) => c.id === 'properties/timesheet-offsets')!;
     // The same generated cases: the same family seed, the same failing case (path), the same requests.
     expect(family(rerun).source).toEqual(family(original!).source);

@@ -67,7 +67,7 @@ describe('clockcheck run --plan', () => {
     expect(report.options.maxRequests).toBe(120);
     expect(report.requests.planned).toBe(plan.requests);
     expect(report.requests.made).toBeLessThanOrEqual(120);
-    const overBudget = report.checks.filter((c) => c.status === 'skipped' && c.reason?.startsWith('over budget (--max-requests 120)'));
+    const overBudget = report.checks.filter((c) => c.status === 'not-run' && c.reason?.startsWith('not run: budget (--max-requests 120): a full run sends it'));
     expect(overBudget.map((c) => c.id).sort()).toEqual([...plan.budget.leftOut].sort());
     expect(report.notes.join('\n')).toContain(plan.budget.note);
   }, 120_000);

@@ -10,17 +10,17 @@ function check(id: string, status: Status, broken: string[] = [], rules = broken
 }
 
 function report(checks: Check[], overrides: Partial<DiffableReport> = {}): DiffableReport {
-  const outcome = new Map<string, string>();
-  for (const c of checks) for (const r of c.rules) if (!outcome.has(r) || c.status === 'failed') outcome.set(r, c.status);
+  const rules = [...new Set(checks.flatMap((c) => [...c.rules, ...c.findings.map((f) => f.ruleId)]))];
   return {
+    schemaVersion: '2.0.0',
     runId: 'run',
     startedAt: '2026-11-23T00:00:00.000Z',
     tool: { version: '0.1.0' },
     spec: { sha256: 'a'.repeat(64) },
     target: { baseUrl: 'https://api.example.com', tlsFingerprint256: 'AA:BB', embedded: false },
     checks,
-    coverage: [...outcome].map(([id, o]) => ({ rule: { id }, outcome: o })),
-    summary: { failed: checks.filter((c) => c.status === 'failed').length, errored: checks.filter((c) => c.status === 'errored').length, rulesCovered: outcome.size, rulesTotal: 99 },
+    coverage: rules.map((id) => ({ rule: { id }, outcome: 'written by the run; the diff recomputes it' })),
+    summary: { rulesCovered: 0 },
     ...overrides,
   };
 }
@@ -73,12 +73,35 @@ describe('diffReports', () => {
     expect(diffReports(before, after).checks.map((c) => `${c.kind} ${c.checkId}`)).toEqual(['new failure c', 'still failing b', 'not run d', 'fixed a']);
   });
 
-  it('names the rules newly covered and no longer covered (a skipped or errored check covers nothing)', () => {
+  it.each<[Status | null, Status | null, string | undefined]>([
+    ['failed', 'not-run', 'not run'],
+    ['errored', 'not-run', 'not run'],
+    ['not-run', 'failed', 'new failure'],
+    ['not-run', 'errored', 'new failure'],
+    ['not-run', 'passed', undefined],
+    ['passed', 'not-run', undefined],
+  ])('a not-run check: %s -> %s is %s', (before, after, kind) => {
+    const broken = (s: Status | null) => (s === 'failed' ? ['SCH-DATE-FORMAT'] : []);
+    const b = report(before === null ? [] : [check('x', before, broken(before), ['SCH-DATE-FORMAT'])]);
+    const a = report(after === null ? [] : [check('x', after, broken(after), ['SCH-DATE-FORMAT'])]);
+    expect(kinds(b, a).x).toBe(kind);
+  });
+
+  it('names the rules newly covered and no longer covered (a skipped, errored or not-run check covers nothing)', () => {
     const before = report([check('a', 'passed', [], ['R1']), check('b', 'skipped', [], ['R2'])]);
     const after = report([check('a', 'errored', [], ['R1']), check('b', 'passed', [], ['R2'])]);
     const diff = diffReports(before, after);
     expect(diff.rulesNewlyCovered).toEqual(['R2']);
     expect(diff.rulesNewlyUncovered).toEqual(['R1']);
+    const cut = diffReports(after, report([check('a', 'not-run', [], ['R1']), check('b', 'not-run', [], ['R2'])]));
+    expect(cut.rulesNewlyUncovered).toEqual(['R2']);
+    expect(cut.new).toMatchObject({ notRun: 2, rulesCovered: 0 });
+  });
+
+  it('counts a rule covered when one check judged it, though another check of it errored', () => {
+    const both = report([check('a', 'passed', [], ['R1']), check('b', 'errored', [], ['R1'])]);
+    const one = report([check('a', 'passed', [], ['R1'])]);
+    expect(diffReports(one, both)).toMatchObject({ rulesNewlyCovered: [], rulesNewlyUncovered: [], old: { rulesCovered: 1 }, new: { rulesCovered: 1 } });
   });
 
   it('says when the target, tool version, spec or TLS certificate changed; not the embedded server fresh certificate', () => {

@@ -21,6 +21,7 @@ const discovered: DiscoveredProfile = {
   pageSizeOverMax: found('reject', 'refused'),
   pageLinks: found('page-only', 'page alone'),
   versionedPrefix: notFound('no versioned prefix'),
+  rateLimit: found({ limit: 100, window: '1m' }, 'GET /api/public/users?page_size=100 → 200: X-RateLimit-Limit: 100'),
   writes: null,
   warnings: ['X-RateLimit-Limit says 100'],
   requests: 16,
@@ -42,6 +43,7 @@ describe('renderProfileYaml', () => {
       page_links: 'page-only',
       sort_names: {},
       user_email_format: 'either',
+      rate_limit: { limit: 100, window: 60_000, bursts: true },
     });
     expect(profile.fixtures.inactive_user_id).toBeUndefined();
     expect(profile.versioned_prefix).toBeUndefined();
@@ -57,6 +59,26 @@ describe('renderProfileYaml', () => {
     expect(text).toMatch(/^# clockcheck target profile for https:\/\/api\.example\.com:8443\n/);
     expect(text).toContain('clockcheck reads it from $ACME_TOKEN');
     for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(140);
+  });
+});
+
+describe('renderProfileYaml: rate_limit', () => {
+  it('writes the limit found with the header that stated it, and the keys only a user sets commented', () => {
+    const text = renderProfileYaml(discovered, origin);
+    expect(text).toContain(
+      '\n# GET /api/public/users?page_size=100 → 200: X-RateLimit-Limit: 100\nrate_limit:\n  limit: 100\n  window: 1m\n' +
+        '  # §7 names the 429 "Too Many Attempts" and its body is not shown: set body_text to assert it\n' +
+        '  # (RATE-LIMIT-BODY). bursts: false skips the bursts when other clients share the token.\n  # body_text: Too Many Attempts\n  # bursts: false\n',
+    );
+    expect(text.match(/^rate_limit:/gm)).toHaveLength(1);
+  });
+
+  it("leaves it commented with the reason when nothing stated it: the spec's 60 a minute applies, as run reads it", () => {
+    const text = renderProfileYaml({ ...discovered, rateLimit: notFound("no answer states the target's limit: §8's applies") }, origin);
+    expect(text).toContain("# NOT FOUND: no answer states the target's limit: §8's applies\n# §7 names the 429");
+    expect(text).toContain('# rate_limit:\n#   limit: 60\n#   window: 60s\n#   body_text: Too Many Attempts\n#   bursts: false\n');
+    expect(text).not.toMatch(/^rate_limit:/m);
+    expect(parseProfile(text, 'p.yaml').rate_limit).toMatchObject({ limit: 60, window: 60_000 });
   });
 });
 

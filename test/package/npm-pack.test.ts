@@ -67,6 +67,11 @@ describe('the npm package', () => {
     expect(stdout.trim()).toBe(VERSION);
   });
 
+  it("leaves the checkout's own bin executable: npm pack's prepare ran npm run build there, and dist/bin/clockcheck.js runs by itself", async () => {
+    const { stdout } = await exec(join(ROOT, 'dist/bin/clockcheck.js'), ['--version'], { cwd: ROOT, timeout: 30_000 });
+    expect(stdout.trim()).toBe(VERSION);
+  });
+
   it('npx clockcheck rules prints every rule of the catalog', async () => {
     const { stdout } = await npx(['rules']);
     for (const rule of RULES) expect(stdout).toContain(rule.id);

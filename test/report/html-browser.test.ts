@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('report.html
   it('shows the verdict and the counts in the summary', async () => {
     await expect(page.getByTestId('verdict').textContent()).resolves.toBe('FAILED');
     const summary = (await page.getByTestId('summary').innerText()).replace(/\s+/g, ' ');
-    for (const count of ['2 passed', '2 failed', '1 errored', '1 skipped', '1 waived', `11/${RULES.length} rules covered`]) expect(summary).toContain(count);
+    for (const count of ['2 passed', '2 failed', '1 errored', '1 skipped', '0 not run', '1 waived', `9 of ${RULES.length} rules judged`]) expect(summary).toContain(count);
   });
 
   it('lists the rules in the coverage table, uncovered ones marked', async () => {
@@ -57,17 +57,31 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('report.html
     await expect(coverage.locator('tr[data-rule-id="PAG-WALK"]').innerText()).resolves.toContain('UNCOVERED');
   });
 
-  it('opens a failed check on click to its finding and curl command', async () => {
+  it('opens with the failed and errored checks expanded to their findings and every curl command; a click folds one', async () => {
+    await page.screenshot({ path: SCREENSHOT });
+    for (const id of [FAILED_CHECK, 'timesheets/offset-matches-zone', 'breaks/list-by-ids']) {
+      const check = page.locator(`[data-check-id="${id}"]`);
+      await expect(check.getAttribute('open'), id).resolves.toBe('');
+      const curls = check.getByTestId('curl');
+      await expect(curls.count(), id).resolves.toBeGreaterThan(0);
+      for (const curl of await curls.all()) await expect(curl.isVisible(), id).resolves.toBe(true);
+    }
     const check = page.locator(`[data-check-id="${FAILED_CHECK}"]`);
     const finding = check.getByTestId('finding').first();
+    await expect(finding.isVisible()).resolves.toBe(true);
+    await expect(finding.innerText()).resolves.toContain('SCH-DATE-FORMAT');
+    await expect(check.getByTestId('evidence').first().innerText()).resolves.toBe('finding: SCH-DATE-FORMAT, ERR-VALIDATION-STATUS');
+    await expect(check.getByTestId('curl').first().innerText()).resolves.toContain('-H "authorization: $CLOCKCHECK_TOKEN"');
+    await check.locator(':scope > summary').click();
     await expect(finding.isVisible()).resolves.toBe(false);
     await check.locator(':scope > summary').click();
     await expect(finding.isVisible()).resolves.toBe(true);
-    await expect(finding.innerText()).resolves.toContain('SCH-DATE-FORMAT');
-    const curl = check.getByTestId('curl').first();
-    await expect(curl.isVisible()).resolves.toBe(true);
-    await expect(curl.innerText()).resolves.toContain('-H "authorization: $CLOCKCHECK_TOKEN"');
-    await page.screenshot({ path: SCREENSHOT });
+  });
+
+  it('keeps waived and passed checks folded until asked', async () => {
+    const waived = page.locator('[data-check-id="transport/head-parity-users"]');
+    await expect(waived.getAttribute('open')).resolves.toBeNull();
+    await expect(waived.getByTestId('curl').first().isVisible()).resolves.toBe(false);
   });
 
   it('shows the hostile body as text: no script ran, no dialog opened, nothing was injected', async () => {
@@ -79,12 +93,12 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('report.html
   });
 
   it('opens a check when a coverage link points at it', async () => {
-    const errored = page.locator('[data-check-id="breaks/list-by-ids"]');
-    await expect(errored.getAttribute('open')).resolves.toBeNull();
-    await page.getByTestId('coverage').locator('a[href="#check-breaks/list-by-ids"]').click();
+    const waived = page.locator('[data-check-id="transport/head-parity-users"]');
+    await expect(waived.getAttribute('open')).resolves.toBeNull();
+    await page.getByTestId('coverage').locator('a[href="#check-transport/head-parity-users"]').first().click();
     // hashchange is dispatched asynchronously: wait for the script to open the check.
-    await page.waitForSelector('[data-check-id="breaks/list-by-ids"][open]', { timeout: 5_000 });
-    await expect(errored.getByTestId('curl').first().isVisible()).resolves.toBe(true);
+    await page.waitForSelector('[data-check-id="transport/head-parity-users"][open]', { timeout: 5_000 });
+    await expect(waived.getByTestId('curl').first().isVisible()).resolves.toBe(true);
   });
 
   it('loads nothing but the file itself', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJsonReport } from '../../src/report/json-reporter.ts';
 import { REPORT_SCHEMA_VERSION, type RunReport } from '../../src/report/model.ts';
 import { RULES } from '../../src/contract/rules.ts';
-import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
+import { sampleReport, sampleReportOf, sampleReportWithDelivery } from './sample-report.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/report-schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -89,6 +89,28 @@ describe('report.json', () => {
     });
     expect(validate(withDirection('outbound'))).toBe(false);
     expect(validate(withDirection('inbound'))).toBe(true);
+  });
+
+  it('validates the 2.0.0 fields: a not-run check, the summary lists, --min-rules, exit 3 and an interrupted run', () => {
+    const base = sampleReport().checks[0]!;
+    const cut = { ...base, id: 'schedules/cut', status: 'not-run' as const, reason: 'not run: budget (--within 6m): a full run sends it', findings: [], exchanges: [] };
+    const errored = { ...base, id: 'schedules/stuck', status: 'errored' as const, reason: 'no answer', findings: [], exchanges: [] };
+    const report = sampleReportOf([base, cut, errored], { minRules: 2 });
+    expect(report.exitCode).toBe(3);
+    const json = JSON.parse(renderJsonReport(report)) as RunReport;
+    expect(errorsOf(json)).toBe('');
+    expect(json.options.minRules).toBe(2);
+    expect(json.summary).toMatchObject({ notRun: 1, errored: 1, rulesCovered: 2, coveredRules: ['SCH-TIMES-UNLESS-ALL-DAY', 'ERR-SUCCESS-STATUS'] });
+    expect(json.summary.unjudged).toEqual([
+      { status: 'errored', reason: 'no answer', checkIds: ['schedules/stuck'] },
+      { status: 'not-run', reason: 'not run: budget (--within 6m): a full run sends it', checkIds: ['schedules/cut'] },
+    ]);
+    expect(json.status).toBe('complete');
+    expect(errorsOf({ ...json, status: 'interrupted', exitCode: 130 })).toBe('');
+    expect(validate({ ...json, status: 'stopped' })).toBe(false);
+    expect(validate({ ...json, exitCode: 4 })).toBe(false);
+    const { notRun: _notRun, ...withoutNotRun } = json.summary;
+    expect(validate({ ...json, summary: withoutNotRun })).toBe(false);
   });
 
   it('keeps optional fields out when absent and in when present', () => {

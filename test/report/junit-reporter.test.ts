@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderJunitReport } from '../../src/report/junit-reporter.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { HOSTILE_TITLE, sampleReport, sampleReportWithDelivery } from './sample-report.ts';
+import { RULES } from '../../src/contract/rules.ts';
+import { HOSTILE_TITLE, sampleReport, sampleReportOf, sampleReportWithDelivery } from './sample-report.ts';
 import { elementsNamed, parseXml, type XmlElement } from './tiny-xml.ts';
 
 function junitOf(report: RunReport): XmlElement {
@@ -82,6 +83,37 @@ describe('junit.xml', () => {
     expect(elementsNamed(testcase(root, 'transport/head-parity-users'), 'skipped')[0]?.text).toBe(
       'waived (HEAD-PARITY): HEAD is answered by the load balancer, not the API (ticket OPS-311)',
     );
+  });
+
+  it('reports a not-run check as <skipped> with its cause as the text, and gives every testcase its status', () => {
+    const report = sampleReport();
+    const cut = { ...report.checks[0]!, id: 'schedules/cut', status: 'not-run' as const, reason: 'not run: budget (--within 6m): a full run sends it', findings: [], exchanges: [] };
+    const root = junitOf(sampleReportOf([...report.checks, cut]));
+    expect(testcase(root, 'schedules/cut').attributes.status).toBe('not-run');
+    expect(elementsNamed(testcase(root, 'schedules/cut'), 'skipped')[0]?.text).toBe('not run: budget (--within 6m): a full run sends it');
+    expect(testcase(root, 'breaks/list-by-ids').attributes.status).toBe('errored');
+    expect(testcase(root, 'transport/head-parity-users').attributes.status).toBe('waived');
+    expect(elementsNamed(root, 'testsuite').reduce((sum, suite) => sum + Number(suite.attributes.skipped), 0)).toBe(3);
+  });
+
+  it("carries the run's status, verdict, exit code and rules judged in every suite's properties", () => {
+    const root = junitOf(sampleReportOf(sampleReport().checks, { minRules: 60 }));
+    for (const suite of elementsNamed(root, 'testsuite')) {
+      const properties = Object.fromEntries(elementsNamed(suite, 'property').map((p) => [p.attributes.name, p.attributes.value]));
+      expect(properties).toMatchObject({ 'clockcheck.status': 'complete', 'clockcheck.verdict': 'FAILED', 'clockcheck.exitCode': '1', 'clockcheck.rulesJudged': `9 of ${RULES.length} rules judged`, 'clockcheck.minRules': '60' });
+      expect(properties['clockcheck.rulesJudged.ids']?.split(' ')).toHaveLength(9);
+    }
+    expect(elementsNamed(root, 'system-out').filter((o) => o.text.includes('interrupted'))).toEqual([]);
+  });
+
+  it('says in each suite that an interrupted run was interrupted', () => {
+    const report: RunReport = { ...sampleReport(), status: 'interrupted', exitCode: 130 };
+    const root = junitOf(report);
+    for (const suite of elementsNamed(root, 'testsuite')) {
+      const out = suite.children.find((c) => c.name === 'system-out');
+      expect(out?.text).toBe(`The run was interrupted (exit 130): the checks it did not get to are not-run (<skipped>); 9 of ${RULES.length} rules judged.`);
+      expect(elementsNamed(suite, 'property').find((p) => p.attributes.name === 'clockcheck.status')?.attributes.value).toBe('interrupted');
+    }
   });
 
   it('escapes control characters, quotes, newlines and CR so the text survives parsing', () => {

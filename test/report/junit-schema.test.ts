@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJunitReport } from '../../src/report/junit-reporter.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { ROOT } from '../support/cli.ts';
-import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
+import { sampleReport, sampleReportOf, sampleReportWithDelivery } from './sample-report.ts';
 
 const exec = promisify(execFile);
 const XMLLINT = '/usr/bin/xmllint';
@@ -42,11 +42,18 @@ describe.skipIf(!existsSync(XMLLINT) && process.env.CI !== 'true')("junit.xml ag
     expect(await validate(sampleReportWithDelivery())).toEqual({ ok: true, errors: '' });
   });
 
-  it('validates a run that could not be made (every check errored) and a run with no checks', async () => {
+  it('validates a run that could not be made (the preflight errored, every other check not run) and a run with no checks', async () => {
     const report = sampleReport();
-    const errored: RunReport = { ...report, runError: 'the target refused the token', checks: report.checks.map((c) => ({ ...c, status: 'errored', findings: [], reason: 'the run could not be made' })) };
-    expect(await validate(errored)).toEqual({ ok: true, errors: '' });
+    const checks = report.checks.map((c, i) => ({ ...c, status: i === 0 ? ('errored' as const) : ('not-run' as const), findings: [], reason: 'not run: the target refused the token' }));
+    expect(await validate({ ...sampleReportOf(checks), runError: 'the target refused the token', exitCode: 2 })).toEqual({ ok: true, errors: '' });
     expect(await validate({ ...report, checks: [] })).toEqual({ ok: true, errors: '' });
+  });
+
+  it('validates an interrupted run: the status attributes and the suites\' system-out', async () => {
+    const report = sampleReport();
+    const checks = [...report.checks, { ...report.checks[0]!, id: 'users/later', status: 'not-run' as const, reason: 'not run: interrupted', findings: [] }];
+    const interrupted: RunReport = { ...sampleReportOf(checks, { minRules: 90 }), status: 'interrupted', exitCode: 143 };
+    expect(await validate(interrupted)).toEqual({ ok: true, errors: '' });
   });
 
   it('is a real check: the file/line attributes clockcheck once wrote are refused by the schema', async () => {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { RULES, type RuleId } from '../../src/contract/rules.ts';
-import type { CheckResult, CheckStatus, RuleCoverage, RunReport } from '../../src/report/model.ts';
+import type { CheckResult, RunReport } from '../../src/report/model.ts';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/model.ts';
+import { coverageOf } from '../../src/report/coverage.ts';
+import { runExitCode } from '../../src/report/run-verdict.ts';
 import type { Exchange, ExchangeRequest, ExchangeResponse } from '../../src/client/exchange.ts';
 
 /**
@@ -265,35 +266,24 @@ function webhookDeliveryCheck(): CheckResult {
   };
 }
 
-/** failed > errored > waived > passed > skipped: the most telling verdict of a rule's checks. */
-const OUTCOME_RANK: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'passed', 'skipped'];
-
-function coverageOf(checks: readonly CheckResult[]): RuleCoverage[] {
-  return RULES.map((rule) => {
-    const covering = checks.filter((c) => c.rules.includes(rule.id as RuleId));
-    const outcome = OUTCOME_RANK.find((status) => covering.some((c) => c.status === status)) ?? 'uncovered';
-    return { rule, outcome, checkIds: covering.map((c) => c.id) };
-  });
-}
-
 /**
  * A realistic report of a run against a faulty target: 2 passed, 2 failed (one with an
  * HTML-hostile JSON body, one with a truncated HTML 500), 1 errored in transport, 1 skipped,
- * 1 waived; coverage of the whole catalog, most rules uncovered; two created resources.
+ * 1 waived; coverage of the whole catalog (9 rules judged, most uncovered); two created resources.
  */
 export function sampleReport(): RunReport {
-  return reportOf(sampleChecks());
+  return sampleReportOf(sampleChecks());
 }
 
 /** The sample report with one more failed check, `webhooks/notifications-stop`, shown by a webhook delivery the sink received (exchange 9, `direction: inbound`). */
 export function sampleReportWithDelivery(): RunReport {
-  return reportOf([...sampleChecks(), webhookDeliveryCheck()]);
+  return sampleReportOf([...sampleChecks(), webhookDeliveryCheck()]);
 }
 
-function reportOf(checks: CheckResult[]): RunReport {
-  const coverage = coverageOf(checks);
-  const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
-  const rulesCovered = coverage.filter((c) => c.outcome !== 'uncovered').length;
+/** A report of these checks as a run would write it: coverage, summary and exit code from the report's own functions. */
+export function sampleReportOf(checks: readonly CheckResult[], options: Partial<RunReport['options']> = {}): RunReport {
+  const { coverage, summary } = coverageOf(checks);
+  const minRules = options.minRules;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     runId: '2026-10-01T09-00-00Z-7f3a',
@@ -307,7 +297,7 @@ function reportOf(checks: CheckResult[]): RunReport {
     },
     profile: { name: 'acme-staging', token_env: 'CLOCKCHECK_TOKEN', company_timezone: 'America/Chicago', expect: { validation_status: 422 } },
     seed: 20_261_001,
-    options: { only: [], readOnly: false, suites: ['suites/schedules.yaml', 'suites/breaks.yaml', 'suites/webhooks.yaml'], budget: 200 },
+    options: { only: [], readOnly: false, suites: ['suites/schedules.yaml', 'suites/breaks.yaml', 'suites/webhooks.yaml'], budget: 200, ...options },
     startedAt: '2026-10-01T09:00:00.000Z',
     finishedAt: '2026-10-01T09:00:31.470Z',
     durationMs: 31_470,
@@ -320,15 +310,8 @@ function reportOf(checks: CheckResult[]): RunReport {
       { kind: 'schedule', id: '101', checkId: 'schedules/create-minimal' },
       { kind: 'schedule', id: '102', checkId: 'schedules/date-format-rejects-feb-30' },
     ],
-    summary: {
-      passed: count('passed'),
-      failed: count('failed'),
-      errored: count('errored'),
-      skipped: count('skipped'),
-      waived: count('waived'),
-      rulesCovered,
-      rulesTotal: coverage.length,
-    },
-    exitCode: count('failed') + count('errored') > 0 ? 1 : 0,
+    summary,
+    status: 'complete',
+    exitCode: runExitCode({ summary, minRules }),
   };
 }

@@ -1,7 +1,8 @@
 import { RULES } from '../../src/contract/rules.ts';
 import { describe, expect, it } from 'vitest';
-import { summaryTable } from '../../src/report/terminal-reporter.ts';
-import { sampleReport, sampleReportWithDelivery } from './sample-report.ts';
+import { summaryTable, verdictSummary } from '../../src/report/terminal-reporter.ts';
+import { primarySection } from '../../src/report/_internals/spec-sections.ts';
+import { sampleReport, sampleReportOf, sampleReportWithDelivery } from './sample-report.ts';
 
 const paths = { json: 'reports/report.json', html: 'reports/report.html', junit: 'reports/junit.xml' };
 
@@ -9,14 +10,25 @@ describe('summaryTable', () => {
   const plain = summaryTable(sampleReport(), { color: false, paths });
 
   it('counts checks per status and the requests', () => {
-    expect(plain).toContain('Checks    2 passed   2 failed   1 errored   1 skipped   1 waived');
+    expect(plain).toContain('Checks    2 passed   2 failed   1 errored   1 skipped   0 not run   1 waived');
     expect(plain).toContain('Requests  8 planned   7 made   0 unintended 429');
   });
 
-  it('gives covered / total per spec section and overall', () => {
-    expect(plain).toMatch(/§2\.1 Schedule +2 \/ 19/);
-    expect(plain).toMatch(/§5 Authentication +0 \/ 4/);
-    expect(plain).toMatch(new RegExp(`all sections +11 / ${RULES.length}`));
+  it('gives rules judged / total per spec section and overall, naming the judged rules of a partly judged section', () => {
+    expect(plain).toMatch(/§2\.1 Schedule +2 \/ 19\n {6}judged: SCH-DATE-FORMAT, SCH-TIMES-UNLESS-ALL-DAY\n/);
+    expect(plain).toMatch(/§5 Authentication +0 \/ 4\n {2}§/);
+    // The errored BRK-IDS-FILTER and the skipped WH-UNSUBSCRIBE judged nothing.
+    expect(plain).toMatch(/§2\.4 Break +0 \/ 5/);
+    expect(plain).toMatch(new RegExp(`all sections +9 / ${RULES.length}`));
+  });
+
+  it('names the rules not judged instead when they are fewer', () => {
+    const report = sampleReport();
+    const breaks = report.coverage.filter((c) => primarySection(c.rule) === '2.4');
+    expect(breaks.length).toBeGreaterThan(2);
+    const checks = [...report.checks, ...breaks.slice(1).map((c, i) => ({ ...report.checks[0]!, id: `breaks/${i}`, rules: [c.rule.id as never] }))];
+    const text = summaryTable(sampleReportOf(checks), { color: false });
+    expect(text).toMatch(new RegExp(`§2\\.4 Break +${breaks.length - 1} / ${breaks.length}\\n {6}not judged: ${breaks[0]!.rule.id}\\n`));
   });
 
   it('lists failed checks with their rule and expected vs actual on one line, without control characters', () => {
@@ -37,7 +49,25 @@ describe('summaryTable', () => {
 
   it('ends with the report paths and the verdict', () => {
     expect(plain).toContain('  HTML   reports/report.html');
-    expect(plain.trimEnd().split('\n').at(-1)).toBe('FAILED  2 failed, 1 errored, 1 waived, 1 skipped');
+    expect(plain.trimEnd().split('\n').at(-1)).toBe(`FAILED  9 of ${RULES.length} rules judged; 2 failed, 1 errored, 1 waived, 1 skipped`);
+  });
+
+  it('says ERRORED when nothing failed but a check errored, and NOT JUDGED ENOUGH when fewer rules were judged than --min-rules', () => {
+    const noFailure = sampleReport().checks.filter((c) => c.status !== 'failed');
+    const errored = sampleReportOf(noFailure);
+    expect(errored.exitCode).toBe(3);
+    expect(verdictSummary(errored, { color: false })).toBe(`ERRORED  5 of ${RULES.length} rules judged; 1 errored, 1 waived, 1 skipped\n`);
+    const tooFew = sampleReportOf(noFailure.filter((c) => c.status !== 'errored'), { minRules: 60 });
+    expect(tooFew.exitCode).toBe(1);
+    expect(verdictSummary(tooFew, { color: false })).toBe(`NOT JUDGED ENOUGH  5 of ${RULES.length} rules judged, fewer than --min-rules 60; 1 waived, 1 skipped\n`);
+    const passed = sampleReportOf(noFailure.filter((c) => c.status === 'passed'));
+    expect(verdictSummary(passed, { color: false })).toBe(`PASSED  3 of ${RULES.length} rules judged\n`);
+  });
+
+  it('says NOT RUN when the run could not be made, and that an interrupted run was interrupted', () => {
+    const report = sampleReport();
+    expect(verdictSummary({ ...report, runError: 'nothing listens', exitCode: 2 }, { color: false })).toMatch(/^NOT RUN  9 of \d+ rules judged; /);
+    expect(verdictSummary({ ...report, status: 'interrupted', exitCode: 130 }, { color: false })).toMatch(/^INTERRUPTED  9 of \d+ rules judged; .*; the run was interrupted\n$/);
   });
 
   it('colours only when asked', () => {

@@ -136,12 +136,15 @@ describe('a certification run against a misbehaving target', () => {
 });
 
 describe('a certification run that cannot be made', () => {
-  it('ends with exit 2 and one clear reason when nothing listens at the target, every check errored with it', async () => {
+  it('ends with exit 2 and one clear reason when nothing listens at the target: the preflight errored, every other check not run, no rule judged', async () => {
     const report = await certifyTarget('https://127.0.0.1:9');
     expect(report.exitCode).toBe(2);
     expect(report.runError).toMatch(/nothing listens at https:\/\/127\.0\.0\.1:9/);
     expect(report.checks.length).toBeGreaterThan(1);
-    expect(report.checks.every((c) => c.status === 'errored' && c.reason?.includes('nothing listens'))).toBe(true);
+    const [preflight, ...rest] = report.checks;
+    expect(preflight).toMatchObject({ status: 'errored', reason: expect.stringContaining('nothing listens') });
+    expect(rest.every((c) => c.status === 'not-run' && c.reason?.startsWith('not run: ') && c.reason.includes('nothing listens'))).toBe(true);
+    expect(report.summary.rulesCovered).toBe(0);
     expect(report.checks[0]!.exchanges[0]!.error?.code).toBe('CONNECTION_REFUSED');
   });
 

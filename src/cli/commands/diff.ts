@@ -8,12 +8,13 @@ export const DIFF_COMMAND = defineCommand({
   name: 'diff',
   description: `Compares two reports: two releases of a server, or before and after a fix. Lists, check by
 check (by stable check ID):
-  NEW FAILURE     failed or errored in NEW, not in OLD (it passed, was skipped or waived, or did not run)
+  NEW FAILURE     failed or errored in NEW, not in OLD (it passed, was skipped, not run or waived, or was absent)
   STILL FAILING   failed or errored in both; "new:" names rules it breaks in NEW and did not in OLD
-  NOT RUN         failed or errored in OLD, skipped or absent in NEW (neither fixed nor failing)
+  NOT RUN         failed or errored in OLD, skipped, not run or absent in NEW (neither fixed nor failing)
   FIXED           failed or errored in OLD, passed in NEW
-then the rules newly covered or no longer covered, and changes of target, tool version, spec SHA-256
-and TLS fingerprint.
+then the rules newly covered or no longer covered (judged: a check passed, failed or waived on them;
+both reports' coverage recomputed from their checks, a 1.x report's too), and changes of target,
+tool version, spec SHA-256 and TLS fingerprint.
 Exit 1 when NEW has a failure OLD did not have (a new failure, or a check still failing on a new
 rule), so a CI gate can allow known failures and block regressions; 0 otherwise; 2 on misuse.`,
   options: {

@@ -4,6 +4,7 @@ import { ClockcheckError, UsageError } from '../../errors.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
 import { toolVersion } from '../../version.ts';
+import { parseDuration } from '../../duration.ts';
 import { defaultProfile, parseProfile } from '../../profile/profile.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
@@ -20,9 +21,10 @@ with progress on stderr. It finds active and inactive users and users of each ro
 role filters, cross-checked against the records), a job, a task, a break rule and a closed timesheet,
 how records spell their fields and where lists put their items, which sort spelling is honored,
 whether page_size 101 is clamped or rejected, the form of page links, a versioned prefix, and the
-status of a refused token. Every key comes with a comment saying which request showed it; a key it
-could not establish is left as a commented line saying what to fill in. It never guesses, and never
-writes the token (it is read from CLOCKCHECK_TOKEN, or the variable --token-env names).
+status of a refused token, and the rate limit (--rate-limit, else the X-RateLimit-Limit or
+RateLimit-Policy the answers carry). Every key comes with a comment saying which request showed it;
+a key it could not establish is left as a commented line saying what to fill in. It never guesses,
+and never writes the token (it is read from CLOCKCHECK_TOKEN, or the variable --token-env names).
 Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refused, file exists).`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', required: true, help: "the server: the spec's {base_url}; /api/public is added" },
@@ -34,7 +36,13 @@ Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refus
       kind: 'boolean',
       help: 'three writes more: a user create (its status and where the created ID is, id_pointer), a create with a 5-character password (the validation status), and an edit of the created user (the update status); it says what it created',
     },
-    'rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW', default: '60/60s', parse: pacingRateLimit, help: "the target's limit, which init paces itself by" },
+    'rate-limit': {
+      kind: 'parsed',
+      placeholder: 'LIMIT/WINDOW',
+      parse: pacingRateLimit,
+      defaultHelp: "the spec's 60/60s for pacing; the profile gets the limit the answers' headers state",
+      help: "the target's limit: init paces itself by it and writes it as the profile's rate_limit",
+    },
     'token-env': { kind: 'parsed', placeholder: 'NAME', default: 'CLOCKCHECK_TOKEN', parse: environmentVariableName, help: 'the environment variable that holds the token' },
     'allow-http': { kind: 'boolean', help: 'read a plain-HTTP development server' },
     quiet: { kind: 'boolean', help: 'no progress on stderr' },
@@ -72,7 +80,7 @@ export async function initCommand(argv: string[]): Promise<number> {
     ...(access.caPem ? { caPem: access.caPem } : {}),
     insecure: access.insecure,
     allowPlainHttp: options['allow-http'],
-    rateLimit,
+    ...(rateLimit ? { rateLimit } : {}),
     probeWrites: options['probe-writes'],
     progress: options.quiet ? null : process.stderr,
   });
@@ -97,8 +105,9 @@ export async function initCommand(argv: string[]): Promise<number> {
   for (const [key, why] of keys.missing) console.log(`  not found  ${key}: ${why.length > 150 ? `${why.slice(0, 150)}…` : why}`);
   for (const warning of found.warnings) console.log(`  warning    ${warning}`);
   for (const created of found.writes?.created ?? []) console.log(`  created    ${created}`);
+  const limit = found.rateLimit.value ?? { limit: 60, window: '60s' };
   console.log(
-    `${found.requests} requests (${found.writes ? 'read-only, then writes' : 'read-only'}); they count against the target's limit (${rateLimit.limit} calls per ${rateLimit.windowMs / 1000} s) for one window.`,
+    `${found.requests} requests (${found.writes ? 'read-only, then writes' : 'read-only'}); they count against the target's limit (${limit.limit} calls per ${(parseDuration(limit.window) ?? 60_000) / 1000} s) for one window.`,
   );
   console.log(`next: clockcheck run --profile ${options.out}`);
   return 0;

@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.ts';
 import type { RateLimitSetting } from '../../contract/rate-limit.ts';
 import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
 import type { RunReport } from '../../report/model.ts';
+import { minRulesShortfall } from '../../report/run-verdict.ts';
 import type { ReportPaths } from '../../report/write-reports.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import type { RunBudget } from '../../run/budget.ts';
@@ -18,6 +19,10 @@ import { readCommandLine } from '../command-line.ts';
 import { pacingRateLimit } from '../option-parsers.ts';
 import { resolveTargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
+import { replayBase } from '../replay.ts';
+import { HeldProgress } from '../held-progress.ts';
+import { ledgerText } from '../../report/ledger-text.ts';
+import type { Exchange } from '../../client/exchange.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 
@@ -44,9 +49,9 @@ and rules, the rate-limit phase with its windows, the total and the ETA at the t
 itself follows the same plan.
 --within and --max-requests fit the run into a budget at the target's limit: first every rule once with
 the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
-budget lasts; the checks left out are skipped "over budget", and a note says which rules went uncovered.
+budget lasts; the checks left out are not-run ("not run: budget …"), and a note says which rules went uncovered.
 The rate-limit phase is costed in windows (about four whole windows at any request count, its opening quiet window included).
---last-failed re-runs only the checks that failed or errored in a report, with that run's seed and
+--last-failed re-runs only the checks that failed, errored or were not run in a report, with that run's seed and
 generated cases per family, so the cases are the same cases; the new report names the run it re-ran.
 The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
 calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
@@ -54,17 +59,21 @@ runs just them, and the profile's rate_limit.bursts: false skips them. The defau
 60-per-minute run near thirteen minutes (13 min 06 s measured for 790 requests).
 The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
 with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
-exits 2 with one line (and a report that says so). No redirect is ever followed.
+exits 2, its cause the first line of the output and the last (and a report that says so). No redirect is
+ever followed. A run's output ends with what it created on the target and left there, and what it removed.
 Every run ends by itself: each exchange within the profile's timeouts.exchange (default 60s), the run
-within --max-time, and after 5 exchanges in a row without an answer no more are sent; the checks not
-run are errored with the reason, and the reports are written.
+within --max-time, and after 5 exchanges in a row without an answer no more are sent; the check in
+progress is errored and the checks after it not-run, with the reason, and the reports are written.
+A rule is judged when a check passed, failed or waived on it; errored, skipped and not-run checks judge
+nothing. --min-rules N makes a run that judged fewer than N rules exit 1, even when nothing failed.
 Colours only on a terminal, never under NO_COLOR or TERM=dumb; a pipe or a CI log gets plain text and
 progress as plain lines.
 A run with failures also writes reports/<run-id>/regressions.yaml: each failing generated case as a
 minimal pair (the failing case repaired by the spec model, then the one change), with its seed and path,
 and each failed scenario with only its failed variants; run it with --suite PATH/regressions.yaml --only
 regressions.
-Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or errored, 2 the run could not be made.`,
+Exit codes: 0 nothing judged failed (skips and budget cuts do not change it), 1 a rule failed or fewer
+rules were judged than --min-rules, 2 the run could not be made, 3 no rule failed but checks errored.`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else the embedded reference server", help: "the server to certify: the spec's {base_url}; /api/public is added" },
     profile: { kind: 'string', placeholder: 'FILE', help: 'the target profile (YAML; `clockcheck init` writes one)' },
@@ -78,9 +87,18 @@ Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or er
       placeholder: 'RULE|CHECK|SUITE',
       help: 'only the checks that name these rule IDs, check IDs (users/password-classes, rate-limit/sliding) or suites (users, rate-limit)',
     },
+    skip: {
+      kind: 'list',
+      placeholder: 'RULE|CHECK|SUITE',
+      help: "not the checks these names select (the same names as --only's), taken out after --only",
+    },
     suite: { kind: 'string', placeholder: 'GLOB|FILE', default: '**/*.yaml', help: "the suites to load: a glob under --suites-dir, or a suite file's path (such as a regressions.yaml a run wrote)" },
     'suites-dir': { kind: 'string', placeholder: 'DIR', default: join(PACKAGE_ROOT, 'suites'), defaultHelp: "the package's suites/", help: 'where the suites are' },
     'read-only': { kind: 'boolean', help: 'only checks that change nothing on the target (the rate-limit bursts are GETs and stay)' },
+    'create-admin-users': {
+      kind: 'boolean',
+      help: 'the run may create admin (role 1) users through the API where a check needs one and the target shows none (without it, the need is a skip); like every user, they stay (the spec has no delete)',
+    },
     seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'the seed of the dates and generated cases the run sends (printed in every report and replay command)' },
     budget: {
       kind: 'integer',
@@ -97,10 +115,11 @@ Exit codes: 0 every check passed (or was waived/skipped), 1 a check failed or er
     format: { kind: 'choice', values: ['text', 'json'], default: 'text', help: "--plan's output: for people, or JSON for machines" },
     'last-failed': {
       kind: 'boolean',
-      help: 're-run only the checks that failed or errored in REPORT (a report.json or its run directory; default: the newest report of the same target in --report-dir)',
+      help: 're-run only the checks that failed, errored or were not run in REPORT (a report.json or its run directory; default: the newest report of the same target in --report-dir)',
     },
     within: { kind: 'duration', placeholder: 'DURATION', help: "fit the run into this time at the target's limit (also the run's time limit)" },
     'max-requests': { kind: 'integer', placeholder: 'N', min: 1, max: 1_000_000, help: 'fit the run into this many requests' },
+    'min-rules': { kind: 'integer', placeholder: 'N', min: 1, max: 100_000, help: 'exit 1 when fewer than N rules were judged (passed, failed or waived), even if nothing failed: a CI gate that must not pass a run that judged too little' },
     fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a fault of the embedded reference server (without --target; `clockcheck serve --list-faults` lists them)' },
   },
   positionals: [{ name: 'report', help: 'with --last-failed: the report to re-run' }],
@@ -116,7 +135,7 @@ interface RunInput {
   readonly targetUrl: string | undefined;
   readonly lastFailed: LastFailed | null;
   readonly seed: number;
-  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly budget: number; readonly path?: string };
+  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly skip: string[]; readonly budget: number; readonly path?: string };
   readonly runBudget: RunBudget | undefined;
   /**
    * The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
@@ -130,9 +149,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (!input) return 0;
   const run = await resolveRun(input.options, input.args.report);
   if (run.lastFailed && run.lastFailed.checkIds.length === 0) {
-    console.log(`nothing failed or errored in run ${run.lastFailed.runId} (${run.lastFailed.reportPath}): nothing to re-run`);
+    console.log(`nothing failed, errored or was not run in run ${run.lastFailed.runId} (${run.lastFailed.reportPath}): nothing to re-run`);
     return 0;
   }
+  // Every name of --only and --skip is checked before anything starts: a typo is exit 2, with nothing sent and no report.
+  const { checkSelection } = await import('../../run/selection.ts');
+  await checkSelection({ ...run.selection, ...(run.lastFailed ? { rerunOf: run.lastFailed.runId } : {}) });
   if (run.options.plan) return printPlan(run);
   return certifyAndReport(run);
 }
@@ -141,8 +163,8 @@ export async function runCommand(argv: string[]): Promise<number> {
 async function resolveRun(options: RunOptions, report: string | undefined): Promise<RunInput> {
   const rerun = options['last-failed'];
   if (report !== undefined && !rerun) throw new UsageError(`run: unexpected argument "${report}" (a report to re-run goes after --last-failed)`);
-  if (rerun && (options.only.length > 0 || options.seed !== undefined || options.path !== undefined || options.budget !== undefined)) {
-    throw new UsageError('--last-failed takes the checks, the seed and the generated cases from the report it re-runs; drop --only, --seed, --budget and --path');
+  if (rerun && (options.only.length > 0 || options.skip.length > 0 || options.seed !== undefined || options.path !== undefined || options.budget !== undefined)) {
+    throw new UsageError('--last-failed takes the checks, the seed and the generated cases from the report it re-runs; drop --only, --skip, --seed, --budget and --path');
   }
   const profile: Profile = options.profile ? await loadProfile(options.profile) : defaultProfile();
   const targetUrl = options.target ?? profile.target;
@@ -164,6 +186,7 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
     selection: {
       ...suiteFiles(options.suite, options['suites-dir']),
       only: lastFailed ? [...lastFailed.checkIds] : options.only,
+      skip: options.skip,
       budget,
       ...(options.path ? { path: options.path } : {}),
     },
@@ -178,7 +201,7 @@ async function printPlan(run: RunInput): Promise<number> {
   const planned = withRateLimitOption(targetUrl ? run.profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: run.profile.waivers }, options['rate-limit']);
   const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
   const { plan, choice } = await planWithinBudget({ profile: planned, ...run.selection, readOnly: options['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, run.runBudget);
-  const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window };
+  const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window, createAdmins: options['create-admin-users'] };
   const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
   console.log(options.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
   return 0;
@@ -196,7 +219,7 @@ async function certifyAndReport(run: RunInput): Promise<number> {
     const target = await openTarget(run, server);
     const profile = withRateLimitOption(target.profile, options['rate-limit']);
     const webhookSecret = server ? undefined : webhookSecretFromEnv(profile);
-    const replayTarget = server ? '' : ` --target ${target.origin}`;
+    const progress = options.quiet ? null : new HeldProgress(process.stderr);
     const report = await certify({
       origin: target.origin,
       embedded: server !== null,
@@ -207,19 +230,28 @@ async function certifyAndReport(run: RunInput): Promise<number> {
       allowPlainHttp: options['allow-http'],
       ...run.selection,
       readOnly: options['read-only'],
+      createAdminUsers: options['create-admin-users'],
       seed: run.seed,
       ...(run.lastFailed ? { rerunOf: { runId: run.lastFailed.runId, reportPath: run.lastFailed.reportPath } } : {}),
       ...(run.runBudget ? { runBudget: run.runBudget } : {}),
       ...(options['max-time'] === undefined ? {} : { maxTimeMs: options['max-time'] }),
+      ...(options['min-rules'] === undefined ? {} : { minRules: options['min-rules'] }),
       ...(run.quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
       ...(webhookSecret === undefined ? {} : { webhookSecret }),
-      progress: options.quiet ? null : process.stderr,
-      replayBase: `clockcheck run${replayTarget}${options.profile ? ` --profile ${options.profile}` : ''}${options.fault.map((f) => ` --fault ${f}`).join('')}`,
+      progress,
+      ...(progress ? { onExchange: (exchange: Exchange) => progress.observe(exchange) } : {}),
+      replayBase: replayBaseOf(options, server ? null : target.origin),
     });
+    progress?.settle(report.runError === undefined);
+    // A run that could not be made says why first (its progress held back) and last (after the report paths).
+    const fatal = report.runError === undefined ? null : `clockcheck: ${report.runError}`;
+    if (fatal !== null) console.error(fatal);
     const paths = await writeRunReports(run, report, profile, server);
     const color = useColor(process.stdout);
-    process.stdout.write(options.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n`);
-    if (report.runError !== undefined) console.error(`clockcheck: ${report.runError}`);
+    process.stdout.write(options.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n${ledgerText(report)}\n`);
+    const shortfall = minRulesShortfall(report.summary, report.options.minRules);
+    if (fatal !== null) console.error(fatal);
+    else if (shortfall !== null) console.error(`clockcheck: ${shortfall}`);
     return report.exitCode;
   } finally {
     await server?.close();
@@ -275,6 +307,23 @@ function webhookSecretFromEnv(profile: Profile): string | undefined {
   const secret = process.env[name];
   if (!secret) throw new UsageError(`set ${name} to the webhook subscription's secret (profile webhook.secret_env); it is never taken from the command line`);
   return secret;
+}
+
+/** The replay commands' `clockcheck run …`: the options of this run that reproduce its checks, quoted for a shell. */
+function replayBaseOf(options: RunOptions, origin: string | null): string {
+  const defaults = RUN_COMMAND.options;
+  return replayBase({
+    target: origin,
+    profile: options.profile,
+    rateLimit: options['rate-limit'],
+    ca: options.ca,
+    insecure: options.insecure,
+    allowHttp: options['allow-http'],
+    suite: options.suite === defaults.suite.default ? undefined : options.suite,
+    suitesDir: options['suites-dir'] === defaults['suites-dir'].default ? undefined : options['suites-dir'],
+    readOnly: options['read-only'],
+    faults: options.fault,
+  });
 }
 
 /** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */

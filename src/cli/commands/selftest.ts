@@ -70,6 +70,13 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     }
     if (notApplicable.length > 0) console.log(`  not run in this dialect (it already makes that choice): ${notApplicable.map((f) => f.name).join(', ')}`);
   }
+  for (const { dialect, seeds } of result.dialects) {
+    for (const { seedData, reports, problems } of seeds) {
+      const runs = reports.map((r) => `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.errored} errored, ${r.summary.skipped} skipped, ${r.createdResources.filter((c) => c.checkId === 'run/provision').length} records created for the checks' needs`).join('; then ');
+      console.log(`${problems.length === 0 ? '✓' : '✗'} ${seedData} company, ${dialect} dialect: ${runs}`);
+      for (const problem of problems) console.log(`  ✗ ${problem}`);
+    }
+  }
   console.log('\nDetection matrix');
   for (const d of detections) console.log(line(d));
   const byProperties = detections.filter((d) => d.catchingProperties > 0).length;
@@ -85,6 +92,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const dialectJson = result.dialects.map((d) => ({
     dialect: d.dialect,
     clean: d.clean.summary,
+    seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems })),
     notApplicable: d.notApplicable.map((f) => f.name),
     detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
   }));

@@ -4,7 +4,7 @@
  */
 export const REPORT_CSS = `
 :root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg-soft:#f6f8fa; --passed:#1a7f37; --failed:#cf222e;
-  --errored:#bc4c00; --skipped:#6e7781; --waived:#8250df; --uncovered:#818b98; }
+  --errored:#bc4c00; --skipped:#6e7781; --not-run:#0a7ea4; --waived:#8250df; --uncovered:#818b98; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: #fff; }
 main { max-width: 1180px; margin: 0 auto; padding: 20px 24px 48px; }
@@ -16,18 +16,20 @@ h3 { font-size: 14px; margin: 16px 0 6px; } h4 { font-size: 12px; margin: 12px 0
 .summary { border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; background: var(--bg-soft); }
 .summary-head { display: flex; align-items: center; gap: 14px; flex-wrap: wrap; }
 .verdict { font-weight: 700; font-size: 16px; letter-spacing: .06em; color: #fff; padding: 5px 14px; border-radius: 6px; }
-.verdict-PASSED { background: var(--passed); } .verdict-FAILED { background: var(--failed); } .verdict-ERRORED { background: var(--errored); }
+.verdict-PASSED { background: var(--passed); } .verdict-FAILED, .verdict-NOT-JUDGED-ENOUGH { background: var(--failed); }
+.verdict-ERRORED, .verdict-NOT-RUN, .verdict-INTERRUPTED { background: var(--errored); }
 .counts { display: flex; gap: 8px; flex-wrap: wrap; list-style: none; margin: 14px 0 12px; padding: 0; }
 .counts li { border: 1px solid var(--line); border-left: 4px solid var(--c); border-radius: 6px; padding: 3px 10px; background: #fff; }
 .counts b { font-size: 16px; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; }
 .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .warn { color: var(--failed); font-weight: 600; }
+.unjudged { margin: 0 0 12px; padding-left: 20px; } .unjudged li { margin: 2px 0; }
 nav.toc { margin: 14px 0 0; display: flex; gap: 16px; }
 .badge { display: inline-block; min-width: 68px; text-align: center; font-size: 11.5px; font-weight: 600; text-transform: uppercase;
   letter-spacing: .03em; padding: 1px 6px; border-radius: 10px; color: #fff; background: var(--c); }
 .status-passed { --c: var(--passed); } .status-failed { --c: var(--failed); } .status-errored { --c: var(--errored); }
-.status-skipped { --c: var(--skipped); } .status-waived { --c: var(--waived); }
+.status-skipped { --c: var(--skipped); } .status-not-run { --c: var(--not-run); } .status-waived { --c: var(--waived); }
 .status-uncovered { --c: var(--uncovered); }
 .badge.status-uncovered { background: repeating-linear-gradient(135deg, #fff 0 4px, #eaeef2 4px 8px); color: var(--muted); border: 1px dashed var(--uncovered); }
 .group-summary { font-weight: 600; margin: 16px 0 6px; cursor: pointer; }
@@ -56,6 +58,9 @@ details.exchange { border: 1px solid var(--line); border-radius: 6px; margin: 8p
 details.exchange > summary { cursor: pointer; padding: 4px 10px; background: var(--bg-soft); border-radius: 6px; }
 .exchange-body { padding: 2px 12px 10px; }
 details.exchange.inbound { border-style: dashed; }
+.exchange-step { margin: 8px 0 12px; } .exchange-step > details.exchange { margin: 0 0 4px; }
+.exchange-step.evidence > details.exchange { border-color: var(--failed); border-left-width: 4px; }
+.evidence-tag { font-size: 11px; font-weight: 600; color: var(--failed); margin-left: 6px; }
 .received-tag { font-size: 11px; font-weight: 600; text-transform: uppercase; letter-spacing: .03em; padding: 0 5px; border-radius: 4px; border: 1px solid var(--line); background: #fff; }
 .http-pair { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 12px; }
 @media (min-width: 1000px) { .http-pair { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }

@@ -1,18 +1,21 @@
 import type { Rule } from '../../contract/rules.ts';
 import type { CurlTlsOptions } from '../curl.ts';
-import type { CheckResult, CheckSource, CheckStatus, Finding } from '../model.ts';
+import type { CheckResult, CheckSource, CheckStatus, Finding, RuleOutcome } from '../model.ts';
 import { formatDuration } from '../../duration.ts';
 import { checkAnchor, exchangeAnchor, ruleAnchor } from './html-anchors.ts';
 import { exchangeBlock } from './html-exchange.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 
 /** The order in which the groups of checks are listed: what needs attention first. */
-const STATUS_ORDER: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'skipped', 'passed'];
+const STATUS_ORDER: readonly CheckStatus[] = ['failed', 'errored', 'waived', 'not-run', 'skipped', 'passed'];
 
 /** Statuses whose checks open to their findings and exchanges. */
 const DETAILED: ReadonlySet<CheckStatus> = new Set(['failed', 'errored', 'waived']);
 
-export function statusBadge(status: CheckStatus | 'uncovered'): SafeHtml {
+/** Statuses whose checks the page opens with, to their evidence: what needs attention. */
+const OPEN_AT_START: ReadonlySet<CheckStatus> = new Set(['failed', 'errored']);
+
+export function statusBadge(status: RuleOutcome): SafeHtml {
   return html`<span class="badge status-${status}">${status}</span>`;
 }
 
@@ -69,17 +72,37 @@ function shownExchanges(check: CheckResult, open: ReadonlySet<number>): { shown:
   return { shown, left: check.exchanges.length - shown.length };
 }
 
+/** The rules of the findings that point at each exchange, by exchange ID. */
+function evidenceOf(check: CheckResult): ReadonlyMap<number, readonly string[]> {
+  const rules = new Map<number, string[]>();
+  for (const finding of check.findings) {
+    for (const id of finding.exchangeIds) {
+      const named = rules.get(id) ?? [];
+      if (!named.includes(finding.ruleId)) named.push(finding.ruleId);
+      rules.set(id, named);
+    }
+  }
+  return rules;
+}
+
+/**
+ * Every exchange of the check in the order it was sent (its setup, its probe, its cleanup; a
+ * delivery when the sink got it), each with its curl command, those a finding points at marked.
+ */
 function exchangesSection(check: CheckResult, open: ReadonlySet<number>, tls: CurlTlsOptions): SafeHtml | '' {
   if (check.exchanges.length === 0) return '';
   const { shown, left } = shownExchanges(check, open);
-  return html`<h4>Exchanges (${check.exchanges.length})</h4>${shown.map((e) => exchangeBlock(check.id, e, open.has(e.id), tls))}${
+  const evidence = evidenceOf(check);
+  const inOrder = [...shown].sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
+  const blocks = inOrder.map((e) => exchangeBlock(check.id, e, { open: open.has(e.id), evidence: evidence.get(e.id) ?? [] }, tls));
+  return html`<h4>Exchanges (${check.exchanges.length}), in the order sent</h4>${blocks}${
     left > 0 ? html`<p class="muted" data-testid="exchanges-left-out">${left} more exchanges of this check are in report.json.</p>` : ''
   }`;
 }
 
 function checkDetails(check: CheckResult, rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): SafeHtml {
   const open = openExchangeIds(check);
-  return html`<details class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}">
+  return html`<details class="check status-${check.status}" id="${checkAnchor(check.id)}" data-check-id="${check.id}" data-status="${check.status}"${OPEN_AT_START.has(check.status) ? html` open` : ''}>
 <summary>${checkRow(check)}</summary>
 <div class="check-body">
 <p class="muted">${sourceText(check.source)}</p>
@@ -108,8 +131,9 @@ function checkLine(check: CheckResult): SafeHtml {
 
 /**
  * The checks grouped by status, failures first. Failed, errored and waived checks are collapsible
- * and hold their findings, exchanges, curl commands and replay command; skipped ones show their
- * reason; passed ones sit in a closed group.
+ * and hold their findings, exchanges, curl commands and replay command (failed and errored ones
+ * open when the page opens); not-run and skipped ones
+ * show their reason; passed ones sit in a closed group.
  */
 export function checksSection(checks: readonly CheckResult[], rules: ReadonlyMap<string, Rule>, tls: CurlTlsOptions): SafeHtml {
   const groups = STATUS_ORDER.map((status) => ({ status, checks: checks.filter((c) => c.status === status) })).filter((g) => g.checks.length > 0);

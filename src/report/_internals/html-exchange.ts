@@ -56,19 +56,44 @@ function exchangeLabel(exchange: Exchange): SafeHtml {
   return html`<span class="mono">#${exchange.id}</span> ${call} → ${outcomeOf(exchange)} <span class="muted">· ${formatDuration(exchange.durationMs)}</span>`;
 }
 
+/** How an exchange is shown: opened to its request and response, and the rules of the findings that point at it. */
+export interface ExchangeView {
+  readonly open: boolean;
+  /** The rule IDs of the findings that name this exchange (none: it is not evidence). */
+  readonly evidence: readonly string[];
+}
+
+/** `finding: SCH-DATE-FORMAT, ERR-VALIDATION-STATUS` on an exchange a finding points at. */
+function evidenceTag(evidence: readonly string[]): SafeHtml | '' {
+  return evidence.length === 0 ? '' : html` <span class="evidence-tag" data-testid="evidence">finding: ${evidence.join(', ')}</span>`;
+}
+
 /**
- * One exchange as a collapsible block: the request as sent, the response as received (or the
- * transport error), and a curl command that sends the request again. A webhook delivery the sink
+ * One exchange: a collapsible block with the request as sent and the response as received (or the
+ * transport error), and under it, always in view, a curl command that sends the request again. An
+ * exchange a finding points at is marked with the finding's rules. A webhook delivery the sink
  * received (`direction: inbound`) shows the target's request and the sink's answer, and no curl:
  * it would send to the sink, not replay anything clockcheck sent.
  */
-export function exchangeBlock(checkId: string, exchange: Exchange, open: boolean, tls: CurlTlsOptions): SafeHtml {
+export function exchangeBlock(checkId: string, exchange: Exchange, view: ExchangeView, tls: CurlTlsOptions): SafeHtml {
+  const { request } = exchange;
+  const inbound = exchange.direction === 'inbound';
+  const marked = view.evidence.length > 0;
+  return html`<div class="exchange-step${marked ? ' evidence' : ''}" data-exchange-id="${exchange.id}"${marked ? html` data-evidence="${view.evidence.join(' ')}"` : ''}>
+<details class="exchange${inbound ? ' inbound' : ''}" id="${exchangeAnchor(checkId, exchange.id)}"${view.open ? html` open` : ''}>
+<summary>${exchangeLabel(exchange)}${evidenceTag(view.evidence)}</summary>
+${httpPair(exchange)}
+</details>
+${inbound ? '' : html`<pre class="command" data-testid="curl" title="curl command that sends #${exchange.id} again">${curlCommand(request, tls)}</pre>`}
+</div>`;
+}
+
+/** The request as sent and the response as received, side by side. */
+function httpPair(exchange: Exchange): SafeHtml {
   const { request, response, error } = exchange;
   const inbound = exchange.direction === 'inbound';
   const requestBody = request.body === undefined ? '' : `\n${readableBody(request.body)}`;
-  return html`<details class="exchange${inbound ? ' inbound' : ''}" id="${exchangeAnchor(checkId, exchange.id)}"${open ? html` open` : ''}>
-<summary>${exchangeLabel(exchange)}</summary>
-<div class="exchange-body">
+  return html`<div class="exchange-body">
 <div class="http-pair">
 <div><h4>${inbound ? html`Delivery <span class="muted">received ${exchange.startedAt}</span>` : html`Request <span class="muted">sent ${exchange.startedAt}</span>`}</h4>
 <pre>${`${request.method} ${request.url}\n${headerLines(request.headers)}${requestBody}`}</pre></div>
@@ -77,8 +102,5 @@ ${response ? html`<pre>${responseText(response)}</pre>${truncationNote(response)
 ${error ? html`<p class="reason status-errored">Transport error <b>${error.code}</b>${response ? ' after the response head' : ''}: ${error.message}</p>` : ''}
 ${!response && !error ? html`<p class="muted">No response was recorded.</p>` : ''}</div>
 </div>
-${inbound ? '' : html`<h4>Reproduce with curl</h4>
-<pre class="command" data-testid="curl">${curlCommand(request, tls)}</pre>`}
-</div>
-</details>`;
+</div>`;
 }

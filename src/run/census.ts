@@ -1,0 +1,71 @@
+import type { TargetRequest } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
+import type { CountableList } from '../checks/list-need.ts';
+import { readField } from '../records/field-name.ts';
+import { locateItems } from '../records/locate.ts';
+import { recordReading } from '../records/record-reading.ts';
+import { asBoolean, asNumber } from '../records/same-meaning.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { Role } from './needs.ts';
+
+/** Spec §2.2: role_id 1 Admin, 2 Manager, 3 Employee. */
+export const ROLE_IDS: Readonly<Record<Role, 1 | 2 | 3>> = { admin: 1, manager: 2, employee: 3 };
+
+/** A list as the census saw it: how many items it holds (`atLeast` when only a full page was seen), and the items of its first page. */
+export interface ListCount {
+  readonly total: number;
+  /** The list holds at least `total` items: its block showed no total and the page was full. */
+  readonly atLeast: boolean;
+  readonly items: readonly unknown[];
+  readonly exchange: Exchange;
+}
+
+/**
+ * What the target holds, as far as the run's needs ask: the lists they name, counted; from the
+ * users' records, an active user of each role and an inactive user; from the breaks, a break rule.
+ */
+export interface Census {
+  /** A list the target served; null when it answered otherwise (then the needs on it are not met, and the checks judge why). */
+  readonly lists: ReadonlyMap<CountableList, ListCount | null>;
+  /** The first active user of each role the users' records show (read by meaning: `1`, `"3"`). */
+  readonly roleUsers: Readonly<Partial<Record<Role, number>>>;
+  readonly activeUsers: readonly number[];
+  readonly inactiveUser: number | null;
+  /** A break rule a break on the target names (§2.4 shows `break_rule_id`). */
+  readonly breakRule: number | null;
+}
+
+const PAGE = 100;
+
+/** Counts the lists the needs name (one GET of a page of 100 each), and reads users and break rules from them. Sends nothing else. */
+export async function takeCensus(send: (request: TargetRequest) => Promise<Exchange>, lists: ReadonlySet<CountableList>, profile: Profile): Promise<Census> {
+  const counted = new Map<CountableList, ListCount | null>();
+  for (const list of lists) counted.set(list, await countList(send, list, profile));
+  const reading = recordReading(profile);
+  const users = counted.get('/users')?.items ?? [];
+  const field = (item: unknown, name: string) => readField(item, name, reading.fields).value;
+  const active = users.filter((u) => asBoolean(field(u, 'active')) !== false);
+  const roleUsers: Partial<Record<Role, number>> = {};
+  for (const [role, roleId] of Object.entries(ROLE_IDS) as [Role, number][]) {
+    const user = active.find((u) => asNumber(field(u, 'role_id')) === roleId && asBoolean(field(u, 'active')) === true);
+    const id = user === undefined ? null : asNumber(field(user, 'id'));
+    if (id !== null) roleUsers[role] = id;
+  }
+  const ids = (items: readonly unknown[]) => items.map((u) => asNumber(field(u, 'id'))).filter((id): id is number => id !== null);
+  const inactive = ids(users.filter((u) => asBoolean(field(u, 'active')) === false));
+  const breakRule = (counted.get('/breaks')?.items ?? []).map((b) => asNumber((b as { break_rule_id?: unknown } | null)?.break_rule_id)).find((id) => id !== null) ?? null;
+  return { lists: counted, roleUsers, activeUsers: ids(users.filter((u) => asBoolean(field(u, 'active')) === true)), inactiveUser: inactive[0] ?? null, breakRule };
+}
+
+/** One page of 100 of a list: its total from the §2.5 block when shown, else the items counted. */
+async function countList(send: (request: TargetRequest) => Promise<Exchange>, list: CountableList, profile: Profile): Promise<ListCount | null> {
+  const exchange = await send({ method: 'GET', path: list, query: { page_size: PAGE } });
+  const status = exchange.response?.status ?? 0;
+  if (status < 200 || status >= 300) return null;
+  const json = exchange.response?.json;
+  const items = locateItems(json, recordReading(profile));
+  if (!items) return null;
+  const shownTotal = asNumber((json as { meta_data?: { pagination?: { total?: unknown } } } | null)?.meta_data?.pagination?.total);
+  if (shownTotal !== null && shownTotal >= items.length) return { total: shownTotal, atLeast: false, items, exchange };
+  return { total: items.length, atLeast: items.length >= PAGE, items, exchange };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { ListNeed } from '../../src/checks/list-need.ts';
+import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
+import type { CheckStep } from '../../src/scenarios/format.ts';
+import type { Census, ListCount } from '../../src/run/census.ts';
+import { decide } from '../../src/run/fates.ts';
+import type { CheckNeeds, Role } from '../../src/run/needs.ts';
+
+const step = (args: Record<string, unknown>): CheckStep => ({ check: 'pagination-walk', args }) as CheckStep;
+
+function needs(checkId: string, parts: { lists?: ListNeed[]; roles?: Role[]; activeUser?: boolean }): CheckNeeds & { steps: CheckStep[] } {
+  const steps = (parts.lists ?? []).map((need) => step({ path: need.list, ...(need.pageSize ? { page_size: need.pageSize } : {}) }));
+  return {
+    checkId,
+    lists: (parts.lists ?? []).map((need, i) => ({ need, step: steps[i]! })),
+    roles: parts.roles ?? [],
+    activeUser: parts.activeUser ?? false,
+    fixtures: [],
+    steps,
+  };
+}
+
+const count = (total: number): ListCount => ({ total, atLeast: false, items: [], exchange: {} as ListCount['exchange'] });
+
+function census(parts: Partial<Census> & { totals?: Partial<Record<'/users' | '/timesheets' | '/breaks', number>> }): Census {
+  return {
+    lists: new Map(Object.entries(parts.totals ?? {}).map(([list, n]) => [list as '/users', count(n as number)])),
+    roleUsers: parts.roleUsers ?? {},
+    activeUsers: parts.activeUsers ?? [],
+    inactiveUser: parts.inactiveUser ?? null,
+    breakRule: parts.breakRule ?? null,
+  };
+}
+
+const profile = (fixtures: Profile['fixtures'] = {}): Profile => ({ ...defaultProfile(), fixtures });
+const writable = { readOnly: false, createAdmins: false };
+
+describe('the fate of a check that needs data', () => {
+  it('runs as written on a target that holds enough', () => {
+    const walk = needs('pagination/walk', { lists: [{ list: '/users', items: 6, pageSize: 5 }] });
+    const decided = decide([walk], census({ totals: { '/users': 12 } }), profile({ active_user_ids: [1] }), writable);
+    expect(decided.skips.size + decided.adaptations.size + decided.provisioned.size).toBe(0);
+    expect(decided.provisioning).toEqual({ users: [], moreUsers: 0, timesheets: 0, breaks: 0 });
+  });
+
+  it('adapts a walk to two pages of what exists before it creates anything: 4 users at page_size 3', () => {
+    const walk = needs('pagination/walk', { lists: [{ list: '/users', items: 6, pageSize: 5 }] });
+    const decided = decide([walk], census({ totals: { '/users': 4 } }), profile({ active_user_ids: [1] }), writable);
+    expect(decided.adaptations.get(walk.steps[0]!)).toEqual({ args: { path: '/users', page_size: 3 }, note: expect.stringMatching(/^page_size 3 instead of 5: the target holds 4 users/) });
+    expect(decided.provisioning.moreUsers).toBe(0);
+  });
+
+  it('creates what a walk at the default page size needs, once for every check that needs it', () => {
+    const walkA = needs('pagination/a', { lists: [{ list: '/users', items: 11 }] });
+    const walkB = needs('pagination/b', { lists: [{ list: '/users', items: 11 }, { list: '/timesheets', items: 8, pageSize: 7 }] });
+    const decided = decide([walkA, walkB], census({ totals: { '/users': 1, '/timesheets': 0 } }), profile({ active_user_ids: [1] }), writable);
+    expect(decided.provisioning).toEqual({ users: [], moreUsers: 10, timesheets: 8, breaks: 0 });
+    expect([...decided.provisioned]).toEqual(['pagination/a', 'pagination/b']);
+  });
+
+  it('finds a user of a role in the census before it creates one, and creates the one it does not find', () => {
+    const filter = needs('query/filter-role', { roles: ['admin', 'employee'] });
+    const decided = decide([filter], census({ totals: { '/users': 1 }, roleUsers: { admin: 1 }, activeUsers: [1] }), profile(), writable);
+    expect(decided.found.role_user_ids).toEqual({ admin: [1] });
+    expect(decided.provisioning.users).toEqual(['employee']);
+    expect(decided.skips.size).toBe(0);
+  });
+
+  it('never creates an admin unless the run may: the need is a skip that names the flag', () => {
+    const filter = needs('query/filter-role', { roles: ['admin'] });
+    const decided = decide([filter], census({ totals: { '/users': 0 } }), profile(), writable);
+    expect(decided.skips.get('query/filter-role')).toMatch(/^needs an admin \(role 1\) user \(fixtures\.role_user_ids\.admin\): .*--create-admin-users/);
+    expect(decided.provisioning.users).toEqual([]);
+    expect(decide([filter], census({ totals: { '/users': 0 } }), profile(), { readOnly: false, createAdmins: true }).provisioning.users).toEqual(['admin']);
+  });
+
+  it('under --read-only names the need it would have met: "needs 11 users … the target holds 4 … read-only"', () => {
+    const walk = needs('pagination/walk', { lists: [{ list: '/users', items: 11 }] });
+    const decided = decide([walk], census({ totals: { '/users': 4 } }), profile({ active_user_ids: [1] }), { readOnly: true, createAdmins: false });
+    expect(decided.skips.get('pagination/walk')).toBe('needs 11 users to see a second page at the default page size of 10; the target holds 4, and the run is read-only (it would create 7)');
+  });
+
+  it('does not create breaks without a break rule: the API cannot make one', () => {
+    const walk = needs('pagination/breaks', { lists: [{ list: '/breaks', items: 11 }] });
+    const decided = decide([walk], census({ totals: { '/breaks': 0 } }), profile({ active_user_ids: [1] }), writable);
+    expect(decided.skips.get('pagination/breaks')).toMatch(/breaks can be created only with a break rule \(fixtures\.break_rule_id\)/);
+    const withRule = decide([walk], census({ totals: { '/breaks': 0 } }), profile({ active_user_ids: [1], break_rule_id: 2 }), writable);
+    expect(withRule.provisioning.breaks).toBe(11);
+  });
+
+  it('creates an employee to own timesheets when no active user is known', () => {
+    const walk = needs('pagination/timesheets', { lists: [{ list: '/timesheets', items: 8, pageSize: 7 }] });
+    const decided = decide([walk], census({ totals: { '/timesheets': 0, '/users': 0 } }), profile(), writable);
+    expect(decided.provisioning.users).toEqual(['employee']);
+    expect(decided.provisioning.timesheets).toBe(8);
+  });
+
+  it('leaves a list the target did not serve to the check, which judges why', () => {
+    const walk = needs('pagination/walk', { lists: [{ list: '/users', items: 11 }] });
+    const unserved: Census = { ...census({}), lists: new Map([['/users', null]]) };
+    const decided = decide([walk], unserved, profile({ active_user_ids: [1] }), writable);
+    expect(decided.skips.size + decided.provisioned.size).toBe(0);
+    expect(decided.provisioning.moreUsers).toBe(0);
+  });
+});
