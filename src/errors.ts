@@ -64,12 +64,23 @@ export class InternalError extends ClockcheckError {
 }
 
 /**
+ * Why a run stopped sending: the target (it stopped answering, it revoked the token), the run's time
+ * limit (`--max-time`), its budget (`--within`, `--max-requests`: what did not fit is not run, never
+ * errored), or a signal (SIGINT, SIGTERM: the run is interrupted).
+ */
+export type StopCause = 'target' | 'time-limit' | 'budget' | 'interrupted';
+
+/**
  * The run cannot go on (the token was revoked mid-run, the target stopped answering, the time or
- * budget is spent): the check in progress and every check after it are reported `errored` with
- * this reason, and the reports are still written.
+ * budget is spent, a signal came): no request is sent any more and the reports are still written.
+ * The check in progress is `errored` with this reason when the target or the time limit stopped the
+ * run, `not-run` when its budget or a signal did; every check after it is `not-run`.
  */
 export class RunStopped extends ClockcheckError {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly stoppedBy: StopCause = 'target',
+  ) {
     super('CLOCKCHECK_RUN_STOPPED', reason);
   }
 }

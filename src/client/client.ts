@@ -221,6 +221,12 @@ export class TargetClient {
     await this.#pool.close();
   }
 
+  /** Closes the pool at once: requests in flight fail (`CLOCKCHECK_CLIENT_CLOSED`-like transport errors); `send` throws afterwards. */
+  async destroy(): Promise<void> {
+    this.#closed = true;
+    await this.#pool.destroy();
+  }
+
   /** The request as it will go on the wire (and be kept, after redaction). */
   #prepare(request: TargetRequest): ExchangeRequest {
     if (request.json !== undefined && request.rawBody !== undefined) {

@@ -83,7 +83,7 @@ export class Pacer {
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, reserve or guard out of range. */
   constructor(options: PacerOptions) {
     const { limit, windowMs, reserve = 1, clock = SYSTEM_CLOCK } = options;
-    const guardMs = options.guardMs ?? Math.max(25, windowMs / 1000);
+    const guardMs = options.guardMs ?? defaultGuardMs(windowMs);
     if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) invalid(`limit must be a positive integer or Infinity, not ${limit}`);
     if (!(Number.isFinite(windowMs) && windowMs > 0)) invalid(`windowMs must be a positive number, not ${windowMs}`);
     if (!(Number.isInteger(reserve) && reserve >= 0)) invalid(`reserve must be a whole number of calls, not ${reserve}`);
@@ -103,6 +103,11 @@ export class Pacer {
       return Promise.resolve(NO_SEND);
     }
     return this.#enqueue(() => this.#takeSlot());
+  }
+
+  /** Whether the caller runs inside `exclusive(fn)`: its sends are counted, not paced (so they wait for no turn). */
+  get inExclusive(): boolean {
+    return this.#exclusive.getStore() === true;
   }
 
   /**
@@ -216,4 +221,9 @@ function insertSorted(values: number[], value: number): void {
 
 function invalid(message: string): never {
   throw new ClockcheckError('CLOCKCHECK_INTERNAL', `pacer: ${message}`);
+}
+
+/** The pacer's default guard for a window: a send counts this long beyond the window after its answer (25 ms, or a thousandth of a long window). */
+export function defaultGuardMs(windowMs: number): number {
+  return Math.max(25, windowMs / 1000);
 }

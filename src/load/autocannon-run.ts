@@ -35,6 +35,8 @@ export interface AutocannonRunOptions {
    * `amount` run against a target that stopped answering (autocannon sets no timer for `amount`).
    */
   readonly maxDurationSeconds?: number;
+  /** Stops the run when aborted (an interrupted certification): what was answered by then is kept. */
+  readonly abortSignal?: AbortSignal;
   /** Called with each response's status and latency (ms), whether exchanges are kept or not. */
   readonly onResponse?: (status: number, latencyMs: number) => void;
   /** Requests per second over all connections (autocannon's `overallRate`); default unlimited. */
@@ -150,6 +152,8 @@ async function drive(options: AutocannonRunOptions, urls: readonly string[], hea
           cappedByDuration = true;
           instance?.stop();
         }, options.maxDurationSeconds * 1000);
+  const abort = () => instance?.stop();
+  options.abortSignal?.addEventListener('abort', abort, { once: true });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance = autocannon(
       {
@@ -166,6 +170,10 @@ async function drive(options: AutocannonRunOptions, urls: readonly string[], hea
       },
       (error: Error | null, res: autocannon.Result) => (error ? reject(error) : resolve(res)),
     );
-  }).finally(() => clearTimeout(cap));
+    if (options.abortSignal?.aborted) instance.stop();
+  }).finally(() => {
+    clearTimeout(cap);
+    options.abortSignal?.removeEventListener('abort', abort);
+  });
   return { result, tlsFailure, cappedByDuration };
 }

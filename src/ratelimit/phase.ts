@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { defaultGuardMs } from '../client/pacer.ts';
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../contract/rules.ts';
@@ -85,7 +86,14 @@ function endOf(exchanges: readonly Exchange[]): number {
   return Math.max(...exchanges.map((e) => e.sentAtMs + e.durationMs));
 }
 
-/** The requests and time the phase plans for, for the progress ETA. */
+/** What a burst adds to the phase's time beyond its windows (its calls and answers; autocannon's start and end), ms: an allowance, so a budget that admits the phase keeps its promise. */
+const BURST_ALLOWANCE_MS = 250;
+
+/**
+ * The requests and time the phase plans for, for the progress ETA and a budget. Its time is its
+ * quiet windows (the first one after the paced calls, the reset's, the straddle's, the one before
+ * the page sizes), each a window and the pacer's guard, and an allowance per burst.
+ */
 export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimitCheckId) => boolean): { readonly requests: number; readonly ms: number } {
   const { limit, burst_extra: extra, window: windowMs, bursts } = profile.rate_limit;
   if (!bursts) return { requests: 0, ms: 0 };
@@ -93,8 +101,9 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
   const straddle = selected('rate-limit/sliding');
   const pageSizes = selected('rate-limit/page-size-under-load');
   const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? 2 * limit - 1 : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES : 0);
-  const ms = (windowChecks ? 2 * windowMs : 0) + (straddle ? windowMs : 0) + (pageSizes ? windowMs : 0);
-  return { requests, ms };
+  const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes ? 1 : 0);
+  const burstCount = (windowChecks ? 1 : 0) + (straddle ? 2 : 0) + (pageSizes ? 1 : 0);
+  return { requests, ms: windows * (windowMs + defaultGuardMs(windowMs)) + burstCount * BURST_ALLOWANCE_MS };
 }
 
 /**

@@ -30,6 +30,7 @@ function inModelOrder(r: RunReport): RunReport {
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     durationMs: r.durationMs,
+    plannedEtaMs: r.plannedEtaMs,
     requests: { planned: r.requests.planned, made: r.requests.made, unintended429: r.requests.unintended429, resent: r.requests.resent },
     tokenForm: r.tokenForm,
     notes: [...r.notes],
@@ -49,6 +50,7 @@ function inModelOrder(r: RunReport): RunReport {
       unjudged: r.summary.unjudged.map((g) => ({ status: g.status, reason: g.reason, checkIds: [...g.checkIds] })),
     },
     runError: r.runError,
+    cleanup: r.cleanup && { outcome: r.cleanup.outcome, detail: r.cleanup.detail, exchanges: r.cleanup.exchanges.map(exchange) },
     status: r.status,
     exitCode: r.exitCode,
   };
@@ -76,7 +78,15 @@ function source(s: CheckSource): CheckSource {
     case 'scenario':
       return { kind: s.kind, file: s.file, line: s.line };
     case 'property':
-      return { kind: s.kind, generator: s.generator, seed: s.seed, path: s.path };
+      return {
+        kind: s.kind,
+        generator: s.generator,
+        seed: s.seed,
+        path: s.path,
+        counterexample: s.counterexample && { label: s.counterexample.label, breaks: s.counterexample.breaks, exchangeId: s.counterexample.exchangeId },
+        baselineExchangeId: s.baselineExchangeId,
+        setupExchangeId: s.setupExchangeId,
+      } as CheckSource;
     case 'builtin':
       return { kind: s.kind, name: s.name };
   }

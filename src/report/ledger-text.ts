@@ -33,11 +33,11 @@ export function ledgerText(report: RunReport): string {
   return `${created}; ${removals.length > 0 ? `removed: ${removals.join(', ')}` : 'removed nothing'}`;
 }
 
-/** The POSTs and DELETEs the run sent that the target answered 2xx, once each, in the order sent. */
+/** The POSTs and DELETEs the run sent (its checks, an interrupted run's cleanup) that the target answered 2xx, once each, in the order sent. */
 function successfulWrites(report: RunReport): Exchange[] {
   const byId = new Map<number, Exchange>();
-  for (const check of report.checks) {
-    for (const exchange of check.exchanges) {
+  for (const exchanges of [...report.checks.map((c) => c.exchanges), report.cleanup?.exchanges ?? []]) {
+    for (const exchange of exchanges) {
       const status = exchange.response?.status ?? 0;
       const write = exchange.request.method === 'POST' || exchange.request.method === 'DELETE';
       if (exchange.direction !== 'inbound' && write && status >= 200 && status < 300) byId.set(exchange.id, exchange);

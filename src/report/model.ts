@@ -124,6 +124,16 @@ export interface CreatedResource {
   readonly checkId: string;
 }
 
+/** What an interrupted run did to remove what it had made and can be removed (§4.5: the webhook subscription; the spec has no delete for the rest). */
+export interface RunCleanup {
+  /** `removed`: all it could remove is gone; `nothing`: nothing it made can be removed; `skipped`: a second signal; `failed`: the target refused or did not answer. */
+  readonly outcome: 'removed' | 'nothing' | 'skipped' | 'failed';
+  /** One sentence: what was removed or left, and why. */
+  readonly detail: string;
+  /** The cleanup's requests (redacted), in order. */
+  readonly exchanges: readonly Exchange[];
+}
+
 /** The counts and lists every reporter shows; computed once from the checks (report/coverage.ts). */
 export interface RunSummary {
   readonly passed: number;
@@ -181,6 +191,8 @@ export interface RunReport {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
+  /** What the plan expected the run to take at the target's limit (the budget's choice, when one was given), beside `durationMs`. */
+  readonly plannedEtaMs: number;
   readonly requests: {
     readonly planned: number;
     readonly made: number;
@@ -202,6 +214,8 @@ export interface RunReport {
   readonly summary: RunSummary;
   /** Why the run could not be made (unreachable, TLS, a refused token, a redirect); then the preflight is errored, every other check not-run, and exitCode is 2. */
   readonly runError?: string;
+  /** An interrupted run's one cleanup attempt of what it could remove (the webhook subscription it made); absent when the run was not interrupted. */
+  readonly cleanup?: RunCleanup;
   /** `complete`: the run ended by itself (stopped early or not: see `notes`). `interrupted`: a signal (SIGINT, SIGTERM) ended it; exitCode is then 130 or 143. */
   readonly status: 'complete' | 'interrupted';
   /** The run's exit code (RUN_EXIT_CODES; report/run-verdict.ts decides it). */

@@ -35,7 +35,7 @@ export function summaryTable(report: RunReport, options: SummaryTableOptions): s
   const { summary, requests } = report;
   const lines = [
     paint('bold', `${report.tool.name} ${report.tool.version}`) +
-      `  ${report.target.baseUrl}${report.target.apiPrefix}  seed ${report.seed}  ${formatDuration(report.durationMs)}`,
+      `  ${report.target.baseUrl}${report.target.apiPrefix}  seed ${report.seed}  ${formatDuration(report.durationMs)} (plan ETA ${formatDuration(report.plannedEtaMs)})`,
     '',
     `Checks    ${CHECK_STATUSES.map((s) => paint(STATUS_STYLE[s], `${countOf(summary, s)} ${STATUS_WORDS[s]}`)).join('   ')}`,
     `Requests  ${requests.planned} planned   ${requests.made} made   ` +

@@ -4,6 +4,7 @@ import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { ProgressStream } from '../report/progress.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import type { RunBudget } from './budget.ts';
+import type { Interruption } from './interruption.ts';
 
 /** What a certification is asked to do: the target and its access, the selection, the seed, the budgets. */
 export interface CertifyOptions {
@@ -55,6 +56,10 @@ export interface CertifyOptions {
    * token; signatures are checked with it. Absent against the embedded server: the run makes one.
    */
   readonly webhookSecret?: string;
+  /** The signals that interrupt the run (the CLI's SIGINT and SIGTERM): see interruption.ts. */
+  readonly interruption?: Interruption;
+  /** Called once the preflight has shown the run can be made (the CLI then lets the held progress through). */
+  readonly onMade?: () => void;
   /** `--create-admin-users`: the run may create admin (role 1) users to meet a check's need; without it, such a need is a skip. */
   readonly createAdminUsers?: boolean;
 }

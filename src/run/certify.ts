@@ -1,11 +1,12 @@
 import type { RunReport } from '../report/model.ts';
 import { planWithinBudget } from './budget.ts';
 import type { CertifyOptions } from './certify-options.ts';
+import { cleanUpAfterSignal } from './cleanup.ts';
 import { execute } from './execute.ts';
 import { judge } from './judge.ts';
 import { meetNeeds } from './meet-needs.ts';
 import { openRun } from './open.ts';
-import { runPreflight } from './run-preflight.ts';
+import { profileContradicted, runPreflight } from './run-preflight.ts';
 
 /**
  * Certifies a target, in the run's stages:
@@ -14,7 +15,8 @@ import { runPreflight } from './run-preflight.ts';
  * 3. preflight: reachable? the token accepted, in which form? (run-preflight.ts);
  * 4. fates: what each check needs of the target's data, counted, adapted to or created (meet-needs.ts);
  * 5. execute: the checks, in the plan's order (execute.ts);
- * 6. judge: coverage, summary and exit code, as a RunReport (judge.ts).
+ * 6. judge: coverage, summary and exit code, as a RunReport (judge.ts); a run a signal interrupted
+ *    first makes its one cleanup attempt (cleanup.ts) and is judged `interrupted`.
  * Writing the reports is the caller's (report/write-reports.ts). A run that cannot be made (the
  * target unreachable, the token refused) is reported too, with `runError`.
  */
@@ -25,10 +27,15 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const run = await openRun(options, planned, startedAt);
   try {
     const opening = await runPreflight(run, planned);
-    if (!opening.made) return judge(run, opening, opening.results);
+    if (!opening.made) return judge(run, opening, opening.results, await cleanUpAfterSignal(run));
+    options.onMade?.();
     const fates = await meetNeeds(run, options.createAdminUsers ?? false);
+    if (fates.contradiction) {
+      const contradicted = profileContradicted(run, planned, fates.contradiction, opening.results);
+      return judge(run, contradicted, contradicted.results, await cleanUpAfterSignal(run));
+    }
     const results = await execute(run, planned, fates);
-    return judge(run, opening, [...opening.results, ...results]);
+    return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run));
   } finally {
     await run.close();
   }

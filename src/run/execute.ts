@@ -9,6 +9,7 @@ import { familyCheck, runFamily } from '../properties/run-properties.ts';
 import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import type { BudgetedPlan } from './budget.ts';
 import { budgetLimits } from './budget.ts';
+import { formatDuration } from '../duration.ts';
 import type { CertifyOptions } from './certify-options.ts';
 import { executionOf, type Execution } from './execution.ts';
 import type { Fates } from './meet-needs.ts';
@@ -40,14 +41,64 @@ export function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'sour
 export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates): Promise<CheckResult[]> {
   const { options, plan, transport, guard, watch, sink } = run;
   const execution = executionOf(run, fates);
-  const executed = await executeUnits(checkUnits(plan, execution, options), () => guard.stopped ?? watch.stopped, options.profile);
+  const executed = await executeUnits(checkUnits(plan, execution, options), {
+    stopped: () => guard.stopped ?? watch.stopped,
+    admit: admission(run),
+    profile: options.profile,
+    ...(options.interruption ? { interrupted: options.interruption.interrupted } : {}),
+  });
   const results = [...executed.results, ...leftOutByBudget(planned, execution, options)];
   if (executed.stopped !== null) run.notes.push(`the run stopped: ${executed.stopped}`);
+  if (executed.cut.length > 0) run.notes.push(`${budgetLimits(options.runBudget ?? {})}: ${executed.cut.length} check${executed.cut.length === 1 ? '' : 's'} the budget had chosen did not fit what was left of it when ${executed.cut.length === 1 ? 'its' : 'their'} turn came: not run (${executed.cut.join(', ')})`);
   if (sink) run.notes.push(sinkNote(sink, run.webhookSecret !== null && options.webhookSecret === undefined));
   if (plan.monitor) {
     results.push(retainResult(applyWaivers(transport.monitor.check(options.profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), options.profile)));
   }
   return results;
+}
+
+/**
+ * A budget is a promise (`--within`, `--max-requests`): before a unit starts, what it costs at the
+ * target's limit (its planned requests, paced; the rate-limit phase's own requests and windows; the
+ * waits it plans) is set against what is left of the budget, less what the rate-limit phase needs
+ * while it is still ahead (it judges rules no other check does, so the paced checks do not crowd it
+ * out when the target answers slower than planned). A unit that does not fit is not run, with the
+ * budget named; without a budget every unit is admitted.
+ */
+function admission(run: OpenRun): (unit: CheckUnit) => string | null {
+  const budget = run.options.runBudget;
+  if (budget === undefined || (budget.withinMs === undefined && budget.maxRequests === undefined)) return () => null;
+  const msPerCall = run.pacer.allowed === Infinity ? 0 : run.pacer.spanMs / run.pacer.allowed;
+  const byId = new Map(run.plan.checks.map((c) => [c.id, c]));
+  const costOf = (unit: CheckUnit) => {
+    const checks = unit.ids.flatMap((id) => byId.get(id) ?? []).filter((c) => c.skip === undefined);
+    const phase = checks.some((c) => c.kind === 'rate-limit') ? run.plan.rateLimit : null;
+    const paced = checks.reduce((n, c) => n + c.requests, 0);
+    const waits = checks.reduce((n, c) => n + (c.waitMs ?? 0) + (c.watchMs ?? 0), 0);
+    return { requests: paced + (phase?.requests ?? 0), ms: paced * msPerCall + waits + (phase?.ms ?? 0), phase: phase !== null };
+  };
+  let phaseAhead = run.plan.rateLimit.any && run.plan.rateLimit.requests > 0;
+  const limits = budgetLimits(budget);
+  // The phase is kept with a tenth more time: the paced checks before it may take longer than planned.
+  const reserve = { requests: run.plan.rateLimit.requests, ms: run.plan.rateLimit.ms * 1.1 };
+  return (unit) => {
+    const cost = costOf(unit);
+    const leftMsNow = budget.withinMs === undefined ? Infinity : budget.withinMs - (Date.now() - run.startedAt.getTime());
+    const leftRequests = budget.maxRequests === undefined ? Infinity : budget.maxRequests - run.transport.made;
+    // The phase is over, or no longer fits: nothing is kept for it, and the paced checks may use what is left.
+    if (cost.phase || leftMsNow < reserve.ms || leftRequests < reserve.requests) phaseAhead = false;
+    const kept = phaseAhead ? reserve : { requests: 0, ms: 0 };
+    const forPhase = (what: string) => (phaseAhead ? `, ${what} of them kept for the rate-limit phase` : '');
+    if (budget.maxRequests !== undefined && run.transport.made + cost.requests + kept.requests > budget.maxRequests) {
+      const left = Math.max(0, budget.maxRequests - run.transport.made);
+      return `not run: budget (${limits}): it sends ${cost.requests} request${cost.requests === 1 ? '' : 's'} and ${left} were left${forPhase(String(kept.requests))}`;
+    }
+    const leftMs = budget.withinMs === undefined ? Infinity : budget.withinMs - (Date.now() - run.startedAt.getTime());
+    if (cost.ms + kept.ms > leftMs) {
+      return `not run: budget (${limits}): it takes about ${formatDuration(cost.ms)} at the target's limit and ${formatDuration(Math.max(0, leftMs))} were left${forPhase(formatDuration(kept.ms))}`;
+    }
+    return null;
+  };
 }
 
 /** The checks a full run sends and the budget left out: not-run, with the budget that left them out. */
@@ -81,40 +132,66 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
   return [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...(plan.rateLimit.any ? [rateLimitUnit] : [])];
 }
 
+/** How executeUnits goes on or stops. */
+interface UnitControl {
+  /** Why the run stopped (a signal, its time, the target), asked before each unit; null while it goes on. */
+  readonly stopped: () => string | null;
+  /** Why a unit does not fit what is left of the budget ("not run: budget …"); null when it fits. */
+  readonly admit: (unit: CheckUnit) => string | null;
+  readonly profile: Profile;
+  /** Resolves with the signal that interrupts the run. */
+  readonly interrupted?: Promise<string>;
+}
+
 /**
  * Runs the units in order, one sending at a time. A unit that releases the run (it sends nothing
  * more and only waits, as the webhook check's quiet period does) goes on waiting while the next
- * units run; all are awaited before the results are returned, in the units' order. Once the run
- * stops (a unit throws RunStopped, or `stopped()` says so after a unit), the unit in progress is
- * reported `errored` with the reason (it started and could not finish) and every later one
- * `not-run` ("not run: <reason>"). Each result keeps its exchanges as a
- * report does (retained.ts): what a run holds does not grow with what the target sends.
+ * units run; all are awaited before the results are returned, in the units' order. A unit that
+ * does not fit what is left of the budget is not run, and the run goes on with the next (a cheaper
+ * one may fit). Once the run stops (a unit throws RunStopped, or `stopped()` says so before a unit),
+ * the unit in progress is reported `errored` with the reason when the target or the time limit
+ * stopped it (it started and could not finish) or `not-run` when the budget or a signal did, and
+ * every later one `not-run` ("not run: <reason>"). A signal does not wait for the units under way:
+ * they are reported not run at once. Each result keeps its exchanges as a report does (retained.ts):
+ * what a run holds does not grow with what the target sends.
  */
-async function executeUnits(units: readonly CheckUnit[], stoppedReason: () => string | null, profile: Profile): Promise<{ results: CheckResult[]; stopped: string | null }> {
-  const byUnit: (readonly CheckResult[])[] = [];
+async function executeUnits(units: readonly CheckUnit[], control: UnitControl): Promise<{ results: CheckResult[]; stopped: string | null; cut: string[] }> {
+  const byUnit: (readonly CheckResult[] | undefined)[] = [];
   const waiting: Promise<void>[] = [];
+  const cut: string[] = [];
   let stopped: string | null = null;
+  let signal: string | null = null;
+  const interrupted = control.interrupted?.then((s) => void (signal = s)) ?? new Promise<void>(() => {});
   for (const [i, unit] of units.entries()) {
-    stopped ??= stoppedReason();
-    if (stopped !== null) {
-      byUnit[i] = unit.notRun(`not run: ${stopped}`);
+    stopped ??= signal === null ? control.stopped() : `interrupted by ${signal}`;
+    const unfit = stopped === null ? control.admit(unit) : null;
+    if (stopped !== null || unfit !== null) {
+      byUnit[i] = unit.notRun(unfit ?? `not run: ${stopped}`);
+      if (unfit !== null) cut.push(...unit.ids);
       continue;
     }
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     const running = unit.run(release).then(
-      (results) => void (byUnit[i] = results.map((r) => retainResult(applyWaivers(r, profile)))),
+      (results) => void (byUnit[i] ??= results.map((r) => retainResult(applyWaivers(r, control.profile)))),
       (error: unknown) => {
         if (!(error instanceof RunStopped)) throw error;
-        byUnit[i] = unit.notRun(error.reason, 'errored');
+        const cutShort = error.stoppedBy === 'budget' || error.stoppedBy === 'interrupted';
+        byUnit[i] ??= unit.notRun(cutShort ? `not run: ${error.reason}${error.stoppedBy === 'interrupted' ? ' while it ran' : ''}` : error.reason, cutShort ? 'not-run' : 'errored');
         stopped ??= error.reason;
       },
     );
     waiting.push(running);
-    await Promise.race([running, released]);
+    await Promise.race([running, released, interrupted]);
   }
-  await Promise.all(waiting);
-  return { results: byUnit.flat(), stopped };
+  await Promise.race([Promise.all(waiting), interrupted]);
+  if (signal !== null) {
+    // The units still under way are not waited for: not run, and what they do from here is dropped.
+    for (const promise of waiting) promise.catch(() => {});
+    for (const [i, unit] of units.entries()) byUnit[i] ??= unit.notRun(`not run: interrupted by ${signal} while it ran`);
+    stopped = `interrupted by ${signal}`;
+  }
+  return { results: byUnit.flatMap((r) => r ?? []), stopped, cut };
 }
 
 /** A check result with its exchanges as a report keeps them. */

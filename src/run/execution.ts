@@ -47,6 +47,7 @@ function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
     readOnly: options.readOnly,
     replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
     onCreated: (resource) => run.ledger.add(resource),
+    onRemoved: (kind) => run.ledger.remove(kind),
     sink,
     deadlineMs: run.startedAt.getTime() + run.maxTimeMs,
     adaptations: fates.adaptations,

@@ -1,5 +1,5 @@
 import { coverageOf } from '../report/coverage.ts';
-import { REPORT_SCHEMA_VERSION, type CheckResult, type RunReport } from '../report/model.ts';
+import { REPORT_SCHEMA_VERSION, type CheckResult, type RunCleanup, type RunReport } from '../report/model.ts';
 import { runExitCode } from '../report/run-verdict.ts';
 import { profileForReport } from '../profile/profile.ts';
 import { toolVersion } from '../version.ts';
@@ -11,8 +11,9 @@ import { specIdentity } from './spec-document.ts';
  * The report of a run: coverage, summary and exit code from its check results (report/coverage.ts,
  * report/run-verdict.ts), with what the run noted and created.
  */
-export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[]): RunReport {
+export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup): RunReport {
   const { options, startedAt, plan, transport } = run;
+  const interruptedBy = options.interruption?.signal ?? undefined;
   const runError = opening.made ? undefined : opening.runError;
   const { coverage, summary } = coverageOf(results);
   const finishedAt = new Date();
@@ -39,6 +40,7 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
+    plannedEtaMs: Math.round(plan.etaMs),
     requests: {
       planned: plan.requests,
       made: transport.made,
@@ -52,7 +54,8 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     createdResources: run.ledger.created,
     summary,
     ...(runError === undefined ? {} : { runError }),
-    status: 'complete',
-    exitCode: runExitCode({ summary, runError, minRules: options.minRules }),
+    ...(cleanup === undefined ? {} : { cleanup }),
+    status: interruptedBy === undefined ? 'complete' : 'interrupted',
+    exitCode: runExitCode({ summary, runError, minRules: options.minRules, interruptedBy }),
   };
 }

@@ -5,9 +5,10 @@ import type { CountableList } from '../checks/list-need.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckStep } from '../scenarios/format.ts';
 import { runDates } from '../scenarios/template-context.ts';
-import { takeCensus } from './census.ts';
+import { censusLists, takeCensus } from './census.ts';
 import { decide, type Adaptation, type Decisions, type Provisioning } from './fates.ts';
-import { needsData, scenarioNeeds, type CheckNeeds } from './needs.ts';
+import { fixtureContradiction, type FixtureContradiction } from './fixture-check.ts';
+import { familyNeeds, needsData, scenarioNeeds, type CheckNeeds } from './needs.ts';
 import type { OpenRun } from './open.ts';
 import { provision, type Provisioned } from './provision.ts';
 
@@ -21,6 +22,8 @@ export interface Fates {
   readonly errors: ReadonlyMap<string, { readonly reason: string; readonly evidence: readonly Exchange[] }>;
   /** Check steps that ask for a smaller page than their suite wrote. */
   readonly adaptations: ReadonlyMap<CheckStep, Adaptation>;
+  /** A user fixture the target's records contradict: the profile is wrong, so no check runs and nothing was created. */
+  readonly contradiction?: FixtureContradiction;
 }
 
 /** Fates when nothing needs data: the profile as it is. */
@@ -30,15 +33,20 @@ export function fatesOf(profile: Profile): Fates {
 
 /**
  * After the preflight: counts what the planned checks need of the target's data (one page of each
- * list they name), decides how each need is met (decide), creates what is missing through the API
- * (provision), and says in the run's notes what was created. Checks are not run here.
+ * list they name), checks the profile's user fixtures against the target's user list when a planned
+ * check names one (a contradicted profile is returned as such, before anything is created), decides
+ * how each need is met (decide), creates what is missing through the API (provision), and says in
+ * the run's notes what was created. Checks are not run here.
  */
 export async function meetNeeds(run: OpenRun, createAdmins: boolean): Promise<Fates> {
-  const needs = [...run.plan.scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(run)].filter(needsData);
+  const all = [...run.plan.scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(run.plan.families, { readOnly: run.options.readOnly, cases: run.plan.casesPerFamily })];
+  const needs = all.filter(needsData);
   try {
-    return await decideAndProvision(run, needs, createAdmins);
+    return await decideAndProvision(run, needs, censusLists(all, run.options.profile), createAdmins);
   } catch (error) {
     if (!(error instanceof RunStopped)) throw error;
+    // Its budget or a signal stopped the run: what was not sent is not run, never errored (the execute stage says why).
+    if (error.stoppedBy === 'budget' || error.stoppedBy === 'interrupted') return fatesOf(run.options.profile);
     // The run stopped (its time limit, a dead target, a revoked token) while it counted and made what
     // these checks need: they were under way, so errored; every other check is not run.
     const stopped = { reason: `the run stopped while it counted and made what this check needs: ${error.reason}`, evidence: [] };
@@ -46,11 +54,13 @@ export async function meetNeeds(run: OpenRun, createAdmins: boolean): Promise<Fa
   }
 }
 
-async function decideAndProvision(run: OpenRun, needs: readonly CheckNeeds[], createAdmins: boolean): Promise<Fates> {
+/** The census of `lists`, the profile's user fixtures checked against it, the decisions on the data needs and what is created. */
+async function decideAndProvision(run: OpenRun, needs: readonly CheckNeeds[], lists: ReadonlySet<CountableList>, createAdmins: boolean): Promise<Fates> {
   const { profile, readOnly } = run.options;
-  const lists = censusLists(needs, profile);
   if (lists.size === 0) return fatesOf(profile);
   const census = await takeCensus(run.send, lists, profile);
+  const contradiction = fixtureContradiction(census, profile);
+  if (contradiction) return { ...fatesOf(profile), contradiction };
   const decisions = decide(needs, census, profile, { readOnly, createAdmins });
   const made = isEmpty(decisions.provisioning) ? null : await provision(decisions.provisioning, {
     send: run.send,
@@ -66,30 +76,6 @@ async function decideAndProvision(run: OpenRun, needs: readonly CheckNeeds[], cr
     errors: made?.failure ? new Map([...decisions.provisioned].map((id) => [id, { reason: `could not create what it needs: ${made.failure}`, evidence: made.exchanges.slice(-1) }])) : new Map(),
     adaptations: decisions.adaptations,
   };
-}
-
-/** The generated cases of every family are sent for an active user (a schedule's, a timesheet's), and breaks with a break rule. */
-function familyNeeds(run: OpenRun): CheckNeeds[] {
-  const { plan, options } = run;
-  if (options.readOnly || (plan.casesPerFamily < 1 && !options.path)) return [];
-  return plan.families.map((family) => ({
-    checkId: `properties/${family.name}`,
-    lists: [],
-    roles: [],
-    activeUser: true,
-    fixtures: ['fixtures.active_user_ids', ...(family.needs === 'timesheet' ? ['fixtures.break_rule_id'] : [])],
-  }));
-}
-
-/** The lists the census must count: those the needs walk or order, and the users when a role, an active user or a break rule is not in the profile. */
-function censusLists(needs: readonly CheckNeeds[], profile: Profile): Set<CountableList> {
-  const fixtures = profile.fixtures;
-  const lists = new Set<CountableList>(needs.flatMap((n) => n.lists.map((l) => l.need.list)));
-  const missingRole = needs.some((n) => n.roles.some((role) => (fixtures.role_user_ids?.[role]?.length ?? 0) === 0));
-  const missingActive = needs.some((n) => n.activeUser) && (fixtures.active_user_ids?.length ?? 0) === 0;
-  if (missingRole || missingActive || (needs.some((n) => n.fixtures.includes('fixtures.inactive_user_id')) && fixtures.inactive_user_id === undefined)) lists.add('/users');
-  if (needs.some((n) => n.fixtures.includes('fixtures.break_rule_id')) && fixtures.break_rule_id === undefined) lists.add('/breaks');
-  return lists;
 }
 
 function isEmpty(plan: Provisioning): boolean {

@@ -1,6 +1,7 @@
 import type { BuiltinCheck } from '../checks/context.ts';
 import type { CountableList, ListNeed } from '../checks/list-need.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
+import type { PropertyFamily } from '../properties/family.ts';
 import type { CheckStep } from '../scenarios/format.ts';
 import { referencedPaths } from '../input/template-syntax.ts';
 
@@ -43,4 +44,19 @@ export function scenarioNeeds(loaded: LoadedScenario, builtins: Readonly<Record<
 /** Whether a check needs anything of the target's data. */
 export function needsData(needs: CheckNeeds): boolean {
   return needs.lists.length > 0 || needs.roles.length > 0 || needs.activeUser;
+}
+
+/**
+ * What the property families need: their generated cases are sent for an active user (a schedule's,
+ * a timesheet's), and breaks with a break rule. Nothing when they send no case (--read-only, no budget).
+ */
+export function familyNeeds(families: readonly PropertyFamily[], run: { readonly readOnly: boolean; readonly cases: number }): CheckNeeds[] {
+  if (run.readOnly || run.cases < 1) return [];
+  return families.map((family) => ({
+    checkId: `properties/${family.name}`,
+    lists: [],
+    roles: [],
+    activeUser: true,
+    fixtures: ['fixtures.active_user_ids', ...(family.needs === 'timesheet' ? ['fixtures.break_rule_id'] : [])],
+  }));
 }

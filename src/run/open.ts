@@ -60,17 +60,31 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
   const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
   const sinkProfile = profile.webhook?.sink && plan.scenarios.some(usesSink) ? (profile.webhook as SinkProfile) : null;
   const webhookSecret = options.webhookSecret ?? (sinkProfile && options.embedded ? randomBytes(16).toString('hex') : null);
-  const transport = new RunTransport({ ...options, ...(webhookSecret ? { secrets: [webhookSecret] } : {}), allowPlainHttp: options.allowPlainHttp ?? false, pacer, progress });
+  let guard: RunGuard | undefined;
+  const transport = new RunTransport({
+    ...options,
+    ...(webhookSecret ? { secrets: [webhookSecret] } : {}),
+    allowPlainHttp: options.allowPlainHttp ?? false,
+    pacer,
+    progress,
+    // A call that waited its turn in the pacer past a signal or the run's limit is not sent (the preflight's included).
+    halt: () => guard?.stopError() ?? options.interruption?.stopped() ?? null,
+    ...(options.interruption ? { abortSignal: options.interruption.abortSignal } : {}),
+  });
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
-  const guard = new RunGuard({
+  guard = new RunGuard({
     send: (request) => transport.send(request),
     maxTimeMs,
     startedAtMs: startedAt.getTime(),
+    timeIsBudget: options.maxTimeMs === undefined && options.runBudget?.withinMs !== undefined,
+    waitMs: () => (pacer.inExclusive ? 0 : pacer.estimateMs(1)),
+    ...(options.interruption ? { interruption: options.interruption } : {}),
     maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
     ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),
   });
-  const watch = new TokenWatch((request) => guard.send(request), (status) => refusesToken(status, profile));
+  const runGuard = guard;
+  const watch = new TokenWatch((request) => runGuard.send(request), (status) => refusesToken(status, profile));
   return {
     options,
     plan,
@@ -78,7 +92,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     quick,
     pacer,
     transport,
-    guard,
+    guard: runGuard,
     watch,
     send: (request) => watch.send(request),
     sink,
@@ -90,7 +104,8 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     markRateLimitPhaseStarted: () => void (phaseStarted = true),
     close: async () => {
       progress?.finish();
-      await transport.close();
+      // An interrupted run does not wait for the calls in flight of the checks it stopped waiting for.
+      await (options.interruption?.signal ? transport.destroy() : transport.close());
       await sink?.close();
     },
   };

@@ -1,6 +1,9 @@
-import { estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
+import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
+import { censusLists } from './census.ts';
+import { familyNeeds, scenarioNeeds } from './needs.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { RunError } from './run-error.ts';
+import { UsageError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
@@ -46,7 +49,7 @@ export interface PlannedCheck {
   readonly kind: 'preflight' | 'scenario' | 'property' | 'rate-limit' | 'monitor';
   readonly rules: readonly RuleId[];
   /**
-   * Requests it sends. The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
+   * Requests it sends (the preflight: its GET and the census's, one page of each list the checks' needs name). The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
    * requests are the plan's `rateLimit.requests`; the monitor sends nothing (it watches every call).
    */
   readonly requests: number;
@@ -113,7 +116,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
-  return assemblePlan(profile, options.pacedAt, {
+  const parts: PlanParts = {
     readOnly: options.readOnly ?? false,
     scenarios,
     families,
@@ -121,7 +124,15 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     rateLimit: (id) => !options.path && selection.builtin(id),
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
-  });
+  };
+  const builtins = parts.monitor || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
+  if (families.length > 0 && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
+    throw new UsageError(
+      `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
+        `give --budget ${families.length} or more, or select other checks`,
+    );
+  }
+  return assemblePlan(profile, options.pacedAt, parts);
 }
 
 /** What a plan is made of, once selected. */
@@ -156,8 +167,11 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   const selected = parts.rateLimit;
   const phase = plannedRateLimitPhase(profile, selected);
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
+  // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
+  const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
+  const census = censusLists(needs, profile).size;
   const checks: PlannedCheck[] = [
-    { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 },
+    { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
     ...scenarios.map((s): PlannedCheck => {
       const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined, planning: true });
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };

@@ -2,6 +2,7 @@ import { RunStopped } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
+import type { Interruption } from './interruption.ts';
 
 /** Exchanges in a row without an answer after which a run stops sending: the target stopped answering. */
 export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;
@@ -27,6 +28,12 @@ export interface RunGuardOptions {
   /** Requests the run made so far, bursts included. */
   readonly made?: () => number;
   readonly now?: () => number;
+  /** The run's time limit is its budget (`--within`): what it cuts is not run, not errored. */
+  readonly timeIsBudget?: boolean;
+  /** How long a send would wait for its turn now (the pacer's estimate): a send whose turn comes after the time limit is not made. */
+  readonly waitMs?: () => number;
+  /** Signals that interrupt the run: after the first, nothing is sent. */
+  readonly interruption?: Interruption;
 }
 
 /**
@@ -47,14 +54,23 @@ export class RunGuard {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Why the run stopped (the time limit passed, the target stopped answering), or null while it goes on. */
+  /** Why the run stopped (a signal, the time limit passed, the target stopped answering), or null while it goes on. */
   get stopped(): string | null {
-    if (this.#stopped === null && this.#now() - this.#options.startedAtMs > this.#options.maxTimeMs) {
-      this.#stopped = new RunStopped(
-        `the run's time limit of ${formatDuration(this.#options.maxTimeMs)} (${this.#options.maxTimeSource}) passed, so the checks from here on were not run`,
-      );
-    }
-    return this.#stopped?.reason ?? null;
+    return this.stopError()?.reason ?? null;
+  }
+
+  /** The RunStopped a send would throw now, or null while the run goes on. A signal wins over every other cause. */
+  stopError(): RunStopped | null {
+    const interrupted = this.#options.interruption?.stopped();
+    if (interrupted) return interrupted;
+    if (this.#stopped === null && this.#now() - this.#options.startedAtMs > this.#options.maxTimeMs) this.#stopForTime();
+    return this.#stopped;
+  }
+
+  #stopForTime(): void {
+    this.#stopped = this.#options.timeIsBudget
+      ? new RunStopped(`budget (--within ${formatDuration(this.#options.maxTimeMs)}) spent`, 'budget')
+      : new RunStopped(`the run's time limit of ${formatDuration(this.#options.maxTimeMs)} (${this.#options.maxTimeSource}) passed, so the checks from here on were not run`, 'time-limit');
   }
 
   /**
@@ -63,10 +79,13 @@ export class RunGuard {
    */
   assertRunning(requests = 1): void {
     const { maxRequests, made } = this.#options;
+    // A send whose turn in the pacer comes only after the time limit would be made past it: the limit is reached now.
+    if (this.stopped === null && this.#options.waitMs && this.#now() + this.#options.waitMs() - this.#options.startedAtMs > this.#options.maxTimeMs) this.#stopForTime();
     if (this.stopped === null && maxRequests !== undefined && made !== undefined && made() + requests > maxRequests) {
-      this.#stopped = new RunStopped(`the --max-requests budget of ${maxRequests} requests was spent (${made()} made), so the checks from here on were not run`);
+      this.#stopped = new RunStopped(`budget (--max-requests ${maxRequests}) spent: ${made()} requests made`, 'budget');
     }
-    if (this.stopped !== null) throw this.#stopped;
+    const stop = this.stopError();
+    if (stop !== null) throw stop;
   }
 
   /** Sends one request unless the run has stopped (or its request budget is spent); counts answers and failures in a row. */

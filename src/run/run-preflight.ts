@@ -1,15 +1,24 @@
 import type { TokenScheme } from '../client/client.ts';
+import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
+import { RunStopped } from '../errors.ts';
 import type { CheckResult } from '../report/model.ts';
 import { rateLimitBacklog } from './backlog.ts';
 import type { BudgetedPlan } from './budget.ts';
 import { checkUnits, leftOutByBudget, retainResult } from './execute.ts';
 import { executionOf } from './execution.ts';
+import type { FixtureContradiction } from './fixture-check.ts';
 import { fatesOf } from './meet-needs.ts';
 import type { OpenRun } from './open.ts';
 import { preflight, TOKEN_FORM_CHECK_ID } from './preflight.ts';
 import { RunError } from './run-error.ts';
 import { applyWaivers } from './verdicts.ts';
+
+/** The check that reports a profile the target contradicts. */
+export const PROFILE_CHECK_ID = 'run/profile';
+
+/** The replay of the preflight and of what stands in for it. */
+const replay = (options: OpenRun['options']) => `${options.replayBase} --only auth`;
 
 /** What the preflight told the run, or why the run could not be made. */
 export type Opening =
@@ -24,9 +33,9 @@ export type Opening =
     }
   | {
       readonly made: false;
-      /** Why (unreachable, a refused token, redirected): the run exits 2 with this line. */
+      /** Why (unreachable, a refused token, redirected, stopped at the preflight, a profile the target contradicts): the run exits 2 with this line. */
       readonly runError: string;
-      /** The preflight errored with its evidence, and every other check not-run with the reason. */
+      /** The check that shows why (the preflight, or `run/profile`) with its evidence, and every other check not-run with the reason. */
       readonly results: readonly CheckResult[];
     };
 
@@ -38,7 +47,7 @@ export type Opening =
 export async function runPreflight(run: OpenRun, planned: BudgetedPlan): Promise<Opening> {
   const { options, transport, pacer, plan } = run;
   try {
-    const pre = await preflight(transport.client, options.origin, options.profile, `${options.replayBase} --only auth`);
+    const pre = await preflight(transport.client, options.origin, options.profile, replay(options));
     if (pre.note) run.notes.push(pre.note);
     const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
     if (backlog > 0) {
@@ -48,26 +57,63 @@ export async function runPreflight(run: OpenRun, planned: BudgetedPlan): Promise
     const results = plan.tokenFormCheck || pre.check.status === 'failed' ? [retainResult(applyWaivers(pre.check, options.profile))] : [];
     return { made: true, scheme: pre.scheme, results, fingerprint: await transport.client.tlsFingerprint() };
   } catch (error) {
-    if (!(error instanceof RunError)) throw error;
-    run.notes.push(`the run could not be made: ${error.message}`);
-    const execution = executionOf(run, fatesOf(run.options.profile));
-    const notRun = checkUnits(plan, execution, options).flatMap((unit) => unit.notRun(`not run: ${error.message}`));
-    return { made: false, runError: error.message, results: [preflightEvidence(error, `${options.replayBase} --only auth`), ...notRun, ...leftOutByBudget(planned, execution, options)] };
+    if (error instanceof RunError) return notMade(run, planned, error.message, preflightEvidence(error.message, error.evidence, 'errored', replay(options)));
+    if (!(error instanceof RunStopped)) throw error;
+    // A signal or the budget stopped the run at its preflight: nothing was judged, so not run; the target or the time limit: errored.
+    const status = error.stoppedBy === 'interrupted' || error.stoppedBy === 'budget' ? 'not-run' : 'errored';
+    return notMade(run, planned, error.reason, preflightEvidence(error.reason, [], status, replay(options)));
   }
 }
 
-/** The preflight's verdict when the run could not be made: errored, with the exchanges that showed why. */
-function preflightEvidence(error: RunError, replay: string): CheckResult {
+/**
+ * The run when the profile's user fixtures contradict the target's records (fixture-check.ts): the
+ * profile was wrong, so nothing is judged. Not made, with `runError` "profile: <key>: <reason>"
+ * (exit 2); the contradiction's evidence as the check `run/profile`, errored; the preflight's own
+ * verdicts (`preflightResults`, the opening's results) kept; every planned check not run, naming the key.
+ */
+export function profileContradicted(run: OpenRun, planned: BudgetedPlan, contradiction: FixtureContradiction, preflightResults: readonly CheckResult[] = []): Opening {
+  const runError = `profile: ${contradiction.key}: ${contradiction.reason}`;
+  const evidence: CheckResult = {
+    id: PROFILE_CHECK_ID,
+    title: "the profile's fixtures, checked against the target's records",
+    rules: [],
+    source: { kind: 'builtin', name: 'profile' },
+    status: 'errored',
+    reason: runError,
+    findings: [],
+    exchanges: contradiction.evidence.map(retainExchange),
+    durationMs: contradiction.evidence.reduce((ms, e) => ms + e.durationMs, 0),
+    replay: replay(run.options),
+  };
+  const opening = notMade(run, planned, runError, evidence, `the profile contradicts the target: ${contradiction.key}`);
+  return { ...opening, results: [...preflightResults, ...opening.results] };
+}
+
+/**
+ * A run not made: the line it exits 2 with (`runError`, also in the notes), the check that shows
+ * why, every planned check not run ("not run: <why>", `why` the runError unless given) and what the
+ * budget left out.
+ */
+function notMade(run: OpenRun, planned: BudgetedPlan, runError: string, evidence: CheckResult, why = runError): Opening {
+  const { options, plan } = run;
+  run.notes.push(`the run could not be made: ${runError}`);
+  const execution = executionOf(run, fatesOf(options.profile));
+  const notRun = checkUnits(plan, execution, options).flatMap((unit) => unit.notRun(`not run: ${why}`));
+  return { made: false, runError, results: [evidence, ...notRun, ...leftOutByBudget(planned, execution, options)] };
+}
+
+/** The preflight's verdict when the run could not be made: errored (not run when a signal or the budget stopped it), with the exchanges that showed why. */
+function preflightEvidence(reason: string, evidence: readonly Exchange[], status: 'errored' | 'not-run', replayCommand: string): CheckResult {
   return {
     id: TOKEN_FORM_CHECK_ID,
     title: 'the run preflight: the target answers GET /users with the token',
     rules: ['AUTH-HEADER-RAW'],
     source: { kind: 'builtin', name: 'preflight' },
-    status: 'errored',
-    reason: error.message,
+    status,
+    reason,
     findings: [],
-    exchanges: error.evidence.map(retainExchange),
-    durationMs: error.evidence.reduce((ms, e) => ms + e.durationMs, 0),
-    replay,
+    exchanges: evidence.map(retainExchange),
+    durationMs: evidence.reduce((ms, e) => ms + e.durationMs, 0),
+    replay: replayCommand,
   };
 }

@@ -6,7 +6,9 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Pacer } from '../client/pacer.ts';
 import { clientTimeouts, type Profile } from '../profile/profile.ts';
 import type { Progress } from '../report/progress.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { retryAfterMs } from '../client/retry-after.ts';
 import { retainExchange } from '../client/retained.ts';
@@ -25,6 +27,14 @@ export interface RunTransportOptions {
   readonly progress: Progress | null;
   /** Called with every exchange, single or burst, already redacted. */
   readonly onExchange?: ((exchange: Exchange) => void) | undefined;
+  /**
+   * Asked when the pacer lets a call go, just before it is sent: a RunStopped (a signal came, the
+   * run's time or budget is spent while the call waited for its turn) is thrown instead of sending.
+   * Calls made through `sendCleanup` are not asked.
+   */
+  readonly halt?: () => RunStopped | null;
+  /** Aborts a burst under way (a signal came). */
+  readonly abortSignal?: AbortSignal;
 }
 
 /**
@@ -39,6 +49,8 @@ export class RunTransport {
   readonly #options: RunTransportOptions;
   #made = 0;
   #segment = 'paced';
+  /** Set while the run cleans up after a signal: those calls are not halted. */
+  readonly #cleaning = new AsyncLocalStorage<true>();
 
   constructor(options: RunTransportOptions) {
     this.#options = options;
@@ -53,7 +65,7 @@ export class RunTransport {
       timeouts: clientTimeouts(profile),
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
-      pacer: options.pacer,
+      pacer: { acquire: () => this.#acquire() },
       onExchange: (exchange) => this.#seen(exchange, this.#segment),
     });
   }
@@ -79,6 +91,11 @@ export class RunTransport {
     return this.client.send(request);
   }
 
+  /** One call of the cleanup after a signal: paced, recorded, and sent although the run was halted. */
+  sendCleanup(request: TargetRequest): Promise<Exchange> {
+    return this.#cleaning.run(true, () => this.client.send(request));
+  }
+
   /** One call through the client, recorded under `segment` (a part of the rate-limit phase). */
   async call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
     this.#segment = segment;
@@ -97,6 +114,8 @@ export class RunTransport {
    */
   async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstOutcome> {
     const { profile, pacer } = this.#options;
+    const stop = this.#options.halt?.() ?? null;
+    if (stop !== null) throw stop;
     const first = this.client.reserveExchangeIds(amount);
     // Loaded at the first burst, not at start: autocannon is about 25 MB of a process, and many runs send no burst.
     const { runAutocannon } = await import('../load/autocannon-run.ts');
@@ -118,6 +137,7 @@ export class RunTransport {
       timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
       userAgent: `clockcheck/${toolVersion()}`,
       firstExchangeId: first - 1,
+      ...(this.#options.abortSignal ? { abortSignal: this.#options.abortSignal } : {}),
     });
     for (const exchange of run.exchanges) {
       this.#seen(exchange, segment);
@@ -128,6 +148,22 @@ export class RunTransport {
 
   close(): Promise<void> {
     return this.client.close();
+  }
+
+  /** Closes at once: the calls in flight are dropped (an interrupted run does not wait for them). */
+  destroy(): Promise<void> {
+    return this.client.destroy();
+  }
+
+  /** The pacer's turn, then the halt: a call that waited its turn past a signal or the run's limit is not sent. */
+  async #acquire() {
+    const slot = await this.#options.pacer.acquire();
+    const stop = this.#cleaning.getStore() ? null : (this.#options.halt?.() ?? null);
+    if (stop !== null) {
+      slot.done();
+      throw stop;
+    }
+    return slot;
   }
 
   #tls() {

@@ -22,6 +22,8 @@ export interface ScenarioDeps {
   readonly replay: (checkId: string) => string;
   /** Receives every resource a scenario creates. */
   readonly onCreated: (resource: CreatedResource) => void;
+  /** Receives every removal a scenario makes (a DELETE the target answered 2xx: the webhook subscription). */
+  readonly onRemoved?: (kind: CreatedResource['kind'], checkId: string) => void;
   /** The run's webhook sink (profile `webhook.sink`), or null. */
   readonly sink: RunSink | null;
   /** When the run's time limit passes (epoch ms): no check waits beyond it. Default: never. */

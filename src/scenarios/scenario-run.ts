@@ -67,7 +67,12 @@ export class ScenarioRun {
     if (request.method === 'POST' && exchange.response && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
       const id = createdId(exchange.response.json, this.deps.profile);
-      if (kind && id !== undefined) this.deps.onCreated({ kind, id: String(id), checkId: this.loaded.id });
+      // A company has one subscription (§4.5): made, whether or not its answer names an ID.
+      if (kind && (id !== undefined || kind === 'webhook')) this.deps.onCreated({ kind, id: String(id ?? 'subscription'), checkId: this.loaded.id });
+    }
+    if (request.method === 'DELETE' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300) {
+      const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
+      if (kind) this.deps.onRemoved?.(kind, this.loaded.id);
     }
     return exchange;
   }

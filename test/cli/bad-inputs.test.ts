@@ -49,6 +49,10 @@ describe('a mistake in any input is named, never a stack trace', () => {
     expectNamedMistake(await runClockcheck(['run', '--rate-limit', '60', '--plan'], ENV), /60\/60s/);
   });
 
+  it.concurrent('a --budget that leaves the selected property families no case is a mistake, not a green run that judged nothing', async () => {
+    expectNamedMistake(await runClockcheck(['run', '--only', 'properties', '--budget', '0', '--plan'], ENV), /--budget 0 leaves no generated case for the \d+ property families selected/);
+  });
+
   it.concurrent('an unknown command names the command', async () => {
     expectNamedMistake(await runClockcheck(['certify'], ENV), /unknown command "certify"/);
   });

@@ -8,13 +8,13 @@ describe('plannedRateLimitPhase', () => {
   it('plans every burst, the polls of a window and the page sizes, and about four windows of time', () => {
     const profile = defaultProfile();
     // boundary 64 + polls 41 + straddle 59 + 60 + page sizes 5 × 4
-    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 41 + 119 + 20, ms: 4 * 60_000 });
+    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 41 + 119 + 20, ms: 4 * (60_000 + 60) + 4 * 250 });
   });
 
   it('plans only what is selected, and nothing when the profile turns the bursts off', () => {
     const profile = defaultProfile();
     const only = (id: RateLimitCheckId) => id === 'rate-limit/page-size-under-load';
-    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 });
+    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 + 60 + 250 });
     expect(plannedRateLimitPhase({ ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, all)).toEqual({ requests: 0, ms: 0 });
   });
 });

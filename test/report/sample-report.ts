@@ -298,6 +298,7 @@ export function sampleReportOf(checks: readonly CheckResult[], options: Partial<
     profile: { name: 'acme-staging', token_env: 'CLOCKCHECK_TOKEN', company_timezone: 'America/Chicago', expect: { validation_status: 422 } },
     seed: 20_261_001,
     options: { only: [], readOnly: false, suites: ['suites/schedules.yaml', 'suites/breaks.yaml', 'suites/webhooks.yaml'], budget: 200, ...options },
+    plannedEtaMs: 95_000,
     startedAt: '2026-10-01T09:00:00.000Z',
     finishedAt: '2026-10-01T09:00:31.470Z',
     durationMs: 31_470,

@@ -1,10 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ListNeed } from '../../src/checks/list-need.ts';
+import type { TargetRequest } from '../../src/client/client.ts';
+import { RunStopped, type StopCause } from '../../src/errors.ts';
 import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
+import type { PropertyFamily } from '../../src/properties/family.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import type { CheckStep } from '../../src/scenarios/format.ts';
 import type { Census, ListCount } from '../../src/run/census.ts';
+import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
 import { decide } from '../../src/run/fates.ts';
+import { Interruption } from '../../src/run/interruption.ts';
+import { meetNeeds } from '../../src/run/meet-needs.ts';
 import type { CheckNeeds, Role } from '../../src/run/needs.ts';
+import type { OpenRun } from '../../src/run/open.ts';
+import { certifyServer, withoutBursts } from '../support/certify-target.ts';
+import { exchangeFor, type Reply } from '../scenarios/support.ts';
 
 const step = (args: Record<string, unknown>): CheckStep => ({ check: 'pagination-walk', args }) as CheckStep;
 
@@ -102,4 +112,93 @@ describe('the fate of a check that needs data', () => {
     expect(decided.skips.size + decided.provisioned.size).toBe(0);
     expect(decided.provisioning.moreUsers).toBe(0);
   });
+});
+
+/**
+ * An open run as meetNeeds reads it: one property family (its generated cases name an active user)
+ * or none, the profile, and a target that answers `reply` (or throws it).
+ */
+function fakeRun(profile: Profile, reply: (request: TargetRequest) => Reply, families = 1) {
+  const sent: TargetRequest[] = [];
+  const family = { name: 'user-edit', needs: null } as unknown as PropertyFamily;
+  const run = {
+    plan: { scenarios: [], families: Array.from({ length: families }, () => family), casesPerFamily: 1 },
+    options: { profile, readOnly: false, seed: 1 },
+    send: async (request: TargetRequest) => {
+      sent.push(request);
+      return exchangeFor(request, reply(request));
+    },
+    ledger: { add: () => {} },
+    notes: [],
+  } as unknown as OpenRun;
+  return { run, sent };
+}
+
+const listed = (...users: { id: number; active: boolean; role_id: number }[]): Reply => ({ status: 200, json: { items: users } });
+
+describe('meetNeeds: the profile checked against the target before anything is decided or created', () => {
+  it('a contradicted profile: one GET /users?page_size=100, the contradiction, nothing created', async () => {
+    const { run, sent } = fakeRun(profile({ active_user_ids: [17] }), () => listed({ id: 1, active: true, role_id: 3 }));
+    const fates = await meetNeeds(run, false);
+    expect(fates.contradiction?.key).toBe('fixtures.active_user_ids');
+    expect(fates.contradiction?.evidence.map((e) => e.request.url)).toEqual([expect.stringMatching(/\/users\?page_size=100$/)]);
+    expect(sent).toEqual([{ method: 'GET', path: '/users', query: { page_size: 100 } }]);
+    expect(fates.profile.fixtures).toEqual({ active_user_ids: [17] });
+  });
+
+  it('a profile the target bears out: the same one GET, no contradiction, the fates as before', async () => {
+    const { run, sent } = fakeRun(profile({ active_user_ids: [1] }), () => listed({ id: 1, active: true, role_id: 3 }));
+    const fates = await meetNeeds(run, false);
+    expect(fates.contradiction).toBeUndefined();
+    expect(sent).toHaveLength(1);
+    expect(fates.skips.size + fates.errors.size).toBe(0);
+  });
+
+  it('sends nothing when the profile declares no user, or no planned check names one', async () => {
+    const none = fakeRun(profile({ job_id: 1 }), () => listed(), 0);
+    expect(await meetNeeds(none.run, false)).toEqual({ profile: none.run.options.profile, skips: new Map(), errors: new Map(), adaptations: new Map() });
+    const unnamed = fakeRun(profile({ active_user_ids: [17] }), () => listed(), 0);
+    expect((await meetNeeds(unnamed.run, false)).contradiction).toBeUndefined();
+    expect([...none.sent, ...unnamed.sent]).toEqual([]);
+  });
+
+  it.each(['budget', 'interrupted'] as StopCause[])('stopped (%s) while it counted: no check errored, the execute stage reports them not run', async (cause) => {
+    const { run } = fakeRun(profile({ active_user_ids: [1] }), () => {
+      throw new RunStopped(cause === 'budget' ? 'budget (--max-requests 3) spent: 3 requests made' : 'interrupted by SIGINT', cause);
+    });
+    const fates = await meetNeeds(run, false);
+    expect(fates.errors.size).toBe(0);
+    expect(fates.contradiction).toBeUndefined();
+  });
+
+  it('stopped by the target while it counted: the checks that needed data errored, as before', async () => {
+    const { run } = fakeRun(profile({ active_user_ids: [1] }), () => {
+      throw new RunStopped('the target stopped answering');
+    });
+    const fates = await meetNeeds(run, false);
+    expect(fates.errors.get('properties/user-edit')?.reason).toBe('the run stopped while it counted and made what this check needs: the target stopped answering');
+  });
+});
+
+describe('a run a signal stops at its preflight', () => {
+  const servers: ReferenceServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  it('is not made: the preflight and every check not run with the signal named, nothing judged, exit 130', async () => {
+    const server = await startReferenceServer({ rateLimit: QUICK_RATE_LIMIT });
+    servers.push(server);
+    const interruption = new Interruption();
+    interruption.receive('SIGINT');
+    const report = await certifyServer(server, withoutBursts(embeddedProfile({ ...server, rateLimit: QUICK_RATE_LIMIT })), { only: ['auth'], interruption });
+    expect(report.runError).toBe('interrupted by SIGINT');
+    expect(report.requests.made).toBe(0);
+    expect(report.checks.find((c) => c.id === 'auth/token-form')).toMatchObject({ status: 'not-run', reason: 'interrupted by SIGINT' });
+    const others = report.checks.filter((c) => c.id !== 'auth/token-form');
+    expect(others.length).toBeGreaterThan(0);
+    for (const check of others) expect(check).toMatchObject({ status: 'not-run', reason: 'not run: interrupted by SIGINT' });
+    expect(report.status).toBe('interrupted');
+    expect(report.exitCode).toBe(130);
+  }, 60_000);
 });

@@ -47,7 +47,7 @@ describe('RunGuard: a run always ends', () => {
     });
     for (let i = 0; i < 3; i++) await guard.send(GET);
     expect(() => guard.assertRunning(3)).toThrow(RunStopped); // a burst of 3 would make 6
-    expect(guard.stopped).toBe('the --max-requests budget of 5 requests was spent (3 made), so the checks from here on were not run');
+    expect(guard.stopped).toBe('budget (--max-requests 5) spent: 3 requests made');
     await expect(guard.send(GET)).rejects.toThrow(RunStopped);
     expect(made).toBe(3);
   });

@@ -22,7 +22,8 @@ import { useColor } from '../color.ts';
 import { replayBase } from '../replay.ts';
 import { HeldProgress } from '../held-progress.ts';
 import { ledgerText } from '../../report/ledger-text.ts';
-import type { Exchange } from '../../client/exchange.ts';
+import { Interruption } from '../../run/interruption.ts';
+import { listenForSignals } from '../signals.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 
@@ -215,6 +216,8 @@ async function certifyAndReport(run: RunInput): Promise<number> {
   starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
   const { certify } = await import('../../run/certify.ts');
   const server = await starting;
+  const interruption = new Interruption();
+  const stopListening = listenForSignals(interruption);
   try {
     const target = await openTarget(run, server);
     const profile = withRateLimitOption(target.profile, options['rate-limit']);
@@ -239,7 +242,8 @@ async function certifyAndReport(run: RunInput): Promise<number> {
       ...(run.quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
       ...(webhookSecret === undefined ? {} : { webhookSecret }),
       progress,
-      ...(progress ? { onExchange: (exchange: Exchange) => progress.observe(exchange) } : {}),
+      interruption,
+      ...(progress ? { onMade: () => progress.made() } : {}),
       replayBase: replayBaseOf(options, server ? null : target.origin),
     });
     progress?.settle(report.runError === undefined);
@@ -254,6 +258,7 @@ async function certifyAndReport(run: RunInput): Promise<number> {
     else if (shortfall !== null) console.error(`clockcheck: ${shortfall}`);
     return report.exitCode;
   } finally {
+    stopListening();
     await server?.close();
   }
 }

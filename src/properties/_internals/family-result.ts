@@ -52,7 +52,8 @@ function familyResult(context: FamilyResultContext, path: string, outcome: Outco
  * The family's status from its evidence. The baseline is an accepted case: rejections mean something
  * only from a target seen to accept this request. A control case's definite refusal (a 4xx) is a
  * finding; its 5xx or no answer, with no definite finding of the cases, makes the family errored,
- * never passed and never failed under its rules. A stopped run is errored; a property that threw
+ * never passed and never failed under its rules. A run the target or its time limit stopped is
+ * errored, one its budget or a signal stopped is not-run; a property that threw
  * without a counterexample is errored with the cause; else the smallest counterexample fails it.
  */
 export function judgeFamily(context: FamilyResultContext, evidence: FamilyEvidence): CheckResult {
@@ -76,7 +77,9 @@ export function judgeFamily(context: FamilyResultContext, evidence: FamilyEviden
   }
   if (stopped) {
     // The run stopped (e.g. the token was revoked) while this family ran: no verdict on its cases.
-    return familyResult(context, '', { status: 'errored', findings: [], reason: `${stopped.reason} (${summary})`, exchanges: answered.slice(-3) });
+    // A budget or a signal that cut it short is not the target's doing: not run, with what was sent.
+    const cutShort = stopped.stoppedBy === 'budget' || stopped.stoppedBy === 'interrupted';
+    return familyResult(context, '', { status: cutShort ? 'not-run' : 'errored', findings: [], reason: `${cutShort ? 'not run: ' : ''}${stopped.reason} (${summary})`, exchanges: answered.slice(-3) });
   }
   if (!details.failed) return familyResult(context, '', { status: 'passed', findings: [], reason: summary, exchanges: [] });
   if (!details.counterexample) {

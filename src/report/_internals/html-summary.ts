@@ -45,7 +45,7 @@ ${fact('TLS certificate', html`<span class="mono">${target.tlsFingerprint256 ?? 
 ${fact('Spec', html`${report.spec.title} <span class="muted">SHA-256</span> <span class="mono">${report.spec.sha256}</span>`)}
 ${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
 ${fact('Seed', html`<span class="mono">${report.seed}</span>`)}
-${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}${report.status === 'interrupted' ? html` · <span class="warn">interrupted</span>` : ''}`)}
+${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)} (plan ETA ${formatDuration(report.plannedEtaMs)})${report.status === 'interrupted' ? html` · <span class="warn">interrupted</span>` : ''}`)}
 ${fact('Requests', html`${requests.planned} planned · ${requests.made} made · <span class="${requests.unintended429 > 0 ? 'warn' : ''}">${requests.unintended429} unintended 429${requests.unintended429 > 0 ? ` (${requests.resent} resent after Retry-After)` : ''}</span>`)}
 ${fact('Coverage', `${rulesJudgedText(summary)} (a rule is judged when a check passed, failed or waived on it)`)}
 ${fact('Options', optionsText(report))}
