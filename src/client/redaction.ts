@@ -1,6 +1,10 @@
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, ExchangeResponse } from './exchange.ts';
 import { errorMessage } from './_internals/error-message.ts';
+import { secretForms } from './_internals/secret-forms.ts';
+
+/** A secret shorter than this is redacted only where no letter or digit touches it. */
+const MIN_FREE_LENGTH = 8;
 
 /** What every secret is replaced with. */
 export const REDACTED = '[REDACTED]';
@@ -9,10 +13,11 @@ export const REDACTED = '[REDACTED]';
  * Hides the access token (§1: tokens are highly sensitive), and any other secret it is given, in
  * everything clockcheck keeps.
  *
- * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server or a URL
- * may carry it: raw, URL-encoded (`encodeURIComponent`, form encoding, either hex case),
- * JSON-escaped (including PHP's `\/` and `\uXXXX` escapes), and base64 / base64url (with or
- * without padding). Tokens of any length are redacted, even one character.
+ * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server, a URL or
+ * a header may carry it, in any letter case (secret-forms.ts: raw, percent-encoded, hex, HTML
+ * character references, JSON escapes, base64 and base64url at any byte offset, line-wrapped or
+ * encoded twice), in header names as well as values. A token shorter than 8 characters is matched
+ * only where no letter or digit touches it, so that a short token does not garble every word.
  *
  * `Authorization` header values that contain the token, or are a large piece of it (at least half
  * of it, e.g. a truncated token), become `[REDACTED]` as a whole. Other values, such as a deliberately
@@ -33,10 +38,13 @@ export class Redactor {
   constructor(token: string, others: readonly string[] = []) {
     if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'the access token is empty');
     this.#token = token;
-    const forms = new Set([token, ...others.filter((s) => s.length > 0)].flatMap((secret) => [...tokenForms(secret)]));
-    const alternatives = [...forms].sort((a, b) => b.length - a.length).map(patternOf);
-    this.#pattern = new RegExp(alternatives.join('|'), 'g');
-    this.#probe = new RegExp(this.#pattern.source);
+    const secrets = [token, ...others.filter((s) => s.length > 0)];
+    const alternatives = secrets.map((secret) => {
+      const forms = [...new Set(secretForms(secret))].sort((a, b) => b.length - a.length).join('|');
+      return secret.length < MIN_FREE_LENGTH ? `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])` : forms;
+    });
+    this.#pattern = new RegExp(alternatives.join('|'), 'gi');
+    this.#probe = new RegExp(this.#pattern.source, 'i');
   }
 
   /** The text with every form of the token replaced. */
@@ -53,7 +61,10 @@ export class Redactor {
   headers(headers: Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      out[name] = isCredentialHeader(name) ? this.#credential(value) : this.text(value);
+      // A target may echo the token in a header's name (`x-echo-<token>: 1`).
+      const safeName = this.text(name);
+      const safeValue = isCredentialHeader(name) ? this.#credential(value) : this.text(value);
+      out[safeName] = out[safeName] === undefined ? safeValue : `${out[safeName]}, ${safeValue}`;
     }
     return out;
   }
@@ -127,36 +138,4 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase());
-}
-
-/** Every spelling of the token that a URL, a JSON document or a header may carry. */
-function tokenForms(token: string): Set<string> {
-  const json = JSON.stringify(token).slice(1, -1);
-  const base64 = Buffer.from(token, 'utf8').toString('base64');
-  const forms = new Set([
-    token,
-    encodeURIComponent(token),
-    new URLSearchParams({ t: token }).toString().slice(2),
-    json,
-    json.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    base64,
-    base64.replace(/=+$/, ''),
-    Buffer.from(token, 'utf8').toString('base64url'),
-  ]);
-  forms.delete('');
-  return forms;
-}
-
-/** A literal regex for one form; percent escapes match in either hex case, `\u` escapes too. */
-function patternOf(form: string): string {
-  return form
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/%([0-9A-F])([0-9A-F])/g, (_, a: string, b: string) => `%${caseless(a)}${caseless(b)}`)
-    .replace(/\\\\u([0-9a-f]{4})/g, (_, hex: string) => `\\\\u${[...hex].map(caseless).join('')}`);
-}
-
-function caseless(char: string): string {
-  const lower = char.toLowerCase();
-  const upper = char.toUpperCase();
-  return lower === upper ? char : `[${lower}${upper}]`;
 }

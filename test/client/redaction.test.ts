@@ -40,6 +40,38 @@ describe('Redactor.text', () => {
     expect(short.text(`Basic ${Buffer.from('ab1').toString('base64')}`)).toBe(`Basic ${REDACTED}`);
   });
 
+  it.each([
+    ['upper-cased', TOKEN.toUpperCase()],
+    ['percent-encoded byte by byte', [...Buffer.from(TOKEN)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+    ['hex', Buffer.from(TOKEN).toString('hex')],
+    ['hex, upper-cased', Buffer.from(TOKEN).toString('hex').toUpperCase()],
+    ['as decimal HTML references', [...TOKEN].map((c) => `&#${c.codePointAt(0)};`).join('')],
+    ['as hex HTML references', [...TOKEN].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('')],
+    ['with its HTML specials escaped', TOKEN.replace(/"/g, '&quot;')],
+    ['as \\u escapes, every character', TOKEN.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ])('replaces the token written %s', (_, form) => {
+    expect(redactor.text(`<${form}>`)).toBe(`<${REDACTED}>`);
+  });
+
+  it.each([0, 1, 2, 3, 4, 5])('finds the token in base64 and base64url after a prefix of %i bytes, line-wrapped or encoded twice', (prefix) => {
+    const text = `${'P'.repeat(prefix)}${TOKEN} trailing`;
+    for (const encoded of [
+      Buffer.from(text).toString('base64'),
+      Buffer.from(text).toString('base64url'),
+      Buffer.from(text).toString('base64').replace(/.{5}/g, '$&\r\n'),
+      Buffer.from(Buffer.from(TOKEN).toString('base64')).toString('base64'),
+    ]) {
+      expect(redactor.reveals(encoded), encoded).toBe(true);
+      const decoded = Buffer.from(redactor.text(encoded).replace(/\r\n/g, '').replace(/\[REDACTED\]/g, ''), 'base64').toString('latin1');
+      expect(decoded).not.toContain(TOKEN.slice(0, 8));
+    }
+  });
+
+  it('does not garble every word for a one-character token: a short token is matched only where no letter or digit touches it', () => {
+    const short = new Redactor('x');
+    expect(short.text('https://api.example.com/x?t=x')).toBe(`https://api.example.com/${REDACTED}?t=${REDACTED}`);
+  });
+
   it('refuses an empty token as misuse', () => {
     expect(() => new Redactor('')).toThrow(ClockcheckError);
   });
@@ -58,6 +90,11 @@ describe('Redactor.headers', () => {
 
   it('hides a truncated token (half of it or more) in Authorization', () => {
     expect(redactor.headers({ authorization: TOKEN.slice(0, -1) })).toEqual({ authorization: REDACTED });
+  });
+
+  it('redacts the token in a header name (a target that echoes it there), keeping both values of names that become one', () => {
+    const echoed = new Redactor('abcdef0123456789');
+    expect(echoed.headers({ 'x-echo-abcdef0123456789': '1', 'x-echo-ABCDEF0123456789': '2', 'x-ok': 'v' })).toEqual({ [`x-echo-${REDACTED}`]: '1, 2', 'x-ok': 'v' });
   });
 
   it('redacts the token inside other header values', () => {
