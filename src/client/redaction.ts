@@ -6,6 +6,18 @@ import { secretForms } from './_internals/secret-forms.ts';
 /** A secret shorter than this is redacted only where no letter or digit touches it. */
 const MIN_FREE_LENGTH = 8;
 
+/**
+ * A block of base64 or base64url lines (MIME wraps base64 at 76 characters), the line breaks real or
+ * JSON-escaped (`\r\n` in a body's text). It starts where a run of base64 characters starts, so a
+ * long run is tried once.
+ */
+const WRAPPED_BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+={0,2}(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/_-]+={0,2})+/g;
+const LINE_BREAKS = /\r?\n|\\r\\n|\\n/g;
+
+function hasLineBreak(text: string): boolean {
+  return text.includes('\n') || text.includes('\\n');
+}
+
 /** What every secret is replaced with. */
 export const REDACTED = '[REDACTED]';
 
@@ -47,14 +59,17 @@ export class Redactor {
     this.#probe = new RegExp(this.#pattern.source, 'i');
   }
 
-  /** The text with every form of the token replaced. */
+  /** The text with every form of the token replaced; a line-wrapped base64 block that spells it, replaced whole. */
   text(value: string): string {
-    return value.replace(this.#pattern, REDACTED);
+    const flat = value.replace(this.#pattern, REDACTED);
+    if (!hasLineBreak(flat)) return flat;
+    return flat.replace(WRAPPED_BASE64, (block) => (this.#probe.test(block.replace(LINE_BREAKS, '')) ? REDACTED : block));
   }
 
   /** Whether the text holds the token in any of its forms. */
   reveals(value: string): boolean {
-    return this.#probe.test(value);
+    if (this.#probe.test(value)) return true;
+    return hasLineBreak(value) && [...value.matchAll(WRAPPED_BASE64)].some(([block]) => this.#probe.test(block.replace(LINE_BREAKS, '')));
   }
 
   /** A header map with redacted values; `Authorization` is redacted whole (see the class doc). */

@@ -89,7 +89,10 @@ describe.each([
   });
 
   it('the checker finds every form in what the target sent (it is not blind)', () => {
-    for (const [name, form] of Object.entries(echoForms(token))) expect(secretFindings(`x ${form} y`, token), name).not.toEqual([]);
+    for (const [name, form] of Object.entries(echoForms(token))) {
+      expect(secretFindings(`x ${form} y`, token), name).not.toEqual([]);
+      expect(secretFindings(JSON.stringify({ form }), token), `${name} in JSON`).not.toEqual([]);
+    }
     expect(new Redactor(token).reveals(JSON.stringify(echoForms(token)))).toBe(true);
   });
 

@@ -11,15 +11,18 @@ export function secretFindings(text: string, secret: string): string[] {
   const look = (name: string, view: string) => {
     if (view.toLowerCase().includes(needle)) found.push(name);
   };
-  look('raw', text);
-  look('percent-decoded', percentDecoded(text));
-  look('form-decoded', percentDecoded(text.replace(/\+/g, ' ')));
-  look('html-unescaped', htmlUnescaped(text));
-  look('json-unescaped', jsonUnescaped(text));
-  for (const decoded of hexRuns(text)) look('hex-decoded', decoded);
-  for (const decoded of base64Runs(text)) {
-    look('base64-decoded', decoded);
-    for (const twice of base64Runs(decoded)) look('base64-decoded twice', twice);
+  // A report holds a body's text as a JSON string, and the body may itself escape: each level is a view.
+  const once = jsonUnescaped(text);
+  for (const [level, view] of [['', text], [' (JSON-unescaped)', once], [' (JSON-unescaped twice)', jsonUnescaped(once)]] as const) {
+    look(`raw${level}`, view);
+    look(`percent-decoded${level}`, percentDecoded(view));
+    look(`form-decoded${level}`, percentDecoded(view.replace(/\+/g, ' ')));
+    look(`html-unescaped${level}`, htmlUnescaped(view));
+    for (const decoded of hexRuns(view)) look(`hex-decoded${level}`, decoded);
+    for (const decoded of base64Runs(view)) {
+      look(`base64-decoded${level}`, decoded);
+      for (const twice of base64Runs(decoded)) look(`base64-decoded twice${level}`, twice);
+    }
   }
   return [...new Set(found)];
 }
@@ -36,8 +39,10 @@ function htmlUnescaped(text: string): string {
     .replace(/&([a-z]+);/gi, (whole, name: string) => named[name.toLowerCase()] ?? whole);
 }
 
+/** One level of JSON string escapes undone, left to right: an escaped escape becomes an escape, which a second pass undoes. */
 function jsonUnescaped(text: string): string {
-  return text.replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\(["/\\])/g, '$1');
+  const simple: Record<string, string> = { '"': '"', '/': '/', '\\': '\\', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+  return text.replace(/\\(u[0-9a-fA-F]{4}|["/\\bfnrt])/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (simple[e] as string)));
 }
 
 /** Each run of hex digits decoded, from its first and its second digit. */
@@ -52,9 +57,9 @@ function hexRuns(text: string): string[] {
   return out;
 }
 
-/** Each run of base64 or base64url characters (line breaks removed) decoded from each of its first four characters. */
+/** Each run of base64 or base64url characters (line breaks removed, real or JSON-escaped) decoded from each of its first four characters. */
 function base64Runs(text: string): string[] {
-  const joined = text.replace(/\r?\n/g, '');
+  const joined = text.replace(/\r?\n|\\r|\\n/g, '');
   const out: string[] = [];
   for (const [run] of joined.matchAll(/[A-Za-z0-9+/_-]{6,}={0,2}/g)) {
     const standard = run.replace(/-/g, '+').replace(/_/g, '/');

@@ -1,8 +1,9 @@
 /**
  * The spellings of a secret a server, a URL or a header may carry, as regular-expression sources,
  * for the Redactor. Matching is case-insensitive (a header name arrives lower-cased; hex and
- * percent escapes come in either case), so each form is one literal, with line breaks allowed
- * inside the base64 ones (MIME wraps base64 at 76 characters).
+ * percent escapes come in either case), so each form is one literal. Line-wrapped base64 (MIME wraps
+ * at 76 characters) is found by the Redactor, which joins a wrapped block before it looks (a line
+ * break allowed between any two characters of every form would make the expression slow to build).
  *
  * The forms: raw; percent-encoded (`encodeURIComponent`, form encoding, every byte escaped); hex;
  * HTML character references (the five special characters escaped, every character as `&#N;`, every
@@ -25,7 +26,7 @@ export function secretForms(secret: string): string[] {
   const base64 = new Set<string>([...base64Forms(bytes), ...base64Forms(Buffer.from(bytes.toString('base64'), 'utf8'))]);
   literal.delete('');
   base64.delete('');
-  return [...[...literal].map(literalPattern), ...[...base64].filter((f) => !literal.has(f)).map(wrappablePattern)];
+  return [...literal, ...[...base64].filter((f) => !literal.has(f))].map(literalPattern);
 }
 
 function hex(byte: number): string {
@@ -74,9 +75,4 @@ function base64Forms(bytes: Buffer): string[] {
 /** A literal regex source for a form. */
 function literalPattern(form: string): string {
   return form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A literal regex source for a base64 form, a line break allowed between any two characters. */
-function wrappablePattern(form: string): string {
-  return [...form].map(literalPattern).join('(?:\\r?\\n)?');
 }
