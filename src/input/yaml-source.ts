@@ -1,4 +1,4 @@
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { ClockcheckError } from '../errors.ts';
 
 /** A problem in a YAML file the user wrote (suite or profile): file, line, field path, and a hint. */
@@ -59,5 +59,28 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     }
     return line;
   };
-  return { file, value: doc.toJS(), lineOf };
+  return { file, value: toValue(doc, file, lineCounter), lineOf };
+}
+
+/** Aliases a document may expand to at most (the yaml package's count: an alias bomb stops here). */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The document's value. An alias bomb (aliases of aliases, each expanding many times) would take the
+ * process's memory: past MAX_ALIAS_COUNT expansions it is a SourceError at the first alias's line.
+ */
+function toValue(doc: Document.Parsed, file: string, lineCounter: LineCounter): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
+    let line = 1;
+    visit(doc, {
+      Alias(_, node) {
+        if (isAlias(node) && node.range) line = lineCounter.linePos(node.range[0]).line;
+        return visit.BREAK;
+      },
+    });
+    throw new SourceError(file, line, '', `its aliases expand past ${MAX_ALIAS_COUNT} (an alias bomb?); write the values out, or use fewer aliases`);
+  }
 }

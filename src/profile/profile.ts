@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isOffsetDateTime, isTimezoneName } from '../contract/formats/index.ts';
 import { ruleIdSchema } from '../input/rule-id.ts';
 import { parseYamlSource } from '../input/yaml-source.ts';
+import { MAX_PROFILE_BYTES, readInputFile } from '../input/input-file.ts';
 import { sourceErrorFromIssues, zodKeys } from '../input/source-issue.ts';
 import { parseDuration } from '../duration.ts';
 import { referencedPaths } from '../input/template-syntax.ts';
@@ -179,7 +179,7 @@ export function parseProfile(text: string, file: string): Profile {
 }
 
 export async function loadProfile(file: string): Promise<Profile> {
-  return parseProfile(await readFile(file, 'utf8'), file);
+  return parseProfile(await readInputFile(file, file, MAX_PROFILE_BYTES, 'profile'), file);
 }
 
 /** The client's timeouts from the profile's: connect, response head, silence within a body, and the whole exchange. */

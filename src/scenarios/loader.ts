@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseYamlSource, SourceError } from '../input/yaml-source.ts';
+import { MAX_SUITE_BYTES, readInputFile } from '../input/input-file.ts';
 import { sourceErrorAt, sourceErrorFromIssues } from '../input/source-issue.ts';
 import { KNOWN_KEYS, suiteSchema, type Scenario } from './format.ts';
 import { scenarioIssue } from './scenario-issues.ts';
@@ -73,7 +74,7 @@ export async function loadSuites(suitesDir: string, glob: string, knownChecks: r
   const ids = new Map<string, string>();
   for (const file of files) {
     const shown = relative(process.cwd(), file);
-    for (const scenario of parseSuite(await readFile(file, 'utf8'), shown, knownChecks)) {
+    for (const scenario of parseSuite(await readInputFile(file, shown, MAX_SUITE_BYTES, 'suite file'), shown, knownChecks)) {
       const earlier = ids.get(scenario.id);
       if (earlier) throw new SourceError(shown, scenario.line, 'suite', `scenario id ${scenario.id} is also defined in ${earlier}`);
       ids.set(scenario.id, shown);

@@ -84,6 +84,18 @@ describe('a mistake in any input is named, never a stack trace', () => {
     expectNamedMistake(await runClockcheck(['run', '--suite', regressions, '--only', 'regressions', '--plan'], ENV), /regressions\.yaml:\d+/);
   });
 
+  it.concurrent('a YAML alias bomb in a profile or a suite is named at its line, not expanded', async () => {
+    const bomb = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...'bcdefghij'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(', ')}]`)].join('\n');
+    expectNamedMistake(await runClockcheck(['run', '--profile', file('bomb-profile.yaml', `${bomb}\n`), '--plan'], ENV), /bomb-profile\.yaml:2: its aliases expand past 100 \(an alias bomb\?\)/);
+    expectNamedMistake(await runClockcheck(['run', '--suite', file('bomb-suite.yaml', `${bomb}\nscenarios: []\n`), '--plan'], ENV), /bomb-suite\.yaml:2: its aliases expand past 100/);
+  });
+
+  it.concurrent('a profile or a suite too large to be one is refused before it is read, with the limit', async () => {
+    const huge = `# ${'x'.repeat(1024)}\n`.repeat(4200);
+    expectNamedMistake(await runClockcheck(['run', '--profile', file('huge-profile.yaml', huge), '--plan'], ENV), /huge-profile\.yaml:1: is 4\.1 MiB; a profile is at most 1\.0 MiB/);
+    expectNamedMistake(await runClockcheck(['run', '--suite', file('huge-suite.yaml', `${huge}${huge}`), '--plan'], ENV), /huge-suite\.yaml:1: is 8\.2 MiB; a suite file is at most 4\.0 MiB/);
+  });
+
   it.concurrent('a report for diff that is not a report names the file', async () => {
     const notReport = file('not-a-report.json', JSON.stringify({ hello: 'world' }));
     const notJson = file('not-json.json', '{"schemaVersion": ');
