@@ -3,6 +3,7 @@ import { didYouMean } from '../did-you-mean.ts';
 import type { CommandSpec } from '../input/option-table.ts';
 import { EXIT_CODE_MEANINGS, EXIT_CODE_OF_ERROR, type ExitCode } from './exit-codes.ts';
 import { toolVersion } from '../version.ts';
+import { terminalSafe } from '../report/terminal-text.ts';
 
 /** A command's module: its option table (for --help) and the command itself. */
 export interface CommandModule {
@@ -119,7 +120,7 @@ function asClockcheckError(error: unknown): ClockcheckError {
   }
 }
 
-/** A message on one line, so nothing the target or a library wrote spreads over the terminal. */
+/** A message as one line the terminal does not act on (a target's text may hold escape sequences). */
 function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ').trim();
+  return terminalSafe(message);
 }

@@ -1,9 +1,18 @@
+/** An escape sequence a terminal acts on: CSI (`ESC [ … m`, and its one-byte form 0x9B), OSC (`ESC ] … BEL`), and any other `ESC x` (`ESC c` resets the terminal). */
+const ESCAPE_SEQUENCES = /(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-~]?/g;
+
 /**
- * Text from the target (an `actual`, a reason) may hold escape sequences that would drive the
- * terminal; every control character is dropped, and whitespace runs become one space.
+ * Text from the target (an `actual`, a reason, a body quoted in an error) as one line a terminal
+ * shows and does not act on: escape sequences removed whole, every other control character dropped,
+ * whitespace runs made one space.
  */
+export function terminalSafe(text: string): string {
+  return text.replace(ESCAPE_SEQUENCES, '').replace(/\s+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim();
+}
+
+/** terminalSafe, cut to `maxLength` characters with an ellipsis. */
 export function oneLine(text: string, maxLength: number): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim();
+  const flat = terminalSafe(text);
   return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
 }
 

@@ -84,6 +84,15 @@ describe('summaryTable', () => {
     );
     const text = summaryTable({ ...report, checks }, { color: false });
     expect(text).not.toContain('\u001B');
-    expect(text).toContain('actual x]0;pwned[2J y');
+    expect(text).toContain('actual x y'); // the sequences removed whole, not left as text
+  });
+});
+
+describe('terminalSafe', () => {
+  it('removes escape sequences whole and drops every other control character, so text from the target cannot drive the terminal', async () => {
+    const { terminalSafe } = await import('../../src/report/terminal-text.ts');
+    const hostile = 'denied\u001b[31m red \u001b[2J\u001b]0;pwned\u0007 \u009b1;1H bell\u0007 nul\u0000 tab\tnew\r\nline\u001bc';
+    expect(terminalSafe(hostile)).toBe('denied red bell nul tab new line'); // an OSC's payload (a window title) goes with it
+    expect(terminalSafe(hostile)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 });

@@ -22,6 +22,7 @@ import { useColor } from '../color.ts';
 import { replayBase } from '../replay.ts';
 import { HeldProgress } from '../held-progress.ts';
 import { ledgerText } from '../../report/ledger-text.ts';
+import { terminalSafe } from '../../report/terminal-text.ts';
 import { Interruption } from '../../run/interruption.ts';
 import { listenForSignals } from '../signals.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
@@ -248,7 +249,7 @@ async function certifyAndReport(run: RunInput): Promise<number> {
     });
     progress?.settle(report.runError === undefined);
     // A run that could not be made says why first (its progress held back) and last (after the report paths).
-    const fatal = report.runError === undefined ? null : `clockcheck: ${report.runError}`;
+    const fatal = report.runError === undefined ? null : `clockcheck: ${terminalSafe(report.runError)}`;
     if (fatal !== null) console.error(fatal);
     const paths = await writeRunReports(run, report, profile, server);
     const color = useColor(process.stdout);
