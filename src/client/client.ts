@@ -300,7 +300,11 @@ export class TargetClient {
         signal,
       });
     } catch (error) {
-      if (isMisuse(error)) throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', this.#redactor.message(error), { cause: error });
+      if (isMisuse(error)) {
+        // A value the target sent (a created record's ID) put into the path or a header: undici refuses CR, LF, NUL and characters beyond Latin-1.
+        const what = `${request.method} ${JSON.stringify(this.#redactor.text(request.url.slice(this.origin.length)))}`;
+        throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `a request built from the target's data cannot be sent: ${what} holds a character a request cannot carry (CR, LF, NUL or beyond Latin-1): ${this.#redactor.message(error)}`, { cause: error });
+      }
       return { ...timing(), request, error: transportFailure(error) };
     }
     const headers = flatHeaders(response.headers);

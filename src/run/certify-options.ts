@@ -58,7 +58,7 @@ export interface CertifyOptions {
   readonly webhookSecret?: string;
   /** The signals that interrupt the run (the CLI's SIGINT and SIGTERM): see interruption.ts. */
   readonly interruption?: Interruption;
-  /** Called once the preflight has shown the run can be made (the CLI then lets the held progress through). */
+  /** Called once the run is made: the preflight passed and the profile's fixtures hold (the CLI then lets the held progress through). */
   readonly onMade?: () => void;
   /** `--create-admin-users`: the run may create admin (role 1) users to meet a check's need; without it, such a need is a skip. */
   readonly createAdminUsers?: boolean;

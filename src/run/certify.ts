@@ -28,12 +28,12 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   try {
     const opening = await runPreflight(run, planned);
     if (!opening.made) return judge(run, opening, opening.results, await cleanUpAfterSignal(run));
-    options.onMade?.();
     const fates = await meetNeeds(run, options.createAdminUsers ?? false);
     if (fates.contradiction) {
       const contradicted = profileContradicted(run, planned, fates.contradiction, opening.results);
       return judge(run, contradicted, contradicted.results, await cleanUpAfterSignal(run));
     }
+    options.onMade?.();
     const results = await execute(run, planned, fates);
     return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run));
   } finally {

@@ -1,6 +1,6 @@
 import type { CheckResult, CheckStatus } from '../report/model.ts';
 import { PreconditionFailed, SkipCheck } from '../checks/context.ts';
-import { RunStopped } from '../errors.ts';
+import { ClockcheckError, RunStopped } from '../errors.ts';
 import type { LoadedScenario } from './loader.ts';
 import type { Step } from './format.ts';
 import { runPair } from './run-pair.ts';
@@ -78,6 +78,8 @@ function stoppedBy(run: ScenarioRun, error: unknown): Verdict {
   if (error instanceof ProfileContradiction) return { status: 'errored', reason: error.message }; // a wrong profile value judges nothing, before or after
   if (error instanceof PreconditionFailed || error instanceof ScenarioError || error instanceof TemplateError) return { status: found ? 'failed' : 'errored', reason: error.message };
   if (error instanceof RunStopped) return { status: 'errored', reason: error.reason };
+  // The target sent a value (an ID) no request can carry back: this check cannot go on; the run does.
+  if (error instanceof ClockcheckError && error.code === 'CLOCKCHECK_TARGET_DATA') return { status: found ? 'failed' : 'errored', reason: error.message };
   return { status: 'errored', reason: `internal error: ${(error as Error).stack ?? String(error)}` };
 }
 
