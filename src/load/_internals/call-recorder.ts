@@ -90,6 +90,7 @@ export class CallRecorder {
       this.noteAnswer();
       if (call) this.options.onResponse?.(status, performance.now() - call.startedPerf);
     });
+    dropOnLostConnection(client, pending);
   }
 
   /** With kept exchanges: each response's status, headers and (capped) body read into its call, then kept. */
@@ -113,12 +114,7 @@ export class CallRecorder {
       this.noteAnswer();
       if (call) this.keep(call);
     });
-    // A lost connection drops what was in flight on it; autocannon sends afresh on the new one.
-    const drop = () => {
-      pending.length = 0;
-    };
-    client.on('connError', drop);
-    client.on('timeout', drop);
+    dropOnLostConnection(client, pending);
   }
 
   private noteAnswer(): void {
@@ -150,4 +146,17 @@ export class CallRecorder {
       }), options.redactor),
     );
   }
+}
+
+/**
+ * A lost connection (an error, a timeout) drops what was in flight on it, and autocannon sends afresh
+ * on the new one: the calls are forgotten, so the next answer is paired with its own call. They stay
+ * counted as sent and not answered.
+ */
+function dropOnLostConnection(client: AutocannonClient, pending: PendingCall[]): void {
+  const drop = () => {
+    pending.length = 0;
+  };
+  client.on('connError', drop);
+  client.on('timeout', drop);
 }
