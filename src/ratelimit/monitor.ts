@@ -83,7 +83,11 @@ export class RateMonitor {
     const outcome = new CheckOutcome(MONITOR_CHECK_ID, `No ${windows} interval of the run serves more than ${limit} calls, and pacing keeps 429s to the rate-limit checks`, ['RATE-LIMIT-CAP'], replay);
     if (this.#calls.length === 0) return outcome.skipped('no calls were made');
     if (!this.#calls.some((c) => isServed(c.exchange.response?.status))) {
-      return outcome.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
+      // Refused from the first call on, when fewer than `limit` could count: the limit is stricter than §8's (a target that serves nothing).
+      const refused = this.#unintended().filter((u) => callsThatCouldCount(u, this.#calls, windowMs) < limit);
+      if (refused.length === 0) return outcome.errored(`none of the run's ${this.#calls.length} calls was served (2xx): how many calls a window serves was not shown`);
+      outcome.fail('RATE-LIMIT-QUOTA', `the first ${limit} calls of a ${formatDuration(windowMs)} window served`, `none of the run's ${this.#calls.length} calls was served: ${refused.length} × 429 while fewer than ${limit} calls could count`, [...new Set([refused[0]!.exchange, refused.at(-1)!.exchange])]);
+      return outcome.result();
     }
     if (parts.length > 1) outcome.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
     for (const part of parts) {

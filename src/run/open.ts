@@ -79,6 +79,8 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     startedAtMs: startedAt.getTime(),
     timeIsBudget: options.maxTimeMs === undefined && options.runBudget?.withinMs !== undefined,
     waitMs: () => (pacer.inExclusive ? 0 : pacer.estimateMs(1)),
+    refusalWindowMs: profile.rate_limit.window,
+    provoking: () => transport.provoking,
     ...(options.interruption ? { interruption: options.interruption } : {}),
     maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
     ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),

@@ -32,6 +32,13 @@ export interface RunGuardOptions {
   readonly timeIsBudget?: boolean;
   /** How long a send would wait for its turn now (the pacer's estimate): a send whose turn comes after the time limit is not made. */
   readonly waitMs?: () => number;
+  /**
+   * The target's window (ms): a run whose calls are answered only 429 for longer than two of them
+   * stops (the target serves nothing). Calls for which a 429 is what is asked (`provoking()`: the
+   * rate-limit phase) do not count.
+   */
+  readonly refusalWindowMs?: number;
+  readonly provoking?: () => boolean;
   /** Signals that interrupt the run: after the first, nothing is sent. */
   readonly interruption?: Interruption;
 }
@@ -47,6 +54,8 @@ export class RunGuard {
   readonly #options: RunGuardOptions;
   readonly #now: () => number;
   #failuresInARow = 0;
+  /** When the first of the 429s in a row was asked for (the send that got it started), and how many. */
+  #refused: { since: number; count: number } | null = null;
   #stopped: RunStopped | null = null;
 
   constructor(options: RunGuardOptions) {
@@ -91,7 +100,9 @@ export class RunGuard {
   /** Sends one request unless the run has stopped (or its request budget is spent); counts answers and failures in a row. */
   async send(request: TargetRequest): Promise<Exchange> {
     this.assertRunning();
+    const startedAt = this.#now();
     const exchange = await this.#options.send(request);
+    this.#countRefusal(exchange, startedAt);
     const unanswered = exchange.error !== undefined && exchange.error.code !== 'RESPONSE_TOO_LARGE';
     this.#failuresInARow = unanswered ? this.#failuresInARow + 1 : 0;
     if (this.#failuresInARow >= MAX_CONSECUTIVE_TRANSPORT_FAILURES && this.#stopped === null) {
@@ -101,5 +112,22 @@ export class RunGuard {
       );
     }
     return exchange;
+  }
+
+  /** 429 after 429 for more than two windows, outside the rate-limit phase: the target serves nothing, and the run stops. */
+  #countRefusal(exchange: Exchange, startedAt: number): void {
+    const windowMs = this.#options.refusalWindowMs;
+    if (windowMs === undefined || this.#options.provoking?.()) return;
+    if (exchange.response?.status !== 429) {
+      this.#refused = null;
+      return;
+    }
+    this.#refused = this.#refused === null ? { since: startedAt, count: 1 } : { since: this.#refused.since, count: this.#refused.count + 1 };
+    const spanMs = this.#now() - this.#refused.since;
+    if (spanMs > 2 * windowMs && this.#stopped === null) {
+      this.#stopped = new RunStopped(
+        `the target answered 429 to every call for ${formatDuration(spanMs)}, more than two windows of ${formatDuration(windowMs)} (${this.#refused.count} calls in a row): it served nothing, so no more requests were sent and the checks from here on were not run`,
+      );
+    }
   }
 }

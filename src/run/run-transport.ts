@@ -70,6 +70,11 @@ export class RunTransport {
     });
   }
 
+  /** Whether the call under way belongs to the rate-limit phase, where a 429 is what is asked. */
+  get provoking(): boolean {
+    return this.#segment !== 'paced';
+  }
+
   /** Requests sent so far, bursts included. */
   get made(): number {
     return this.#made;
