@@ -79,6 +79,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     startedAtMs: startedAt.getTime(),
     timeIsBudget: options.maxTimeMs === undefined && options.runBudget?.withinMs !== undefined,
     waitMs: () => (pacer.inExclusive ? 0 : pacer.estimateMs(1)),
+    waitBoundMs: pacer.spanMs * 2,
     refusalWindowMs: profile.rate_limit.window,
     provoking: () => transport.provoking,
     ...(options.interruption ? { interruption: options.interruption } : {}),

@@ -32,6 +32,8 @@ export interface RunGuardOptions {
   readonly timeIsBudget?: boolean;
   /** How long a send would wait for its turn now (the pacer's estimate): a send whose turn comes after the time limit is not made. */
   readonly waitMs?: () => number;
+  /** The longest `waitMs` can be (the pacer's span): farther than this from the limit, it is not asked. */
+  readonly waitBoundMs?: number;
   /**
    * The target's window (ms): a run whose calls are answered only 429 for longer than two of them
    * stops (the target serves nothing). Calls for which a 429 is what is asked (`provoking()`: the
@@ -89,7 +91,9 @@ export class RunGuard {
   assertRunning(requests = 1): void {
     const { maxRequests, made } = this.#options;
     // A send whose turn in the pacer comes only after the time limit would be made past it: the limit is reached now.
-    if (this.stopped === null && this.#options.waitMs && this.#now() + this.#options.waitMs() - this.#options.startedAtMs > this.#options.maxTimeMs) this.#stopForTime();
+    // Asked only near the limit: the pacer's estimate walks its window, and most sends are far from it.
+    const leftMs = this.#options.startedAtMs + this.#options.maxTimeMs - this.#now();
+    if (this.stopped === null && this.#options.waitMs && leftMs < (this.#options.waitBoundMs ?? Infinity) && this.#options.waitMs() > leftMs) this.#stopForTime();
     if (this.stopped === null && maxRequests !== undefined && made !== undefined && made() + requests > maxRequests) {
       this.#stopped = new RunStopped(`budget (--max-requests ${maxRequests}) spent: ${made()} requests made`, 'budget');
     }
