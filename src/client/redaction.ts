@@ -8,10 +8,10 @@ const MIN_FREE_LENGTH = 8;
 
 /**
  * A block of base64 or base64url lines (MIME wraps base64 at 76 characters), the line breaks real or
- * JSON-escaped (`\r\n` in a body's text). It starts where a run of base64 characters starts, so a
- * long run is tried once.
+ * JSON-escaped (`\r\n` in a body's text), a slash maybe JSON-escaped (PHP writes `\/`). It starts
+ * where a run of base64 characters starts, so a long run is tried once.
  */
-const WRAPPED_BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]+={0,2}(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/_-]+={0,2})+/g;
+const WRAPPED_BASE64 = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/_-]|\\{1,7}\/)+={0,2}(?:(?:\r?\n|\\r\\n|\\n)(?:[A-Za-z0-9+/_-]|\\{1,7}\/)+={0,2})+/g;
 const LINE_BREAKS = /\r?\n|\\r\\n|\\n/g;
 
 function hasLineBreak(text: string): boolean {
@@ -26,10 +26,11 @@ export const REDACTED = '[REDACTED]';
  * everything clockcheck keeps.
  *
  * Every occurrence of the token is replaced by `[REDACTED]` in each of the forms a server, a URL or
- * a header may carry it, in any letter case (secret-forms.ts: raw, percent-encoded, hex, HTML
- * character references, JSON escapes, base64 and base64url at any byte offset, line-wrapped or
- * encoded twice), in header names as well as values. A token shorter than 8 characters is matched
- * only where no letter or digit touches it, so that a short token does not garble every word.
+ * a header may carry it (secret-forms.ts: each character raw in either letter case, percent-encoded,
+ * as an HTML character reference or a JSON escape, in any mix; hex; base64 and base64url at any byte
+ * offset, line-wrapped or encoded twice), in header names (in any letter case: HTTP lower-cases
+ * them) as well as values. A token shorter than 8 characters is matched only where no letter or
+ * digit touches it, so that a short token does not garble every word.
  *
  * `Authorization` header values that contain the token, or are a large piece of it (at least half
  * of it, e.g. a truncated token), become `[REDACTED]` as a whole. Other values, such as a deliberately
@@ -41,6 +42,8 @@ export class Redactor {
   readonly #pattern: RegExp;
   /** The same without the global flag, so testing keeps no `lastIndex` state. */
   readonly #probe: RegExp;
+  /** The same in any letter case, for header names (HTTP lower-cases them, base64 forms too). */
+  readonly #anyCase: RegExp;
 
   /**
    * `others`: further secrets hidden the same way, in every form (the webhook subscription's secret,
@@ -55,8 +58,10 @@ export class Redactor {
       const forms = [...new Set(secretForms(secret))].sort((a, b) => b.length - a.length).join('|');
       return secret.length < MIN_FREE_LENGTH ? `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])` : forms;
     });
-    this.#pattern = new RegExp(alternatives.join('|'), 'gi');
-    this.#probe = new RegExp(this.#pattern.source, 'i');
+    // Case-sensitive: the forms spell out the letter cases they allow (base64 has one).
+    this.#pattern = new RegExp(alternatives.join('|'), 'g');
+    this.#probe = new RegExp(this.#pattern.source);
+    this.#anyCase = new RegExp(this.#pattern.source, 'gi');
   }
 
   /** The text with every form of the token replaced; a line-wrapped base64 block that spells it, replaced whole. */
@@ -76,8 +81,8 @@ export class Redactor {
   headers(headers: Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      // A target may echo the token in a header's name (`x-echo-<token>: 1`).
-      const safeName = this.text(name);
+      // A target may echo the token in a header's name (`x-echo-<token>: 1`), lower-cased on the way.
+      const safeName = name.replace(this.#anyCase, REDACTED);
       const safeValue = isCredentialHeader(name) ? this.#credential(value) : this.text(value);
       out[safeName] = out[safeName] === undefined ? safeValue : `${out[safeName]}, ${safeValue}`;
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readNotification, verifySignature, type NotificationForm, type NotificationReading } from '../contract/webhook-notification.ts';
+import type { Redactor } from '../client/redaction.ts';
 
 /** One notification the sink received (a POST of JSON within the size limit). */
 export interface Delivery {
@@ -51,5 +52,23 @@ export function readDelivery(id: number, req: IncomingMessage, body: string, jso
     names: read.names,
     payload: read.shape,
     status: reading.status,
+  };
+}
+
+/**
+ * The delivery with every secret the redactor knows hidden in all it carries from the sender (its
+ * path, header names and values, body, what the body names, why its payload or signature failed):
+ * what a sink keeps, logs and prints once the signature has been checked on the body as it came.
+ */
+export function redactedDelivery(delivery: Delivery, redactor: Redactor): Delivery {
+  const { signature, payload } = delivery;
+  return {
+    ...delivery,
+    path: redactor.text(delivery.path),
+    headers: redactor.headers(delivery.headers),
+    body: redactor.text(delivery.body),
+    signature: typeof signature === 'string' ? signature : { failed: redactor.text(signature.failed) },
+    names: redactor.json(delivery.names) as NotificationReading,
+    payload: payload.ok ? payload : { ok: false, why: redactor.text(payload.why) },
   };
 }

@@ -67,6 +67,9 @@ export async function startRunSink(webhook: SinkProfile, deps: RunSinkDeps): Pro
     host,
     port,
     secret: deps.secret,
+    // The run's redactor: a notification that echoes the token or the secret is kept without it,
+    // so neither reaches a finding, a note or an exchange of the report.
+    redactor: deps.redactor,
     form: webhook.notification,
     toleranceSeconds: webhook.signature_tolerance / 1000,
     ...(tls ? { tls } : {}),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLISHED_FORM, type NotificationForm } from '../contract/webhook-notification.ts';
-import { headerOf, readDelivery, type Delivery, type DeliveryReading } from './delivery.ts';
+import { Redactor } from '../client/redaction.ts';
+import { headerOf, readDelivery, redactedDelivery, type Delivery, type DeliveryReading } from './delivery.ts';
 import { readBoundedJson, type Refuse } from './_internals/bounded-json-body.ts';
 import { Mailbox } from './_internals/mailbox.ts';
 import { closeGracefully, listenBounded } from './_internals/sink-server.ts';
@@ -12,6 +13,11 @@ export interface SinkOptions {
   readonly port?: number;
   /** The subscription's secret; without it signatures are not checked. */
   readonly secret?: string | null;
+  /**
+   * Hides secrets in every delivery the sink keeps and hands to onDelivery (a run's: the token and
+   * the secret). Default: one that hides `secret`, when there is one.
+   */
+  readonly redactor?: Redactor;
   /** The form notifications are read and their signatures checked in (default: the published form). */
   readonly form?: NotificationForm;
   /** The status answered to a delivery (default 200; another to exercise a sender's retries). */
@@ -54,6 +60,7 @@ interface SinkHandling {
   readonly refused: Record<string, number>;
   readonly reading: DeliveryReading;
   readonly maxBody: number;
+  readonly redactor: Redactor | null;
   readonly onDelivery?: (delivery: Delivery) => void;
 }
 
@@ -82,7 +89,9 @@ function sinkHandler(sink: SinkHandling): (req: IncomingMessage, res: ServerResp
         sink.mailbox.noteProbe(probe);
         return answer(res, 200, { probe: 'received' });
       }
-      const delivery = readDelivery(sink.mailbox.takeId(), req, body, json, sink.reading);
+      // The signature is checked on the body as it came; what is kept, logged and printed is redacted.
+      const read = readDelivery(sink.mailbox.takeId(), req, body, json, sink.reading);
+      const delivery = sink.redactor ? redactedDelivery(read, sink.redactor) : read;
       sink.mailbox.keep(delivery);
       answer(res, delivery.status, { received: delivery.id });
       sink.onDelivery?.(delivery);
@@ -95,7 +104,8 @@ function sinkHandler(sink: SinkHandling): (req: IncomingMessage, res: ServerResp
  * A webhook receiver (`clockcheck sink`, and the webhook checks of a run): it keeps each POST of
  * JSON, checks its signature against the secret (constant-time, timestamp within a tolerance) and
  * its payload against the form (the published one unless the profile declares another), and
- * answers. Bounded: a body past `maxBodyBytes` is refused with 413 and not read further, at most
+ * answers. What it keeps is redacted (the secret, and any other secret its redactor knows, in every
+ * form). Bounded: a body past `maxBodyBytes` is refused with 413 and not read further, at most
  * `maxHeld` deliveries are kept, a request must arrive whole within 10 s, and at most 128
  * connections are open at once. Anything else (another method, another content type, text that is
  * not JSON) is refused with a 4xx and counted; nothing a sender does can crash it.
@@ -109,7 +119,8 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     toleranceSeconds: options.toleranceSeconds,
     status: options.status ?? 200,
   };
-  const handle = sinkHandler({ mailbox, refused, reading, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY, onDelivery: options.onDelivery });
+  const redactor = options.redactor ?? (options.secret ? new Redactor(options.secret) : null);
+  const handle = sinkHandler({ mailbox, refused, reading, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY, redactor, onDelivery: options.onDelivery });
   const { server, url } = await listenBounded(options, handle);
   return {
     url,

@@ -1,69 +1,54 @@
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/client/redaction.ts';
-import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
+import { generateTlsIdentity } from '../../src/tls/certificate.ts';
 import { filesUnder, runClockcheck, type CliResult } from '../support/cli.ts';
 import { secretFindings } from '../support/secret-scan.ts';
+import { echoForms, startEchoTarget } from './echo-target.ts';
 
 /**
- * A target that echoes the Authorization value it received in every form a careless or hostile
- * server might (issue 24): in a response header's name, and in header values and the body raw,
- * upper-cased, percent-encoded, hex, as HTML character references, as JSON escapes, as base64 and
- * base64url after prefixes of 0, 1 and 2 bytes, base64 of `Authorization: <value>`, line-wrapped
- * base64, and base64 twice. The token then appears in no form in anything the run wrote or printed,
- * as a checker that decodes (test/support/secret-scan.ts) finds, written apart from the redactor.
+ * A target that echoes the token in every form a careless or hostile server might (echo-target.ts),
+ * in a response header's name, in header values and in the body. The token then appears in no form
+ * in the reports or the output, as a checker that decodes (test/support/secret-scan.ts) finds,
+ * written apart from the redactor. artifact-secrecy.test.ts covers every other file and command.
  */
 const CANARY = 'Cc+/=%<&tok-7f3a9b2e41d0';
 const ALNUM = 'clockcheckEchoCanary7f3a9b2e41d0';
 
-function echoForms(value: string): Record<string, string> {
-  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-  const wrapped = b64(`${'padding '.repeat(12)}${value}${' tail'.repeat(12)}`).replace(/.{76}/g, '$&\r\n');
-  return {
-    raw: value,
-    upper: value.toUpperCase(),
-    percent: encodeURIComponent(value),
-    percentEveryByte: [...Buffer.from(value)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-    hex: Buffer.from(value).toString('hex'),
-    hexUpper: Buffer.from(value).toString('hex').toUpperCase(),
-    htmlDecimal: [...value].map((c) => `&#${c.codePointAt(0)};`).join(''),
-    htmlHex: [...value].map((c) => `&#X${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
-    htmlSpecial: value.replace(/&/g, '&amp;').replace(/</g, '&lt;'),
-    jsonUnicode: value.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-    base64: b64(value),
-    base64After1: b64(`x${value}`),
-    base64After2: b64(`xy${value}`),
-    base64Url: Buffer.from(`x${value}`).toString('base64url'),
-    base64OfAuthorization: b64(`Authorization: ${value}`),
-    base64Wrapped: wrapped,
-    base64Twice: b64(b64(value)),
-  };
-}
+/** A canary whose base64 holds + and / at every offset (percent-encoded in a query, `\/` in PHP's JSON). */
+const SLASHED = 'Cc+/=%<&tok-??>>~~-7f3a9b2e41d0';
 
-/** Serves `GET /users` to the token (an empty list, with every echo) and 401 to anything else, echoing what it got. */
-async function startEchoTarget(token: string, tls: TlsIdentity): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
-    req.resume();
-    const got = req.headers.authorization ?? '';
-    const forms = echoForms(got);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    // A header's name, when the value can be one (the alphanumeric canary).
-    if (/^[A-Za-z0-9 -]+$/.test(got) && got.length > 0) headers[`x-echo-${got.replace(/ /g, '-').toLowerCase()}`] = '1';
-    for (const [name, form] of Object.entries(forms)) if (!/[\r\n]/.test(form) && /^[\x20-\x7e]*$/.test(form)) headers[`x-echo-${name.toLowerCase()}`] = form;
-    const body = JSON.stringify({ items: [], meta_data: { pagination: { total: 0, count: 0, per_page: 10, current_page: 1, total_pages: 1, links: {} } }, message: `received ${got}`, echo: forms })
-      // JSON.stringify would turn the \u escapes back into plain text: the body carries them escaped.
-      .replace(JSON.stringify(forms.jsonUnicode).slice(1, -1), () => forms.jsonUnicode!);
-    res.writeHead(got.includes(token) && req.url?.startsWith('/api/public/users') ? 200 : 401, headers);
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { origin: `https://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+it.each([CANARY, ALNUM, SLASHED])('the redactor leaves no form of %s the checker finds, of the token or of `Bearer <token>`', (token) => {
+  const redactor = new Redactor(token);
+  const left: string[] = [];
+  for (const value of [token, `Bearer ${token}`]) {
+    for (const [name, form] of Object.entries(echoForms(value))) {
+      // As it comes, and inside a JSON text written the PHP way (every slash escaped).
+      for (const text of [`x ${form} y`, JSON.stringify({ form }).replace(/\//g, '\\/')]) {
+        for (const how of secretFindings(redactor.text(text), token)) left.push(`${name} of ${value === token ? 'the token' : 'Bearer <token>'}: ${how}`);
+      }
+    }
+  }
+  expect(left).toEqual([]);
+});
+
+it('hides the token in a header name in every form, base64 too, though HTTP lower-cases the name', () => {
+  for (const token of [CANARY, SLASHED]) {
+    const name = `x-echo-${Buffer.from(`xy${token}`).toString('base64url')}`.toLowerCase();
+    const names = Object.keys(new Redactor(token).headers({ [name]: '1', [`x-${encodeURIComponent(token).toLowerCase()}`]: '2' }));
+    // Only the characters that mix in the bytes around the token are left of the base64.
+    expect(names).toEqual([expect.stringMatching(/^x-echo-[a-z0-9_-]{0,4}\[REDACTED\][a-z0-9_-]?$/), 'x-[REDACTED]']);
+  }
+});
+
+it('a short token inside ordinary words, escapes and entities is left alone; alone, it is redacted in any escape', () => {
+  const redactor = new Redactor('tok');
+  const ordinary = 'tokens in stock, a tok3n, Tokyo; &amp; %20 \\n &#116;oken stock%20tok2 {"stok":"\\u0074oken"}';
+  expect(redactor.text(ordinary)).toBe(ordinary);
+  expect(redactor.text('a tok, %74%6F%6B, &#116;ok; "\\u0074ok" (TOK)')).toBe('a [REDACTED], [REDACTED], [REDACTED]; "[REDACTED]" ([REDACTED])');
+});
 
 describe.each([
   ['a canary with + / = % < &', CANARY],

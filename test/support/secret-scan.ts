@@ -1,8 +1,8 @@
 /**
  * Finds a secret in text by decoding, not by encoding: every run that could be percent-, hex-,
  * HTML-, JSON- or base64-encoded is decoded (base64 at each of its four character offsets, with line
- * breaks removed, and decoded once more), and the secret is looked for in what comes out, in any
- * letter case. Written apart from src/client/redaction.ts and sharing none of its code: a checker
+ * breaks removed, and decoded once more; also after percent-decoding), and the secret is looked for
+ * in what comes out, in any letter case. Written apart from src/client/redaction.ts and sharing none of its code: a checker
  * that spelled the secret the way the redactor does could not find what the redactor misses.
  */
 export function secretFindings(text: string, secret: string): string[] {
@@ -23,6 +23,8 @@ export function secretFindings(text: string, secret: string): string[] {
       look(`base64-decoded${level}`, decoded);
       for (const twice of base64Runs(decoded)) look(`base64-decoded twice${level}`, twice);
     }
+    // base64 in a URL's query, its + / = percent-encoded.
+    for (const decoded of base64Runs(percentDecoded(view))) look(`percent-decoded, then base64-decoded${level}`, decoded);
   }
   return [...new Set(found)];
 }

@@ -1,54 +1,74 @@
 /**
  * The spellings of a secret a server, a URL or a header may carry, as regular-expression sources,
- * for the Redactor. Matching is case-insensitive (a header name arrives lower-cased; hex and
- * percent escapes come in either case), so each form is one literal. Line-wrapped base64 (MIME wraps
- * at 76 characters) is found by the Redactor, which joins a wrapped block before it looks (a line
- * break allowed between any two characters of every form would make the expression slow to build).
+ * for the Redactor. Line-wrapped base64 (MIME wraps at 76 characters) is found by the Redactor,
+ * which joins a wrapped block before it looks (a line break allowed between any two characters of
+ * every form would make the expression slow to build).
  *
- * The forms: raw; percent-encoded (`encodeURIComponent`, form encoding, every byte escaped); hex;
- * HTML character references (the five special characters escaped, every character as `&#N;`, every
- * character as `&#xH;`); JSON-escaped (as `JSON.stringify` writes it, PHP's `\/`, every character
- * as `\uXXXX`); base64 and base64url, padded or not, at each of the three byte offsets the secret
- * may start at inside a longer encoded text (so `base64("Authorization: " + token)` is found too),
- * and the base64 of the secret's base64 (encoded twice).
+ * Escaping is per character, as encoders differ in what they escape (`encodeURIComponent` escapes
+ * `/`, Python's `quote` keeps it; Go's JSON writes `<` as `\u003c`, PHP's writes `/` as `\/`):
+ * each character of the secret may come raw, in either letter case (a header name arrives
+ * lower-cased), or as any of its escapes (characterForms), in any mix. Then hex in either case, and
+ * base64 and base64url, padded or not, at each of the three byte offsets the secret may start at
+ * inside a longer encoded text (so `base64("Authorization: " + token)` is found too), each of those
+ * encoded again (base64 twice, as of `base64("Bearer " + token)`); a base64 form keeps its letter
+ * case (another spells other bytes), and its `+ / = - _` may be escaped (percent-encoded in a query,
+ * `\/` in PHP's JSON). The letter cases are spelled out (`[cC]`) rather than left to the `i` flag,
+ * which makes the expression several times slower.
  */
 export function secretForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const literal = new Set<string>([
-    secret,
-    encodeURIComponent(secret),
-    new URLSearchParams({ t: secret }).toString().slice(2),
-    [...bytes].map((b) => `%${hex(b)}`).join(''),
-    bytes.toString('hex'),
-    ...htmlForms(secret),
-    ...jsonForms(secret),
-  ]);
-  const base64 = new Set<string>([...base64Forms(bytes), ...base64Forms(Buffer.from(bytes.toString('base64'), 'utf8'))]);
-  literal.delete('');
+  const once = base64Forms(bytes);
+  // Encoded twice: the outer base64 spells whichever first-level form sat in the text it encoded, so
+  // each of them (`Bearer <token>` puts the token at offset 1, not 0) is encoded again at every offset.
+  const base64 = new Set<string>([...once, ...once.flatMap((form) => base64Forms(Buffer.from(form, 'utf8')))]);
   base64.delete('');
-  return [...literal, ...[...base64].filter((f) => !literal.has(f))].map(literalPattern);
+  return [escapedPattern(secret, true), anyCase(bytes.toString('hex')), ...[...base64].map((form) => escapedPattern(form, false))];
 }
 
-function hex(byte: number): string {
-  return byte.toString(16).padStart(2, '0');
+/**
+ * A pattern of the text with each character raw (in either case) or escaped (characterForms): every
+ * character when `every` (some encoders escape letters and digits too), else only those that are not
+ * letters or digits, and the letters in their own case (the `+ / = - _` of a base64 form).
+ */
+function escapedPattern(text: string, every: boolean): string {
+  return [...text].map((c) => (every || !/^[A-Za-z0-9]$/.test(c) ? `(?:${characterForms(c).join('|')})` : c)).join('');
 }
 
-/** `&amp;`-style escaping of the five special characters, and every character as a decimal or hex reference. */
-function htmlForms(secret: string): string[] {
-  const special: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-  const chars = [...secret];
+const HTML_NAMED: Readonly<Record<string, readonly string[]>> = { '&': ['&amp;'], '<': ['&lt;'], '>': ['&gt;'], '"': ['&quot;'], "'": ['&apos;'] };
+const JSON_SHORT: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+
+/**
+ * One character as regex sources: raw (a space also as form encoding's `+`); percent-encoded (its
+ * UTF-8 bytes); an HTML character reference (decimal or hex, leading zeros allowed, or its name);
+ * a JSON escape (`\uXXXX` of each UTF-16 unit, or the short escape) after one to seven backslashes
+ * (a JSON text inside a JSON string escapes its escapes; bounded, so a long run of backslashes costs
+ * no backtracking). Hex digits and letters in either case.
+ */
+function characterForms(c: string): string[] {
+  const point = c.codePointAt(0) as number;
+  const units = c.split('').map((u) => `\\\\{1,7}u${anyCase(u.charCodeAt(0).toString(16).padStart(4, '0'))}`).join('');
+  const short = JSON_SHORT[c];
   return [
-    chars.map((c) => special[c] ?? c).join(''),
-    chars.map((c) => `&#${c.codePointAt(0)};`).join(''),
-    chars.map((c) => `&#x${(c.codePointAt(0) as number).toString(16)};`).join(''),
+    anyCase(c),
+    ...(c === ' ' ? ['\\+'] : []),
+    [...Buffer.from(c, 'utf8')].map((b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''),
+    `&#0*${point};`,
+    `&#[xX]0*${anyCase(point.toString(16))};`,
+    ...(HTML_NAMED[c] ?? []).map(anyCase),
+    units,
+    ...(short === undefined ? [] : [`\\\\{1,7}${literalPattern(short)}`]),
   ];
 }
 
-/** As JSON.stringify writes it, with PHP's escaped slashes and non-ASCII escapes, and every character as `\uXXXX`. */
-function jsonForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  return [json, json.replace(/\//g, '\\/').replace(/[^\x20-\x7e]/g, unicode), secret.split('').map(unicode).join('')];
+/** The text as a pattern in any letter case: each letter that has another case as a class (`[cC]`). */
+function anyCase(text: string): string {
+  return [...text]
+    .map((c) => {
+      const lower = c.toLowerCase();
+      const upper = c.toUpperCase();
+      return lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : literalPattern(c);
+    })
+    .join('');
 }
 
 /**
