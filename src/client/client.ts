@@ -1,4 +1,7 @@
-import { Pool } from 'undici';
+import type { TLSSocket } from 'node:tls';
+import { buildConnector, Pool } from 'undici';
+import { CertificatePin } from '../tls/certificate-pin.ts';
+import { boundBroken, MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './connection-bounds.ts';
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, HttpMethod, ExchangeRequest, ExchangeResponse, TransportError } from './exchange.ts';
 import type { Pacer } from './pacer.ts';
@@ -13,8 +16,8 @@ import { transportFailure } from './transport-error.ts';
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 /** Response bytes after which reading stops and the connection is aborted by default: 8 MiB. */
 export const DEFAULT_ABORT_RESPONSE_BYTES = 8 * 1024 * 1024;
-/** The whole of one exchange (response head and whole body) by default: 60 s. */
-export const DEFAULT_EXCHANGE_TIMEOUT_MS = 60_000;
+/** The whole of one exchange (response head and whole body) by default: 30 s. */
+export const DEFAULT_EXCHANGE_TIMEOUT_MS = 30_000;
 
 /** Resolved options of a TargetClient (the profile layer fills in the defaults). */
 export interface TargetClientOptions {
@@ -30,7 +33,7 @@ export interface TargetClientOptions {
    * `caPem` replaces the system trust store (like `curl --cacert`); `insecure` skips certificate
    * verification altogether and wins over `caPem`.
    */
-  readonly tls: { readonly caPem?: string; readonly insecure: boolean };
+  readonly tls: { readonly caPem?: string; readonly insecure: boolean; readonly pin?: CertificatePin };
   /**
    * In ms. `connectMs`: TCP connect plus TLS handshake. `headersMs`: from sending to the complete
    * response head. `bodyMs`: the longest silence between two body chunks (not the whole body).
@@ -110,6 +113,8 @@ export class TargetClient {
   #sequence = 0;
   #closed = false;
   #scheme: TokenScheme = 'raw';
+  /** Under `insecure`: the certificate first seen, which every later connection must present (shared with the run's bursts). */
+  readonly certificatePin: CertificatePin | null;
 
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a non-HTTPS origin, an empty token or bad limits. */
   constructor(options: TargetClientOptions) {
@@ -126,15 +131,22 @@ export class TargetClient {
     // whole pool when its connected count reaches 0, where a closing pool's late disconnects count
     // against its successor: on a run against the reference server, 274 TLS handshakes for 1004
     // requests, most connections carrying one request (a HEAD, which undici never reuses, started it).
+    this.certificatePin = options.tls.insecure && this.origin.startsWith('https:') ? (options.tls.pin ?? new CertificatePin()) : null;
     this.#pool = new Pool(this.origin, {
       connections: options.connections ?? 8,
       headersTimeout: headersMs,
       bodyTimeout: bodyMs,
-      connect: {
-        timeout: connectMs,
-        rejectUnauthorized: !options.tls.insecure,
-        ...(options.tls.caPem === undefined ? {} : { ca: options.tls.caPem }),
-      },
+      maxHeaderSize: MAX_HEADER_BYTES,
+      connect: pinnedConnector(
+        buildConnector({
+          timeout: connectMs,
+          rejectUnauthorized: !options.tls.insecure,
+          ...(options.tls.caPem === undefined ? {} : { ca: options.tls.caPem }),
+          // A resumed TLS session shows no certificate to check against the pin: every connection does a full handshake.
+          ...(this.certificatePin ? { maxCachedSessions: 0 } : {}),
+        }),
+        this.certificatePin,
+      ),
     });
   }
 
@@ -307,6 +319,10 @@ export class TargetClient {
       }
       return { ...timing(), request, error: transportFailure(error) };
     }
+    if (Object.keys(response.headers).length > MAX_HEADER_COUNT) {
+      response.body.destroy();
+      return { ...timing(), request, error: { code: 'RESPONSE_TOO_LARGE', message: boundBroken('header-count', MAX_HEADER_COUNT) } };
+    }
     const headers = flatHeaders(response.headers);
     const announced = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
     const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
@@ -327,6 +343,22 @@ export class TargetClient {
         : transportFailure(read.error);
     return { ...timing(), request, response: kept, ...(error === undefined ? {} : { error }) };
   }
+}
+
+/**
+ * undici's connector, and under a pin a check of each new connection's certificate before anything
+ * is written on it: another certificate than the first is a TLS error (`ERR_TLS_CERT_PINNED`).
+ */
+function pinnedConnector(base: buildConnector.connector, pin: CertificatePin | null): buildConnector.connector {
+  if (pin === null) return base;
+  return (options, callback) =>
+    base(options, (error, socket) => {
+      if (error !== null) return callback(error, null);
+      const refused = pin.check((socket as TLSSocket).getPeerX509Certificate?.()?.fingerprint256);
+      if (refused === null) return callback(null, socket);
+      socket.destroy();
+      callback(Object.assign(new Error(refused), { code: 'ERR_TLS_CERT_PINNED' }), null);
+    });
 }
 
 function httpsOrigin(origin: string, allowPlainHttp: boolean): string {

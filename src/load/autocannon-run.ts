@@ -3,7 +3,8 @@ import { ClockcheckError, InternalError } from '../errors.ts';
 import type { Exchange, HttpMethod } from '../client/exchange.ts';
 import { Redactor } from '../client/redaction.ts';
 import { LARGE_BODIES } from '../client/large-body-collector.ts';
-import { keepNoBodyText, verifyingConnect, type AutocannonClient } from './_internals/autocannon-client.ts';
+import { guardConnection, keepNoBodyText, type AutocannonClient, type ConnectionFailure } from './_internals/autocannon-client.ts';
+import { CertificatePin } from '../tls/certificate-pin.ts';
 import { CallRecorder } from './_internals/call-recorder.ts';
 
 /** One request autocannon sends; the list is cycled, each connection starting at the first. */
@@ -23,8 +24,24 @@ export interface AutocannonRunOptions {
   readonly secrets?: readonly string[];
   /** The `Authorization` value to send (e.g. `Bearer <token>` when the run's preflight found only that accepted); default the raw token. */
   readonly authorization?: string;
-  /** The same trust as the harness's own client: `caPem` replaces the system store; `insecure` skips verification. */
-  readonly tls: { readonly caPem?: string; readonly insecure: boolean };
+  /**
+   * The same trust as the harness's own client: `caPem` replaces the system store; `insecure` skips
+   * verification, and then `pin` (the run's, shared with its client) admits only the certificate seen first.
+   */
+  readonly tls: { readonly caPem?: string; readonly insecure: boolean; readonly pin?: CertificatePin };
+  /**
+   * Stop at the first call that broke a bound or timed out (a burst: one stall is the verdict, and
+   * waiting out every call would hold the run for amount / connections timeouts). Default false
+   * (`load` counts them and goes on).
+   */
+  readonly stopOnFailure?: boolean;
+  /**
+   * Stops the run when no call was answered for this many seconds (a target that stalls everything:
+   * `load` would otherwise wait out one timeout per call until its amount or cap). Default: never.
+   */
+  readonly idleStopSeconds?: number;
+  /** Body bytes of one response beyond which its connection is cut; default 16 MiB. */
+  readonly cutBodyBytes?: number;
   readonly requests: readonly LoadRequest[];
   readonly connections: number;
   /** Stop after this many responses in all (a burst). Give `amount` or `durationSeconds`. */
@@ -72,6 +89,18 @@ export interface AutocannonRun {
   readonly unanswered: number;
   /** Whether `maxDurationSeconds` ended the run. */
   readonly cappedByDuration: boolean;
+  /** The first call that broke a bound or timed out (with `stopOnFailure`, what stopped the run), or null. */
+  readonly failure: ConnectionFailure | null;
+  /**
+   * What ended the run before its amount or duration, the target's doing: nothing answered for
+   * `idleStopSeconds`, or a connection whose certificate no longer verified after calls were
+   * answered (before any, runAutocannon throws: the run could not be made). Null for a run that went to its end.
+   */
+  readonly stoppedEarly: ConnectionFailure | null;
+  /** Calls cut for a broken bound, and calls that timed out (autocannon's `timeouts`). */
+  readonly cut: number;
+  /** Time spent waiting on calls that timed out, ms (timeouts × the timeout): what the stalls cost. */
+  readonly stalledMs: number;
   /** Epoch ms when the first request was written and the last response completed. */
   readonly firstSentAtMs: number | null;
   readonly lastReceivedAtMs: number | null;
@@ -101,14 +130,19 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
     onResponse: options.onResponse,
     firstExchangeId: options.firstExchangeId ?? 0,
   });
-  const { result, tlsFailure, cappedByDuration } = await drive(options, urls, requestHeaders, (client) => recorder.watch(client));
+  const driven = await drive(options, urls, requestHeaders, (client) => recorder.watch(client));
+  const { result, tlsFailure, cappedByDuration } = driven;
   LARGE_BODIES.note(recorder.largeBodyBytes);
-  if (tlsFailure) {
-    throw new ClockcheckError('CLOCKCHECK_TARGET', `TLS error talking to ${options.origin}: ${redactor.text(tlsFailure.message)}; nothing was sent`);
+  if (tlsFailure && recorder.answered === 0) {
+    throw new ClockcheckError('CLOCKCHECK_TARGET', `TLS error talking to ${options.origin}: ${redactor.text(tlsFailure.message)}; nothing was sent on that connection`);
   }
   const exchanges = recorder.exchanges.sort((a, b) => a.sentAtMs - b.sentAtMs || a.id - b.id);
   const { sent, answered, firstSentAtMs, lastReceivedAtMs } = recorder;
-  return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs };
+  const redacted = (what: ConnectionFailure | null) => (what === null ? null : { code: what.code, message: redactor.text(what.message) });
+  const failure = redacted(driven.failure);
+  const stoppedEarly = redacted(tlsFailure ? { code: 'TLS_ERROR', message: `a new connection's certificate did not verify: ${tlsFailure.message}` } : driven.idle);
+  const stalledMs = result.timeouts * (options.timeoutSeconds ?? 10) * 1000;
+  return { result, exchanges, unanswered: Math.max(0, sent - answered), cappedByDuration, firstSentAtMs, lastReceivedAtMs, failure, stoppedEarly, cut: driven.cut + result.timeouts, stalledMs };
 }
 
 /** The options' own consistency: a run has requests, and an amount or a duration. */
@@ -119,11 +153,16 @@ function assertRunnable(options: AutocannonRunOptions): void {
   }
 }
 
-/** What one run of autocannon itself ended with: its result, the TLS failure that stopped it, whether the cap did. */
+/** What one run of autocannon itself ended with: its result, the TLS failure that stopped it, whether the cap did, the first bound broken. */
 interface Driven {
   readonly result: autocannon.Result;
-  readonly tlsFailure: Error | null;
+  readonly tlsFailure: ConnectionFailure | null;
   readonly cappedByDuration: boolean;
+  readonly failure: ConnectionFailure | null;
+  /** Calls cut for a broken bound. */
+  readonly cut: number;
+  /** Nothing was answered for `idleStopSeconds`: the run was stopped. */
+  readonly idle: ConnectionFailure | null;
 }
 
 /**
@@ -133,16 +172,36 @@ interface Driven {
  */
 async function drive(options: AutocannonRunOptions, urls: readonly string[], headers: Record<string, string>, watch: (client: AutocannonClient) => void): Promise<Driven> {
   let instance: autocannon.Instance | undefined;
-  let tlsFailure: Error | null = null;
+  let tlsFailure: ConnectionFailure | null = null;
+  let failure: ConnectionFailure | null = null;
+  let cut = 0;
   let cappedByDuration = false;
+  const failed = (what: ConnectionFailure) => {
+    failure ??= what;
+    if (options.stopOnFailure) instance?.stop();
+  };
+  // Under --insecure every connection of the run presents the certificate the first one saw (or the run's client saw).
+  const pin = options.tls.pin ?? (options.tls.insecure ? new CertificatePin() : null);
   const setupClient = (raw: unknown) => {
     const client = raw as AutocannonClient;
     keepNoBodyText(client);
-    verifyingConnect(client, options.tls.insecure, (error) => {
-      tlsFailure ??= error;
-      client.destroyed = true;
-      instance?.stop();
+    guardConnection(client, {
+      insecure: options.tls.insecure,
+      pin,
+      maxBodyBytes: options.cutBodyBytes ?? 16 * 2 ** 20,
+      onTlsFailure: (what) => {
+        tlsFailure ??= what;
+        // destroy(), not a flag: it also clears the client's timeout timer, which would otherwise reconnect for ever.
+        client.destroy();
+        instance?.stop();
+      },
+      onBoundBroken: (what) => {
+        cut++;
+        failed(what);
+      },
     });
+    client.on('response', idle.answered);
+    client.on('timeout', () => failed({ code: 'EXCHANGE_TIMEOUT', message: `no complete answer within ${options.timeoutSeconds ?? 10} s` }));
     watch(client);
   };
   const cap =
@@ -154,6 +213,12 @@ async function drive(options: AutocannonRunOptions, urls: readonly string[], hea
         }, options.maxDurationSeconds * 1000);
   const abort = () => instance?.stop();
   options.abortSignal?.addEventListener('abort', abort, { once: true });
+  let idleStop: ConnectionFailure | null = null;
+  const idle = idleWatch(options.idleStopSeconds, (seconds) => {
+    idleStop = { code: 'EXCHANGE_TIMEOUT', message: `nothing was answered for ${seconds} s` };
+    failure ??= idleStop;
+    instance?.stop();
+  });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     instance = autocannon(
       {
@@ -173,7 +238,26 @@ async function drive(options: AutocannonRunOptions, urls: readonly string[], hea
     if (options.abortSignal?.aborted) instance.stop();
   }).finally(() => {
     clearTimeout(cap);
+    idle.stop();
     options.abortSignal?.removeEventListener('abort', abort);
   });
-  return { result, tlsFailure, cappedByDuration };
+  return { result, tlsFailure, cappedByDuration, failure, cut, idle: idleStop };
+}
+
+/** Calls `onIdle` once no answer came for `seconds` (checked each second); `answered` notes one. */
+function idleWatch(seconds: number | undefined, onIdle: (seconds: number) => void): { answered(): void; stop(): void } {
+  let last = Date.now();
+  const timer =
+    seconds === undefined
+      ? undefined
+      : setInterval(() => {
+          if (Date.now() - last < seconds * 1000) return;
+          clearInterval(timer);
+          onIdle(seconds);
+        }, 1000);
+  timer?.unref();
+  return {
+    answered: () => void (last = Date.now()),
+    stop: () => clearInterval(timer),
+  };
 }

@@ -157,7 +157,7 @@ export const profileSchema = z.strictObject({
   waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),
   /** connect: TCP and TLS; headers: to the response head; body: the longest silence within a body; exchange: the whole exchange, head and body (a body that trickles forever still ends). */
   timeouts: z
-    .strictObject({ connect: duration('10s'), headers: duration('30s'), body: duration('30s'), exchange: duration('60s') })
+    .strictObject({ connect: duration('10s'), headers: duration('20s'), body: duration('20s'), exchange: duration('30s') })
     .prefault({}),
 });
 

@@ -16,6 +16,13 @@ export interface BurstOutcome {
   readonly exchanges: readonly Exchange[];
   /** Calls sent that got no response at all. */
   readonly unanswered: number;
+  /** Why the burst stopped before its end (its first call that stalled or broke a bound), or why it was not sent. */
+  readonly failure?: string;
+}
+
+/** `: <why the burst stopped>`, or nothing for a burst that ran to its end. */
+export function stopped(burst: BurstOutcome): string {
+  return burst.failure === undefined ? '' : `: ${burst.failure}`;
 }
 
 export function burstSpan(burst: BurstOutcome): { readonly from: number; readonly to: number; readonly ms: number } {
@@ -58,7 +65,7 @@ export function judgeBoundary(
   const { limit, window: windowMs, body_text: bodyText } = profile.rate_limit;
   const calls = burst.exchanges;
   outcome.keep(calls);
-  if (calls.length === 0) return outcome.errored(`none of the ${burst.unanswered} calls of the burst got a response`);
+  if (calls.length === 0) return outcome.errored(`none of the ${burst.unanswered} calls of the burst got a response${stopped(burst)}`);
   const span = burstSpan(burst);
   const sent = calls.length + burst.unanswered;
   outcome.note(`${sent} calls sent at once ${after ?? `after ${formatDuration(windowMs)} without calls`}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
@@ -90,6 +97,6 @@ export function judgeBoundary(
     if (unseen > 0) outcome.note(`${unseen} 429 bodies longer than the ${BURST_BODY_BYTES} bytes a burst call keeps do not say "${bodyText}" within them: not judged`);
     if (silent.length > 0) outcome.fail('RATE-LIMIT-BODY', `a 429 body that says "${bodyText}" (profile)`, `${silent.length} of ${limited.length} do not, e.g. ${JSON.stringify((silent[0]!.response?.body ?? '').slice(0, 80))}`, [silent[0]!]);
   }
-  if (!outcome.failed && burst.unanswered > 0) return outcome.errored(`${burst.unanswered} of ${sent} calls got no response`);
+  if (!outcome.failed && burst.unanswered > 0) return outcome.errored(`${burst.unanswered} of ${sent} calls got no response${stopped(burst)}`);
   return outcome.result();
 }

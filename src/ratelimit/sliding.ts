@@ -3,7 +3,7 @@ import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../contract/rules.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { CheckOutcome } from './check-outcome.ts';
-import { burstSpan, histogram, type BurstOutcome } from './boundary.ts';
+import { burstSpan, histogram, stopped, type BurstOutcome } from './boundary.ts';
 import { busiestSpan, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 
 /** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
@@ -57,7 +57,7 @@ export function judgeSliding(
   if (!straddle) return outcome.errored('no call was served again after the boundary burst, so no window could be straddled');
   outcome.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
   if (straddle.before.exchanges.length === 0 || straddle.after.exchanges.length === 0) {
-    return outcome.errored('a straddle burst got no responses');
+    return outcome.errored(`a straddle burst got no responses${stopped(straddle.before)}${stopped(straddle.after)}`);
   }
   // A call neither served nor limited (a 5xx, no answer) may have been counted by the limiter or not:
   // the served count would hide a fixed window's excess, so the straddle shows nothing for certain.

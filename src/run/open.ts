@@ -70,6 +70,9 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     // A call that waited its turn in the pacer past a signal or the run's limit is not sent (the preflight's included).
     halt: () => guard?.stopError() ?? options.interruption?.stopped() ?? null,
     ...(options.interruption ? { abortSignal: options.interruption.abortSignal } : {}),
+    timeLeftMs: () => guard?.timeLeftMs() ?? Number.POSITIVE_INFINITY,
+    onStall: (ms, what) => guard?.noteStall(ms, what),
+    onCertificateChange: (reason) => guard!.stopForTarget(`the target's certificate no longer verified on a burst's connection (${reason})`),
   });
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);

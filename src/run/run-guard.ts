@@ -7,6 +7,17 @@ import type { Interruption } from './interruption.ts';
 /** Exchanges in a row without an answer after which a run stops sending: the target stopped answering. */
 export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;
 
+/**
+ * The most a run waits, in all, on exchanges that stalled (a deadline passed: connect, headers, body,
+ * the whole exchange, a burst's call) before it stops: the target stalls. A total, not a count in a
+ * row, so a target that stalls every other exchange stops too. With the default deadlines (a whole
+ * exchange 30 s) that is two stalled exchanges, so a run against any stalling target ends within
+ * two minutes; an honest answer in 10 s never stalls.
+ */
+export const STALL_BUDGET_MS = 60_000;
+
+const STALLS: ReadonlySet<string> = new Set(['CONNECT_TIMEOUT', 'HEADERS_TIMEOUT', 'BODY_TIMEOUT', 'EXCHANGE_TIMEOUT']);
+
 /** The least a run is given by default, whatever its plan's ETA. */
 const MIN_DEFAULT_MAX_TIME_MS = 10 * 60_000;
 
@@ -56,6 +67,10 @@ export class RunGuard {
   readonly #options: RunGuardOptions;
   readonly #now: () => number;
   #failuresInARow = 0;
+  /** Time spent on exchanges that stalled, ms, and how many. */
+  #stalled = { ms: 0, count: 0 };
+  /** Whether any exchange got a response: a TLS failure after one means the target's certificate changed mid-run. */
+  #answered = false;
   /** When the first of the 429s in a row was asked for (the send that got it started), and how many. */
   #refused: { since: number; count: number } | null = null;
   #stopped: RunStopped | null = null;
@@ -107,6 +122,9 @@ export class RunGuard {
     const startedAt = this.#now();
     const exchange = await this.#options.send(request);
     this.#countRefusal(exchange, startedAt);
+    if (exchange.error && STALLS.has(exchange.error.code)) this.noteStall(exchange.durationMs, `exchange ${exchange.id} (${exchange.error.code})`);
+    if (exchange.error?.code === 'TLS_ERROR' && this.#answered) this.stopForTarget(`the target's certificate no longer verified at exchange ${exchange.id}: ${exchange.error.message}`);
+    if (exchange.response) this.#answered = true;
     const unanswered = exchange.error !== undefined && exchange.error.code !== 'RESPONSE_TOO_LARGE';
     this.#failuresInARow = unanswered ? this.#failuresInARow + 1 : 0;
     if (this.#failuresInARow >= MAX_CONSECUTIVE_TRANSPORT_FAILURES && this.#stopped === null) {
@@ -116,6 +134,30 @@ export class RunGuard {
       );
     }
     return exchange;
+  }
+
+  /**
+   * Counts `ms` spent waiting on a stalled exchange (or a burst's stalled call) toward STALL_BUDGET_MS;
+   * past it the run stops: nothing more is sent, the checks from here on are errored with the reason.
+   */
+  noteStall(ms: number, what: string): void {
+    this.#stalled = { ms: this.#stalled.ms + ms, count: this.#stalled.count + 1 };
+    if (this.#stalled.ms < STALL_BUDGET_MS || this.#stopped !== null) return;
+    this.#stopped = new RunStopped(
+      `the target stalled: ${this.#stalled.count} exchanges waited ${formatDuration(this.#stalled.ms)} in all without a complete answer, past the run's ${formatDuration(STALL_BUDGET_MS)} for stalls ` +
+        `(the last: ${what}), so no more requests were sent and the checks from here on were not run`,
+    );
+  }
+
+  /** Stops the run for what the target did (a certificate that changed mid-run); returns the RunStopped a send now throws. */
+  stopForTarget(reason: string): RunStopped {
+    this.#stopped ??= new RunStopped(`${reason}, so no more requests were sent and the checks from here on were not run`);
+    return this.#stopped;
+  }
+
+  /** Time left before the run's time limit, ms (0 once it passed). */
+  timeLeftMs(): number {
+    return Math.max(0, this.#options.startedAtMs + this.#options.maxTimeMs - this.#now());
   }
 
   /** 429 after 429 for more than two windows, outside the rate-limit phase: the target serves nothing, and the run stops. */

@@ -1,14 +1,14 @@
 import { BURST_BODY_BYTES, type BurstOutcome } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
-import type { LoadRequest } from '../load/autocannon-run.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../client/client.ts';
+import type { AutocannonRunOptions, LoadRequest } from '../load/autocannon-run.ts';
+import { DEFAULT_ABORT_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Pacer } from '../client/pacer.ts';
 import { clientTimeouts, type Profile } from '../profile/profile.ts';
 import type { Progress } from '../report/progress.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RunStopped } from '../errors.ts';
+import { ClockcheckError, type RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { retryAfterMs } from '../client/retry-after.ts';
 import { retainExchange } from '../client/retained.ts';
@@ -35,6 +35,12 @@ export interface RunTransportOptions {
   readonly halt?: () => RunStopped | null;
   /** Aborts a burst under way (a signal came). */
   readonly abortSignal?: AbortSignal;
+  /** Time left before the run's time limit, ms: a burst is cut there. */
+  readonly timeLeftMs?: () => number;
+  /** A burst's stalled call: the time it cost, counted toward the run's stall budget (RunGuard.noteStall). */
+  readonly onStall?: (ms: number, what: string) => void;
+  /** A burst's connection failed TLS (the certificate changed mid-run): the RunStopped to throw. */
+  readonly onCertificateChange?: (reason: string) => RunStopped;
 }
 
 /**
@@ -49,6 +55,8 @@ export class RunTransport {
   readonly #options: RunTransportOptions;
   #made = 0;
   #segment = 'paced';
+  /** Why bursts are no longer sent: an earlier burst stalled (one stall is the verdict; each later burst would wait as long). */
+  #burstsStalled: string | null = null;
   /** Set while the run cleans up after a signal: those calls are not halted. */
   readonly #cleaning = new AsyncLocalStorage<true>();
 
@@ -118,37 +126,58 @@ export class RunTransport {
    * whose timing is not, so their large bodies may be collected as they arrive).
    */
   async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstOutcome> {
-    const { profile, pacer } = this.#options;
     const stop = this.#options.halt?.() ?? null;
     if (stop !== null) throw stop;
+    if (this.#burstsStalled !== null) return { exchanges: [], unanswered: amount, failure: `not sent: ${this.#burstsStalled}` };
     const first = this.client.reserveExchangeIds(amount);
     // Loaded at the first burst, not at start: autocannon is about 25 MB of a process, and many runs send no burst.
     const { runAutocannon } = await import('../load/autocannon-run.ts');
     LARGE_BODIES.settle(); // the garbage of large bodies goes before the burst, not on top of it (and no collection pauses it)
-    const run = await runAutocannon({
+    const run = await runAutocannon(this.#burstOptions(requests, amount, first, wholeBodies)).catch((error: unknown) => {
+      // A TLS failure on a burst's connection after the preflight verified: the certificate changed mid-run.
+      if (error instanceof ClockcheckError && error.code === 'CLOCKCHECK_TARGET' && this.#options.onCertificateChange) throw this.#options.onCertificateChange(error.message);
+      throw error;
+    });
+    for (const exchange of run.exchanges) {
+      this.#seen(exchange, segment);
+      await this.#options.pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
+    }
+    if (run.stoppedEarly?.code === 'TLS_ERROR' && this.#options.onCertificateChange) throw this.#options.onCertificateChange(run.stoppedEarly.message);
+    if (run.failure === null) return { exchanges: run.exchanges, unanswered: run.unanswered };
+    const failure = `the burst stopped at its first broken call: ${run.failure.message} (${run.failure.code})`;
+    if (run.failure.code === 'EXCHANGE_TIMEOUT') {
+      this.#burstsStalled = `an earlier burst stalled (${run.failure.message})`;
+      this.#options.onStall?.(run.stalledMs, `a burst's call (${run.failure.message})`);
+    }
+    return { exchanges: run.exchanges, unanswered: run.unanswered, failure };
+  }
+
+  /** A burst's autocannon options: the client's trust, pin and token form, the exchange deadline, cut at the run's time limit and at its first broken call. */
+  #burstOptions(requests: readonly LoadRequest[], amount: number, first: number, wholeBodies: boolean): AutocannonRunOptions {
+    const { profile } = this.#options;
+    const leftMs = this.#options.timeLeftMs?.();
+    return {
       origin: this.client.origin,
       apiPrefix: profile.api_prefix,
       token: this.#options.token,
       ...(this.#options.secrets ? { secrets: this.#options.secrets } : {}),
       authorization: this.client.authorization(),
-      tls: this.#tls(),
+      tls: { ...this.#tls(), ...(this.client.certificatePin ? { pin: this.client.certificatePin } : {}) },
       requests,
       connections: profile.rate_limit.connections,
       amount,
       keepExchanges: true,
       maxBodyBytes: wholeBodies ? DEFAULT_MAX_RESPONSE_BYTES : BURST_BODY_BYTES,
+      cutBodyBytes: DEFAULT_ABORT_RESPONSE_BYTES,
       collectWhileRunning: wholeBodies,
       sampleIntervalMs: 10,
-      timeoutSeconds: Math.ceil(profile.timeouts.headers / 1000),
+      timeoutSeconds: Math.max(1, Math.ceil(profile.timeouts.exchange / 1000)),
+      stopOnFailure: true,
+      ...(leftMs === undefined || !Number.isFinite(leftMs) ? {} : { maxDurationSeconds: Math.max(1, Math.ceil(leftMs / 1000)) }),
       userAgent: `clockcheck/${toolVersion()}`,
       firstExchangeId: first - 1,
       ...(this.#options.abortSignal ? { abortSignal: this.#options.abortSignal } : {}),
-    });
-    for (const exchange of run.exchanges) {
-      this.#seen(exchange, segment);
-      await pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
-    }
-    return { exchanges: run.exchanges, unanswered: run.unanswered };
+    };
   }
 
   close(): Promise<void> {

@@ -37,7 +37,7 @@ describe('profile defaults', () => {
       user_email_format: 'either',
       user_edit_required: 'either',
       waivers: [],
-      timeouts: { connect: 10_000, headers: 30_000, body: 30_000, exchange: 60_000 },
+      timeouts: { connect: 10_000, headers: 20_000, body: 20_000, exchange: 30_000 },
     });
   });
 
@@ -49,7 +49,7 @@ describe('profile defaults', () => {
   it('completes partial nested objects with their defaults', () => {
     const profile = parseProfile(lines('rate_limit:', '  limit: 30', 'timeouts:', '  body: 2.5s', 'tls:', '  ca: ca.pem', 'status_codes:', '  create: 201'), 'p.yaml');
     expect(profile.rate_limit).toMatchObject({ limit: 30, window: 60_000, probe_path: '/users' });
-    expect(profile.timeouts).toEqual({ connect: 10_000, headers: 30_000, body: 2_500, exchange: 60_000 });
+    expect(profile.timeouts).toEqual({ connect: 10_000, headers: 20_000, body: 2_500, exchange: 30_000 });
     expect(profile.tls).toEqual({ ca: 'ca.pem', insecure: false });
     expect(profile.status_codes).toEqual({ create: 201 });
     expect(profile.fixtures).toEqual({});
@@ -58,7 +58,7 @@ describe('profile defaults', () => {
   it('parses durations in ms, s and m into milliseconds', () => {
     const profile = parseProfile(lines('rate_limit: { window: 1m }', 'timeouts: { connect: 500ms, headers: 2s, body: 0.5m }'), 'p.yaml');
     expect(profile.rate_limit.window).toBe(60_000);
-    expect(profile.timeouts).toEqual({ connect: 500, headers: 2_000, body: 30_000, exchange: 60_000 });
+    expect(profile.timeouts).toEqual({ connect: 500, headers: 2_000, body: 30_000, exchange: 30_000 });
   });
 
   it('fills the webhook subscribe body and keeps fixtures, waivers and sort names', () => {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { RunStopped } from '../../src/errors.ts';
-import { MAX_CONSECUTIVE_TRANSPORT_FAILURES, RunGuard, defaultMaxTimeMs } from '../../src/run/run-guard.ts';
+import { MAX_CONSECUTIVE_TRANSPORT_FAILURES, RunGuard, STALL_BUDGET_MS, defaultMaxTimeMs } from '../../src/run/run-guard.ts';
 import type { Exchange, TransportErrorCode } from '../../src/client/exchange.ts';
 
 /** A send that answers (or fails with `code`) per the script, numbering exchanges from 1. */
-function scripted(script: ReadonlyArray<TransportErrorCode | number>) {
+function scripted(script: ReadonlyArray<TransportErrorCode | number>, durationMs = 1) {
   let id = 0;
   const sent: number[] = [];
   const send = async (): Promise<Exchange> => {
     const step = script[id] ?? 200;
     id++;
     sent.push(id);
-    const base = { id, startedAt: '', sentAtMs: 0, durationMs: 1, request: { method: 'GET' as const, url: 'https://t.test/api/public/users', headers: {} } };
+    const base = { id, startedAt: '', sentAtMs: 0, durationMs, request: { method: 'GET' as const, url: 'https://t.test/api/public/users', headers: {} } };
     return typeof step === 'number'
       ? { ...base, response: { status: step, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } }
       : { ...base, error: { code: step, message: step } };
@@ -22,6 +22,37 @@ function scripted(script: ReadonlyArray<TransportErrorCode | number>) {
 const GET = { method: 'GET', path: '/users' } as const;
 
 describe('RunGuard: a run always ends', () => {
+  it('a target that stalls every other exchange spends the stall budget, not N in a row: the run stops at 60 s of stalls in all', async () => {
+    const target = scripted(['HEADERS_TIMEOUT', 200, 'BODY_TIMEOUT', 200, 'EXCHANGE_TIMEOUT', 200, 200], 20_000);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 600_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    for (let i = 0; i < 5; i++) await guard.send(GET);
+    expect(STALL_BUDGET_MS).toBe(60_000);
+    expect(guard.stopped).toMatch(/^the target stalled: 3 exchanges waited 1 min 00 s in all without a complete answer, past the run's 1 min 00 s for stalls \(the last: exchange 5 \(EXCHANGE_TIMEOUT\)\)/);
+    await expect(guard.send(GET)).rejects.toThrow(RunStopped);
+    expect(target.sent).toHaveLength(5);
+  });
+
+  it("a reset or a refused connection is not a stall (it costs no wait), and a burst's stall counts like an exchange's", async () => {
+    const target = scripted(['CONNECTION_RESET', 200, 'CONNECTION_REFUSED', 200, 'EXCHANGE_TIMEOUT'], 30_000);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 600_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    for (let i = 0; i < 5; i++) await guard.send(GET);
+    expect(guard.stopped).toBeNull();
+    guard.noteStall(30_000, "a burst's call (no complete answer within 30 s)");
+    expect(guard.stopped).toMatch(/^the target stalled: 2 exchanges waited 1 min 00 s .*the last: a burst's call/);
+  });
+
+  it('a TLS failure after the target answered (its certificate changed mid-run) stops the run at once; before any answer it is one more failure', async () => {
+    const early = new RunGuard({ send: scripted(['TLS_ERROR', 200]).send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    await early.send(GET);
+    expect(early.stopped).toBeNull();
+    const target = scripted([200, 'TLS_ERROR', 200]);
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
+    await guard.send(GET);
+    await guard.send(GET);
+    expect(guard.stopped).toMatch(/^the target's certificate no longer verified at exchange 2: TLS_ERROR, so no more requests were sent/);
+    await expect(guard.send(GET)).rejects.toThrow(RunStopped);
+  });
+
   it(`stops sending after ${MAX_CONSECUTIVE_TRANSPORT_FAILURES} exchanges in a row without an answer, naming the last answered exchange`, async () => {
     const target = scripted([200, 200, 'CONNECTION_REFUSED', 'HEADERS_TIMEOUT', 'CONNECTION_RESET', 'EXCHANGE_TIMEOUT', 'CONNECTION_REFUSED', 200]);
     const guard = new RunGuard({ send: target.send, maxTimeMs: 60_000, startedAtMs: Date.now(), maxTimeSource: '--max-time' });
