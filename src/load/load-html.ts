@@ -5,6 +5,7 @@ import { timelineChart } from './_internals/timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
 import { LOAD_CSS } from './_internals/load-css.ts';
 import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
+import type { LoadCheck } from './load-verdict.ts';
 
 /** Nothing may load from anywhere, and only clockcheck's own stylesheet applies; the page has no script. */
 const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LOAD_CSS, 'utf8').digest('base64')}'`;
@@ -31,6 +32,15 @@ function runShape(report: LoadReport): string {
   ].join(' · ');
 }
 
+/** Sent, answered, unanswered by what became of them, and the calls a timed run cut off. */
+function requestsText(report: LoadReport): string {
+  const r = report.requests;
+  const by = r.unansweredBy;
+  const parts = [`${by.timedOut} timed out`, `${by.lostWithConnection} lost with their connection`, `${by.heldToEnd} held until the run stopped`];
+  const cut = r.cutOffAtEnd > 0 ? ` · ${r.cutOffAtEnd} in flight when the time was up (cut off by the run, not judged)` : '';
+  return `${r.sent} sent · ${r.completed} answered · ${r.unanswered} unanswered${r.unanswered > 0 ? ` (${parts.join(', ')})` : ''}${cut} · ${report.counts.non2xxExcept429} answers neither 2xx nor 429`;
+}
+
 function summarySection(report: LoadReport): SafeHtml {
   const verdict = report.verdict.status === 'passed' ? 'PASSED' : 'FAILED';
   const { counts, target, endpoint } = report;
@@ -46,21 +56,30 @@ function summarySection(report: LoadReport): SafeHtml {
 <li class="c-2xx" data-testid="count-2xx"><b>${counts.status2xx}</b> 2xx</li>
 <li class="c-429" data-testid="count-429"><b>${counts.status429}</b> 429</li>
 <li class="c-5xx" data-testid="count-5xx"><b>${counts.status5xx}</b> 5xx</li>
+<li data-testid="count-non2xx"><b>${counts.non2xx}</b> non-2xx</li>
+<li class="${report.requests.unanswered > 0 ? 'c-error' : ''}" data-testid="count-unanswered"><b>${report.requests.unanswered}</b> unanswered</li>
+<li class="${counts.timeouts > 0 ? 'c-error' : ''}" data-testid="count-timeouts"><b>${counts.timeouts}</b> timeouts</li>
 <li class="c-error" data-testid="count-errors"><b>${counts.errors}</b> errors (${counts.timeouts} timeouts)</li>
 </ul>
 <dl class="facts">
 ${fact('Run', html`<span class="mono">${report.runId}</span> · ${report.startedAt} → ${report.finishedAt} · ${formatDuration(report.durationMs)}`)}
 ${fact('Load', runShape(report))}
-${fact('Requests', `${report.requests.sent} sent · ${report.requests.completed} answered · ${report.requests.unanswered} unanswered`)}
+${fact('Requests', requestsText(report))}
 ${fact('Rate limit judged', limit ? `${limit.limit} calls in any ${limit.windowMs % 1000 === 0 ? `${limit.windowMs / 1000} s` : `${limit.windowMs} ms`} window` : 'none given')}
 ${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
 </dl>
 </header>`;
 }
 
+/** A default check's rule, or `--ensure` on a threshold's line. */
+function chip(check: LoadCheck): SafeHtml | '' {
+  if (check.id === 'ensure') return html`<span class="rule-chip">--ensure</span>`;
+  return check.rule ? html`<span class="rule-chip">${check.rule}</span>` : '';
+}
+
 function verdictSection(report: LoadReport): SafeHtml {
   const rows = report.verdict.checks.map(
-    (c) => html`<li data-check-id="${c.id}"><span class="badge status-${c.status}">${c.status}</span><span class="check-title">${c.title}</span>${c.rule ? html`<span class="rule-chip">${c.rule}</span>` : ''}<span class="muted">${c.detail}</span></li>`,
+    (c) => html`<li data-check-id="${c.id}"><span class="badge status-${c.status}">${c.status}</span><span class="check-title">${c.title}</span>${chip(c)}<span class="muted">${c.detail}</span></li>`,
   );
   return html`<section id="verdict"><h2>Verdict</h2><ul class="checks" data-testid="checks">${rows}</ul></section>`;
 }
@@ -74,8 +93,18 @@ function latencySection(report: LoadReport): SafeHtml {
   return html`<section id="latency"><h2>Latency percentiles</h2>
 ${barChart({ testId: 'latency-chart', dataName: 'percentile', title: `Response latency by percentile, p50 ${ms(l.p50)} to max ${ms(l.max)}`, bars })}
 <p class="note">Of every response, 2xx and 429 alike, in whole milliseconds (0: under 1 ms). min ${ms(l.min)} · mean ${ms(l.mean)} · stddev ${ms(l.stddev)}</p>
+${servedTable(report)}
 ${byStatusTable(report)}
 </section>`;
+}
+
+/** The served calls' latency, each call timed by the run: what `--ensure` judges p50 … max against. */
+function servedTable(report: LoadReport): SafeHtml | '' {
+  const s = report.latencyServedMs;
+  if (s === null) return '';
+  const cells = [s.p50, s.p90, s.p95, s.p99, s.max, s.mean].map((v) => html`<td class="num">${v.toFixed(2)}</td>`);
+  return html`<p class="note">The served calls (2xx), each timed by the run to 0.01 ms: what --ensure judges a latency against.</p>
+<table data-testid="latency-served"><thead><tr><th>Calls</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>mean ms</th></tr></thead><tbody><tr><td class="num">${s.count}</td>${cells}</tr></tbody></table>`;
 }
 
 /** Latency per kind of answer: do 429s stay fast next to the served calls? */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseDuration } from '../duration.ts';
 import { UsageError } from '../errors.ts';
 import type { HttpMethod } from '../client/exchange.ts';
+import { parseThreshold, type Threshold } from './ensure.ts';
 
 /** Connections autocannon may open: 1 to 256. */
 export const CONNECTIONS = { min: 1, max: 256, default: 10 } as const;
@@ -35,6 +36,8 @@ export interface LoadOptions {
   readonly stop: LoadStop;
   /** Requests per second over all connections; null sends as fast as the target answers. */
   readonly rate: number | null;
+  /** `--ensure`: thresholds the run must meet, each a line of the verdict; empty: the default checks only. */
+  readonly ensure: readonly Threshold[];
 }
 
 /**
@@ -91,6 +94,20 @@ export const loadOptionsSchema = z
     duration: durationText.optional(),
     amount: integerText('amount', 1, MAX_AMOUNT).optional(),
     rate: integerText('rate', 1, MAX_RATE).optional(),
+    ensure: z
+      .array(z.string())
+      .default([])
+      .transform((parts, ctx) =>
+        parts.flatMap((part) => {
+          try {
+            return [parseThreshold(part)];
+          } catch (error) {
+            if (!(error instanceof UsageError)) throw error;
+            ctx.addIssue({ code: 'custom', message: error.message });
+            return [];
+          }
+        }),
+      ),
   })
   .refine((o) => o.duration === undefined || o.amount === undefined, { message: '--duration and --amount exclude each other: give one' })
   .transform(
@@ -99,6 +116,7 @@ export const loadOptionsSchema = z
       connections: o.connections ?? CONNECTIONS.default,
       stop: o.amount !== undefined ? { kind: 'amount', requests: o.amount } : { kind: 'duration', seconds: o.duration ?? DEFAULT_DURATION_SECONDS },
       rate: o.rate ?? null,
+      ensure: o.ensure,
     }),
   );
 

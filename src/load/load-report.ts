@@ -4,9 +4,15 @@ import type { LoadOptions } from './load-options.ts';
 import { loadVerdict, type LoadVerdict, type RateLimitWindow } from './load-verdict.ts';
 import type { StatusLatency } from './latency-by-status.ts';
 import type { SecondCounts } from './per-second.ts';
+import type { ServedLatencyFigures } from './served-latency.ts';
+import { accountUnanswered, type UnansweredCalls } from './unanswered.ts';
 
-/** Bumped on any incompatible change of LoadReport (load.json). */
-export const LOAD_REPORT_SCHEMA_VERSION = '1.0.0';
+/**
+ * Bumped on any incompatible change of LoadReport (load.json). 2.0.0: `requests.unanswered` leaves out
+ * the calls a timed run cut off (`requests.cutOffAtEnd`), `requests.sent` is the calls written (answered
+ * + unanswered + cut off), the check `no-transport-errors` became `all-answered`, and `--ensure` lines.
+ */
+export const LOAD_REPORT_SCHEMA_VERSION = '2.0.0';
 
 /** The latency percentiles a load report gives, in chart order, as autocannon names them. */
 export const LATENCY_PERCENTILES = [
@@ -47,19 +53,27 @@ export interface LoadReport {
     readonly rate: number | null;
     /** The limit the run was judged against; null: not judged. */
     readonly rateLimit: RateLimitWindow | null;
+    /** `--ensure` thresholds, as given; each is a line of the verdict. */
+    readonly ensure: readonly string[];
   };
   readonly startedAt: string;
   readonly finishedAt: string;
   /** First request sent → last response received (autocannon's own span ends at its next sample tick). */
   readonly durationMs: number;
   readonly requests: {
+    /** Written to a connection: completed + unanswered + cutOffAtEnd (autocannon's own count adds one a connection). */
     readonly sent: number;
     readonly completed: number;
-    /** Sent without a response: errors, timeouts, and calls in flight when the run ended. */
+    /** Sent and never answered: timed out, lost with their connection, or held until the run stopped (the sum of `unansweredBy`). */
     readonly unanswered: number;
+    readonly unansweredBy: Omit<UnansweredCalls, 'total' | 'cutOffAtEnd' | 'silentBeforeStopMs'>;
+    /** In flight when a timed run stopped while the target was still answering: cut off by the run, not judged. */
+    readonly cutOffAtEnd: number;
+    /** With calls in flight at the stop: how long before it the target last answered, ms. */
+    readonly silentBeforeStopMs: number | null;
   };
   readonly throughput: {
-    /** Completed responses per second over `durationMs`. */
+    /** Completed responses per second over `durationMs`, or until the run stopped when calls were held to the end. */
     readonly requestsPerSecond: number;
     /**
      * The rate of each of autocannon's samples (responses in one sample interval, scaled to a
@@ -73,13 +87,21 @@ export interface LoadReport {
   readonly latencyMs: LatencyFigures;
   /** Latency (ms, 0.01 precision) per kind of answer: whether 429s stay fast next to served calls. */
   readonly latencyByStatus: readonly StatusLatency[];
+  /**
+   * Latency of the served calls (2xx) as the run timed each (ms, 0.01 precision): what `--ensure`
+   * judges p50 … max and mean against; null when none was served (or not collected).
+   */
+  readonly latencyServedMs: ServedLatencyFigures | null;
   /** Whether the run hit the hard cap on time (an amount run against a target that stopped answering). */
   readonly cappedByDuration: boolean;
   /** Responses per status code, lowest code first. */
   readonly statuses: readonly { readonly status: number; readonly count: number }[];
   readonly counts: {
     readonly status2xx: number;
+    /** Every answer that is not 2xx, 429s included (autocannon's `non2xx`). */
     readonly non2xx: number;
+    /** Answers neither 2xx nor 429: what `--ensure non2xx` bounds. */
+    readonly non2xxExcept429: number;
     readonly status4xx: number;
     readonly status5xx: number;
     readonly status429: number;
@@ -104,6 +126,8 @@ export interface LoadReportContext {
   /** From the run's own per-response timing; empty when not collected. */
   readonly latencyByStatus?: readonly StatusLatency[];
   readonly perSecond?: readonly SecondCounts[];
+  /** From the run's own per-response timing; null or absent when not collected or nothing was served. */
+  readonly servedLatency?: ServedLatencyFigures | null;
 }
 
 /** autocannon's `statusCodeStats` (string keys, `{ count }`) as a map of status → count. */
@@ -131,6 +155,24 @@ function latency(l: autocannon.Histogram): LatencyFigures {
   return { min: Math.min(l.min, l.p0_001), mean: l.mean, stddev: l.stddev, p50: l.p50, p75: l.p75, p90: l.p90, p97_5: l.p97_5, p99: l.p99, p99_9: l.p99_9, max: l.max };
 }
 
+/** The run's calls without an answer, accounted from the run and its options. */
+function unansweredOf(run: AutocannonRun, context: LoadReportContext): UnansweredCalls {
+  const { result } = run;
+  const slowest = Math.max(result.latency.max, ...(context.latencyByStatus ?? []).map((s) => s.max));
+  return accountUnanswered({
+    unanswered: run.unanswered,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    timedStop: context.options.stop.kind === 'duration' && !run.cappedByDuration,
+    connections: context.options.connections,
+    paced: context.options.rate !== null,
+    firstSentAtMs: run.firstSentAtMs,
+    lastReceivedAtMs: run.lastReceivedAtMs,
+    stoppedAtMs: result.finish.getTime(),
+    slowestAnswerMs: slowest,
+  });
+}
+
 /** Aggregates one autocannon run into the report; pure, so it is tested without a server. */
 export function buildLoadReport(run: AutocannonRun, context: LoadReportContext): LoadReport {
   const { result } = run;
@@ -139,14 +181,26 @@ export function buildLoadReport(run: AutocannonRun, context: LoadReportContext):
   const endMs = run.lastReceivedAtMs ?? startMs;
   const durationMs = endMs - startMs;
   const completed = result.requests.total;
+  const unanswered = unansweredOf(run, context);
+  const sent = completed + run.unanswered;
+  // Held calls waited until the stop: the rate is over that span, not only up to the last answer.
+  const rateSpanMs = unanswered.heldToEnd > 0 ? Math.max(durationMs, result.finish.getTime() - startMs) : durationMs;
+  const requestsPerSecond = rateSpanMs > 0 ? round(completed / (rateSpanMs / 1000)) : 0;
+  const status429 = statuses.get(429) ?? 0;
+  const servedLatency = context.servedLatency ?? null;
   const verdict = loadVerdict({
     statuses,
     errors: result.errors,
     timeouts: result.timeouts,
+    unanswered,
     durationMs: run.lastReceivedAtMs === null ? null : durationMs,
     rateLimit: context.rateLimit,
+    thresholds: context.options.ensure,
+    stoppedEarly: run.stoppedEarly === null ? null : `${run.stoppedEarly.message} (${run.stoppedEarly.code})`,
+    measures: { sent, served: servedLatency, errors: result.errors, timeouts: result.timeouts, unanswered: unanswered.total, non2xx: result.non2xx - status429, limited: status429, requestsPerSecond },
   });
   const { stop } = context.options;
+  const { total, cutOffAtEnd, silentBeforeStopMs, ...unansweredBy } = unanswered;
   return {
     schemaVersion: LOAD_REPORT_SCHEMA_VERSION,
     runId: context.runId,
@@ -159,27 +213,30 @@ export function buildLoadReport(run: AutocannonRun, context: LoadReportContext):
       amount: stop.kind === 'amount' ? stop.requests : null,
       rate: context.options.rate,
       rateLimit: context.rateLimit,
+      ensure: context.options.ensure.map((t) => t.text),
     },
     startedAt: new Date(startMs).toISOString(),
     finishedAt: new Date(endMs).toISOString(),
     durationMs,
-    requests: { sent: result.requests.sent, completed, unanswered: run.unanswered },
+    requests: { sent, completed, unanswered: total, unansweredBy, cutOffAtEnd, silentBeforeStopMs },
     throughput: {
-      requestsPerSecond: durationMs > 0 ? round(completed / (durationMs / 1000)) : 0,
+      requestsPerSecond,
       samples: sampleRates(result),
       bytesPerSecond: durationMs > 0 ? round(result.throughput.total / (durationMs / 1000)) : 0,
       perSecond: context.perSecond ?? [],
     },
     latencyMs: latency(result.latency),
     latencyByStatus: context.latencyByStatus ?? [],
+    latencyServedMs: servedLatency,
     cappedByDuration: run.cappedByDuration,
     statuses: [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => ({ status, count })),
     counts: {
       status2xx: result['2xx'],
       non2xx: result.non2xx,
+      non2xxExcept429: result.non2xx - status429,
       status4xx: result['4xx'],
       status5xx: result['5xx'],
-      status429: statuses.get(429) ?? 0,
+      status429,
       errors: result.errors,
       timeouts: result.timeouts,
     },

@@ -6,6 +6,7 @@ import type { LoadOptions } from './load-options.ts';
 import type { RateLimitWindow } from './load-verdict.ts';
 import { LatencyByStatus } from './latency-by-status.ts';
 import { PerSecondCounts } from './per-second.ts';
+import { ServedLatency } from './served-latency.ts';
 import { MAX_DURATION_SECONDS } from './load-options.ts';
 
 /** Everything one load run needs: where, with which credentials and trust, what to send, and what to judge. */
@@ -26,6 +27,9 @@ export interface LoadRunOptions {
   readonly runId?: string;
 }
 
+/** Seconds without any answer after which a load run stops (three of autocannon's 10 s timeouts). */
+export const LOAD_IDLE_STOP_SECONDS = 30;
+
 /** A run ID that sorts by time and says what made it: `2026-11-22T00-48-20-620Z-load`. */
 export function loadRunId(now: Date): string {
   return `${now.toISOString().replace(/[:.]/g, '-')}-load`;
@@ -44,6 +48,7 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
   const runId = run.runId ?? loadRunId(new Date());
   const latencies = new LatencyByStatus();
   const perSecond = new PerSecondCounts();
+  const served = new ServedLatency();
   const started = Date.now();
   perSecond.start(started);
   let result;
@@ -60,10 +65,13 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
       keepExchanges: false,
       onResponse: (status, latencyMs) => {
         latencies.add(status, latencyMs);
+        served.add(status, latencyMs);
         perSecond.add(status, Date.now());
       },
       // The hard cap on time holds for amount runs too (autocannon sets no timer for them).
       maxDurationSeconds: options.stop.kind === 'duration' ? options.stop.seconds + 30 : MAX_DURATION_SECONDS,
+      // A target that answers nothing for 30 s is not loaded any longer: the run ends, and says so.
+      idleStopSeconds: LOAD_IDLE_STOP_SECONDS,
       userAgent: `clockcheck/${run.toolVersion} (load)`,
       // An amount run ends at the first sample tick after its last response; 100 ms keeps that
       // tail short. A timed run keeps one sample a second, so the samples are per-second rates.
@@ -85,5 +93,6 @@ export async function runLoad(run: LoadRunOptions): Promise<LoadReport> {
     rateLimit: run.rateLimit,
     latencyByStatus: latencies.summary(),
     perSecond: perSecond.series(),
+    servedLatency: served.summary(),
   });
 }

@@ -6,6 +6,7 @@ import { main } from '../../src/cli/main.ts';
 import type { LoadReport } from '../../src/load/load-report.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import { filesUnder, ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
+import { startHoldingTarget } from './support.ts';
 
 const TOKEN = 'sEcReT-load-token_9c2e+/=';
 const FORMS = [TOKEN, encodeURIComponent(TOKEN), Buffer.from(TOKEN).toString('base64'), JSON.stringify(TOKEN).slice(1, -1)];
@@ -51,6 +52,9 @@ describe('clockcheck load refuses what it should not run', () => {
     [['--server-rate-limit', '60 per minute'], /--server-rate-limit: rate limit "60 per minute" is not of the form/],
     [['--target', 'https://127.0.0.1:9', '--fault', 'rate-limit-off'], /--fault applies to the embedded reference server only/],
     [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"/],
+    [['--ensure', 'p98<=500ms'], /load: --ensure "p98<=500ms": no quantity "p98" \(did you mean p99\?\); one of p50, /],
+    [['--ensure', 'p99<=500ms,errors<=5ms'], /--ensure "errors<=5ms": errors is a number of requests, not a time; write errors<=10 or errors<=1%/],
+    [['--ensure', 'p99=<1s'], /--ensure "p99=<1s": operator "=<" is not one of < <= > >= \(did you mean <=\?\)/],
   ])('exits 2 for %j with one line saying what to fix', async (args, message) => {
     // In process: these fail before anything starts, and a child process each would cost a second.
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -95,6 +99,47 @@ describe('clockcheck load against the embedded reference server', () => {
     expect(r.stdout).toMatch(/✗ No 5xx response\s+150 responses were 5xx \(503 ×150\)/);
     expect((await loadJson(dir)).verdict.status).toBe('failed');
   });
+});
+
+describe('clockcheck load judges the requests that got no answer, and --ensure', () => {
+  it('fails when the target answers 1 request and holds the rest until the run stops, counting them in load.json', async () => {
+    const target = await startHoldingTarget(1);
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'clockcheck-load-'));
+      const r = await runCli(['--target', target.origin, '--allow-http', '--duration', '2s', '--connections', '9', '--report-dir', dir, '--quiet'], { CLOCKCHECK_TOKEN: 'hold-token-4f1d9a' });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      // 9 connections each send one call; the one answered sends a second: 10 sent, 9 held.
+      expect(r.stdout).toContain('Requests  10 sent   1 answered   9 unanswered (9 held until the run stopped)');
+      expect(r.stdout).toMatch(/✗ Every request answered\s+9 of 10 requests got no answer \(9 still waiting when the run stopped, the target silent for [\d.]+ m?s, longer than any answer took\)/);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('FAILED');
+      const report = await loadJson(dir);
+      expect(report.requests).toMatchObject({ sent: 10, completed: 1, unanswered: 9, unansweredBy: { timedOut: 0, lostWithConnection: 0, heldToEnd: 9 }, cutOffAtEnd: 0 });
+      expect(report.verdict.checks.find((c) => c.id === 'all-answered')?.status).toBe('failed');
+      expect(target.received()).toBe(10);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+
+  it('judges each --ensure threshold against the reference server: p99<=1ms fails, the others pass', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-load-'));
+    const ensure = 'p99<=1ms,p50<=60s,errors<=0,non2xx<=0%,limited>=50%,rps>=1';
+    const r = await runCli(['--amount', '200', '--connections', '4', '--server-rate-limit', '50/60s', '--ensure', ensure, '--report-dir', dir, '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ p99<=1ms\s+p99 [\d.]+ ms over 50 served calls; limit <= 1 ms/);
+    expect(r.stdout).toMatch(/✓ limited>=50%\s+150 answers 429, 75% of 200 sent; limit >= 50%/);
+    const report = await loadJson(dir);
+    expect(report.options.ensure).toEqual(ensure.split(','));
+    const lines = report.verdict.checks.filter((c) => c.id === 'ensure');
+    expect(lines.map((c) => [c.title, c.status])).toEqual(ensure.split(',').map((t, i) => [t, i === 0 ? 'failed' : 'passed']));
+    // The latency judged is the served calls' own, as load.json gives it.
+    expect(lines[0]).toMatchObject({ threshold: { quantity: 'p99', measured: report.latencyServedMs?.p99 } });
+    expect(report.latencyServedMs?.count).toBe(50);
+    // non2xx bounds the 5xx too, so no-5xx is left to it; every other default check still judges.
+    expect(report.verdict.checks.slice(0, 3).map((c) => [c.id, c.status])).toEqual([['no-5xx', 'skipped'], ['all-answered', 'passed'], ['within-rate-limit', 'passed']]);
+  }, 30_000);
 });
 
 describe('clockcheck load against a --target keeps the token secret', () => {

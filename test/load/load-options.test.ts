@@ -28,7 +28,14 @@ describe('parseEndpoint', () => {
 
 describe('resolveLoadOptions', () => {
   it('fills the defaults: GET /breaks, 10 connections, 10 s, unpaced', () => {
-    expect(resolveLoadOptions({})).toEqual({ endpoint: { method: 'GET', path: '/breaks' }, connections: 10, stop: { kind: 'duration', seconds: 10 }, rate: null });
+    expect(resolveLoadOptions({})).toEqual({ endpoint: { method: 'GET', path: '/breaks' }, connections: 10, stop: { kind: 'duration', seconds: 10 }, rate: null, ensure: [] });
+  });
+
+  it('reads --ensure thresholds, and names each malformed one with the other options\' issues in one UsageError', () => {
+    expect(resolveLoadOptions({ ensure: ['p99<=500ms', 'errors<=1%'] }).ensure.map((t) => t.text)).toEqual(['p99<=500ms', 'errors<=1%']);
+    const attempt = () => resolveLoadOptions({ ensure: ['p98<=1s', 'rps>=10', 'errors<=5ms'], connections: '0' });
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(/^load: --connections must be .*; --ensure "p98<=1s": no quantity "p98" \(did you mean p99\?\).*; --ensure "errors<=5ms": errors is a number of requests, not a time/);
   });
 
   it('reads durations as 30s, 2m, 1500ms or bare seconds', () => {

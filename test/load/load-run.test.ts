@@ -30,14 +30,19 @@ describe('runLoad against the reference server', () => {
     server = await startReferenceServer({ rateLimit: LIMIT });
     const report = await runLoad(against(server));
     expect(report.statuses).toEqual([{ status: 200, count: 50 }, { status: 429, count: 150 }]);
-    expect(report.counts).toEqual({ status2xx: 50, non2xx: 150, status4xx: 150, status5xx: 0, status429: 150, errors: 0, timeouts: 0 });
-    expect(report.requests).toEqual({ sent: 200, completed: 200, unanswered: 0 });
+    expect(report.counts).toEqual({ status2xx: 50, non2xx: 150, non2xxExcept429: 0, status4xx: 150, status5xx: 0, status429: 150, errors: 0, timeouts: 0 });
+    expect(report.requests).toEqual({ sent: 200, completed: 200, unanswered: 0, unansweredBy: { timedOut: 0, lostWithConnection: 0, heldToEnd: 0 }, cutOffAtEnd: 0, silentBeforeStopMs: null });
     expect(report.verdict.status).toBe('passed');
     expect(report.verdict.limit).toMatchObject({ limit: 50, served: 50, maxServed: 50, beyondLimit: 0 });
     expect(report.exitCode).toBe(0);
     expect(report.target).toEqual({ origin: server.origin, apiPrefix: '/api/public', embedded: true });
     expect(report.endpoint).toEqual({ method: 'GET', path: '/breaks' });
-    expect(report.options).toEqual({ connections: 4, durationSeconds: null, amount: 200, rate: null, rateLimit: LIMIT });
+    expect(report.options).toEqual({ connections: 4, durationSeconds: null, amount: 200, rate: null, rateLimit: LIMIT, ensure: [] });
+    // The served calls' own latency, each timed by the run: what --ensure judges.
+    const s = report.latencyServedMs;
+    expect(s?.count).toBe(50);
+    expect([s?.p50, s?.p90, s?.p95, s?.p99, s?.max]).toEqual([s?.p50, s?.p90, s?.p95, s?.p99, s?.max].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    expect(s?.max).toBe(report.latencyByStatus.find((k) => k.kind === '2xx')?.max);
     const l = report.latencyMs;
     expect([l.min, l.p50, l.p75, l.p90, l.p97_5, l.p99, l.p99_9, l.max]).toEqual([l.min, l.p50, l.p75, l.p90, l.p97_5, l.p99, l.p99_9, l.max].sort((a, b) => a - b));
     expect(l.max).toBeGreaterThan(0);
@@ -75,6 +80,10 @@ describe('runLoad against the reference server', () => {
     expect(report.throughput.samples.intervalMs).toBe(1000);
     expect(report.throughput.samples.count).toBeGreaterThanOrEqual(2);
     expect(report.verdict.checks.find((c) => c.id === 'within-rate-limit')?.status).toBe('skipped');
+    // Each connection's call in flight when the time was up is cut off by the run, not judged.
+    expect(report.requests.unanswered).toBe(0);
+    expect(report.requests.cutOffAtEnd).toBeLessThanOrEqual(2);
+    expect(report.requests.sent).toBe(report.requests.completed + report.requests.cutOffAtEnd);
     expect(report.exitCode).toBe(0);
   });
 

@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
 import type { AutocannonRun } from '../../src/load/autocannon-run.ts';
 import { resolveLoadOptions } from '../../src/load/load-options.ts';
@@ -8,8 +10,19 @@ function histogram(values: Partial<autocannon.Histogram>): autocannon.Histogram 
   return { ...zero, ...values };
 }
 
-/** An autocannon run as runAutocannon returns it, from a status histogram: for tests of the pure layers. */
-export function fakeRun(spec: { statuses: Record<number, number>; errors?: number; timeouts?: number; durationMs?: number | null }): AutocannonRun {
+/**
+ * An autocannon run as runAutocannon returns it, from a status histogram: for tests of the pure layers.
+ * `unanswered` defaults to `errors` (each lost one call); `stoppedAfterMs` (default 1000) is when
+ * autocannon stopped, from the first request.
+ */
+export function fakeRun(spec: {
+  statuses: Record<number, number>;
+  errors?: number;
+  timeouts?: number;
+  durationMs?: number | null;
+  unanswered?: number;
+  stoppedAfterMs?: number;
+}): AutocannonRun {
   const total = Object.values(spec.statuses).reduce((a, b) => a + b, 0);
   const byClass = (c: number) => Object.entries(spec.statuses).filter(([s]) => Math.floor(Number(s) / 100) === c).reduce((a, [, n]) => a + n, 0);
   const start = 1_700_000_000_000;
@@ -25,7 +38,7 @@ export function fakeRun(spec: { statuses: Record<number, number>; errors?: numbe
     errors: spec.errors ?? 0,
     timeouts: spec.timeouts ?? 0,
     start: new Date(start),
-    finish: new Date(start + 1000),
+    finish: new Date(start + (spec.stoppedAfterMs ?? 1000)),
     connections: 4,
     pipelining: 1,
     non2xx: total - byClass(2),
@@ -43,10 +56,14 @@ export function fakeRun(spec: { statuses: Record<number, number>; errors?: numbe
   return {
     result,
     exchanges: [],
-    unanswered: spec.errors ?? 0,
+    unanswered: spec.unanswered ?? spec.errors ?? 0,
     cappedByDuration: false,
-    firstSentAtMs: durationMs === null ? null : start,
+    firstSentAtMs: durationMs === null && spec.unanswered === undefined ? null : start,
     lastReceivedAtMs: durationMs === null ? null : start + durationMs,
+    failure: null,
+    stoppedEarly: null,
+    cut: 0,
+    stalledMs: 0,
   };
 }
 
@@ -61,5 +78,32 @@ export function reportContext(overrides: Partial<LoadReportContext> = {}): LoadR
     options: resolveLoadOptions({ amount: '200', connections: '4' }),
     rateLimit: { limit: 50, windowMs: 60_000 },
     ...overrides,
+  };
+}
+
+/** A plain-HTTP target on loopback that answers its first `answered` requests (an empty list) and holds every later one open, unanswered. */
+export async function startHoldingTarget(answered: number): Promise<{ readonly origin: string; received(): number; close(): Promise<void> }> {
+  let received = 0;
+  const held = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    received++;
+    req.resume();
+    if (received > answered) {
+      held.add(res);
+      return;
+    }
+    const body = '{"items":[]}';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: async () => {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

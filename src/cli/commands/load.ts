@@ -21,12 +21,17 @@ import { useColor } from '../color.ts';
 export const LOAD_COMMAND = defineCommand({
   name: 'load',
   description: `Sends load to one endpoint with autocannon and writes reports/<run-id>/{load.json,load.html}: latency
-percentiles, throughput, the status histogram, 5xx, errors and timeouts. The token comes from
-CLOCKCHECK_TOKEN (or the profile's token_env), never from the command line.
+percentiles, throughput, the status histogram, the requests left unanswered, errors and timeouts.
+The token comes from CLOCKCHECK_TOKEN (or the profile's token_env), never from the command line.
 A target that is not loopback (127.0.0.0/8, ::1, localhost) needs --yes.
 Without --target, an embedded reference server is started, its limit set by --server-rate-limit,
 with any --fault switched on.
-Exit codes: 0 no 5xx, no transport error, nothing served beyond the limit; 1 otherwise; 2 the run could not be made.`,
+By default the run fails on any 5xx, any request left unanswered (timed out, lost with its connection,
+or held until the run stopped), any transport error, and more calls served than the limit allows;
+--ensure adds thresholds, and a threshold on non2xx, unanswered, timeouts or errors takes the place of
+the default for what it bounds.
+Exit codes: 0 every check and threshold met; 1 otherwise; 2 the run could not be made, or an option
+(--ensure among them) is malformed.`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else an embedded reference server", help: "the server to load: the spec's {base_url}; /api/public is added" },
     endpoint: { kind: 'string', placeholder: 'METHOD:/path', defaultHelp: 'GET:/breaks', help: 'the one endpoint, under /api/public, with any query string; GET only (a load run sends no body and changes nothing)' },
@@ -40,6 +45,13 @@ Exit codes: 0 no 5xx, no transport error, nothing served beyond the limit; 1 oth
       parse: parseRateLimit,
       defaultHelp: "the profile's rate_limit with --profile, the embedded server's own without --target, else not judged",
       help: "the target's limit to judge against: more calls served (2xx) than a conforming sliding window allows in the run's length fails the run",
+    },
+    ensure: {
+      kind: 'list',
+      placeholder: 'THRESHOLDS',
+      help:
+        "what the run must meet, as in k6 thresholds, e.g. 'p99<=500ms,errors<=1%': p50 p90 p95 p99 max mean (ms or s, of the served calls), " +
+        'errors unanswered timeouts non2xx limited (a count, or a % of the requests sent; non2xx leaves out 429), rps (responses/s); with < <= > >=',
     },
     yes: { kind: 'boolean', help: 'load a target that is not loopback' },
     profile: { kind: 'string', placeholder: 'FILE', help: 'the target profile: target, token_env, tls, rate_limit, api_prefix' },
@@ -83,6 +95,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
     duration: values.duration,
     amount: values.amount,
     rate: values.rate,
+    ensure: values.ensure,
   });
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
   const target = values.target ?? profile.target;
