@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readPemFile } from '../tls/pem-file.ts';
 import { UsageError } from '../errors.ts';
 import type { Profile } from '../profile/profile.ts';
 
@@ -42,7 +42,7 @@ export async function resolveTargetAccess(target: string, profile: Profile, opti
   return {
     origin: url.origin,
     token,
-    caPem: caFile ? await readFile(caFile, 'utf8') : undefined,
+    caPem: caFile ? await readPemFile(caFile) : undefined,
     caFile,
     insecure: options.insecure || profile.tls.insecure,
   };

@@ -3,6 +3,8 @@ import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
 import { linkForm } from '../checks/link-form.ts';
 import { preflight } from '../run/preflight.ts';
 import { rateLimitBacklog } from '../run/backlog.ts';
+import { RunGuard } from '../run/run-guard.ts';
+import { ClockcheckError, RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -134,11 +136,17 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
   try {
     const answers = await askTarget(client, options, profile, pacer);
     return { ...profileFrom(answers), rateLimit: discoverRateLimit(options.rateLimit, seen, spec), requests: seen.length };
+  } catch (error) {
+    if (error instanceof RunStopped) throw new ClockcheckError('CLOCKCHECK_TARGET', `init stopped, no profile was written: ${error.reason.replace(/, so no more requests were sent.*$/, '')}`);
+    throw error;
   } finally {
     progress?.finish();
     await client.close();
   }
 }
+
+/** The longest init runs: its ~18 requests at 60 a minute take 20 s; a target that stalls is stopped sooner by the stall budget. */
+const INIT_MAX_TIME_MS = 5 * 60_000;
 
 /** The client init talks to the target with: the default profile's prefix and timeouts, paced, bodies up to 1 MiB. */
 function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExchange: (exchange: Exchange) => void): TargetClient {
@@ -158,7 +166,9 @@ function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExch
 
 /** Every request init makes, in order: the preflight's user list, the refusals, the filters, the sorts, timesheets, breaks, versions, and the writes when asked. */
 async function askTarget(client: TargetClient, options: InitOptions, profile: Profile, pacer: Pacer): Promise<TargetAnswers> {
-  const send = (request: TargetRequest): Promise<Exchange> => client.send(request);
+  // The run's own bounds: N failures in a row, the stall budget, a certificate that changed, and a time limit.
+  const guard = new RunGuard({ send: (request) => client.send(request), maxTimeMs: INIT_MAX_TIME_MS, startedAtMs: Date.now(), maxTimeSource: "init's limit" });
+  const send = (request: TargetRequest): Promise<Exchange> => guard.send(request);
   const list = async (path: string, query: Record<string, string | number>) => readList(await send({ method: 'GET', path, query }));
   const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });
   pacer.account(rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length));

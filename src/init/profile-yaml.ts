@@ -159,8 +159,10 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
     lines.push(...comment('The target served the token only as Authorization: Bearer <token>; run finds that out again in its preflight and fails AUTH-HEADER-RAW (§5.2).', ''));
   }
 
-  lines.push(...section("the target's own data (fixtures)"), 'fixtures:');
-  for (const [spec, discovery] of looked(found, FIXTURE_KEYS)) lines.push(...entry(spec, discovery, '  '));
+  const fixtures = looked(found, FIXTURE_KEYS);
+  // With no fixture found every line below is a comment, and a bare `fixtures:` would read as null.
+  lines.push(...section("the target's own data (fixtures)"), fixtures.some(([, d]) => isFound(d)) ? 'fixtures:' : 'fixtures: {}   # none found: fill in the keys below');
+  for (const [spec, discovery] of fixtures) lines.push(...entry(spec, discovery, '  '));
   lines.push('');
   for (const [spec, discovery] of looked(found, [COMPANY_KEY])) lines.push(...entry(spec, discovery));
 

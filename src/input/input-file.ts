@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { SourceError } from './yaml-source.ts';
 
 /** The largest profile clockcheck reads: a profile is a page of settings. */
@@ -16,7 +17,15 @@ export const MAX_SUITE_BYTES = 4 * 1024 * 1024;
 export async function readInputFile(file: string, shown: string, maxBytes: number, what: string): Promise<string> {
   const { size } = await stat(file);
   if (size > maxBytes) throw new SourceError(shown, 1, '', `is ${megabytes(size)}; a ${what} is at most ${megabytes(maxBytes)} (a larger one is not a ${what} clockcheck can use)`);
-  return readFile(file, 'utf8');
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  // Read, not stat'ed: a device or a pipe (/dev/zero, <(…)) has no size until it is read.
+  for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) throw new SourceError(shown, 1, '', `is over ${megabytes(maxBytes)}; a ${what} is at most that (a larger one is not a ${what} clockcheck can use)`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function megabytes(bytes: number): string {

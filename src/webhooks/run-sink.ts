@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readPemFile } from '../tls/pem-file.ts';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
@@ -62,7 +62,7 @@ export function listenAddress(listen: string): { host: string; port: number } {
 /** Starts the run's sink as the profile describes it. */
 export async function startRunSink(webhook: SinkProfile, deps: RunSinkDeps): Promise<RunSink> {
   const { host, port } = listenAddress(webhook.sink.listen);
-  const tls = webhook.sink.tls ? { certPem: await readFile(webhook.sink.tls.cert, 'utf8'), keyPem: await readFile(webhook.sink.tls.key, 'utf8') } : undefined;
+  const tls = webhook.sink.tls ? { certPem: await readPemFile(webhook.sink.tls.cert), keyPem: await readPemFile(webhook.sink.tls.key) } : undefined;
   const sink = await startSink({
     host,
     port,

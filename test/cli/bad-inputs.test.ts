@@ -90,6 +90,12 @@ describe('a mistake in any input is named, never a stack trace', () => {
     expectNamedMistake(await runClockcheck(['run', '--suite', file('bomb-suite.yaml', `${bomb}\nscenarios: []\n`), '--plan'], ENV), /bomb-suite\.yaml:2: its aliases expand past 100/);
   });
 
+  it.concurrent('a device or a pipe given as a profile or a PEM file is read only up to its limit: one line, exit 2', async () => {
+    expectNamedMistake(await runClockcheck(['run', '--profile', '/dev/zero', '--plan'], ENV), /\/dev\/zero:1: is over 1\.0 MiB; a profile is at most that/);
+    expectNamedMistake(await runClockcheck(['load', '--target', 'https://127.0.0.1:9', '--ca', '/dev/zero', '--duration', '1'], { ...ENV, CLOCKCHECK_TOKEN: 'tok-x' }), /\/dev\/zero: over 1 MiB, not a PEM file clockcheck can use/);
+    expectNamedMistake(await runClockcheck(['serve', '--cert', '/dev/zero', '--key', '/dev/zero', '--port', '0'], ENV), /\/dev\/zero: over 1 MiB, not a PEM file/);
+  });
+
   it.concurrent('a profile or a suite too large to be one is refused before it is read, with the limit', async () => {
     const huge = `# ${'x'.repeat(1024)}\n`.repeat(4200);
     expectNamedMistake(await runClockcheck(['run', '--profile', file('huge-profile.yaml', huge), '--plan'], ENV), /huge-profile\.yaml:1: is 4\.1 MiB; a profile is at most 1\.0 MiB/);

@@ -117,6 +117,23 @@ describe.concurrent('stalls: the run spends at most its stall budget waiting, in
   }, TEST_MS);
 });
 
+describe.concurrent('init: the same bounds as a run', () => {
+  it('a target that stalls every other call: init stops at the stall budget, writes nothing, exit 2 with one line', async () => {
+    const target = await startHostileTarget({ mode: 'stalls-alternate', token: TOKEN, hostileOn: 'after-first' });
+    targets.push(target);
+    const work = await mkdtemp(join(tmpdir(), 'clockcheck-conn-init-'));
+    await writeFile(join(work, 'ca.pem'), target.tls.caPem);
+    const out = join(work, 'profile.yaml');
+    const result = await runMeasured(process.execPath, [DEV_BIN, 'init', '--target', target.origin, '--ca', join(work, 'ca.pem'), '--out', out, '--rate-limit', '600/60s', '--quiet'], { ...process.env, CLOCKCHECK_TOKEN: TOKEN }, WALL_MS + 30_000);
+    expect(result.killed).toBe(false);
+    expect(result.wallMs).toBeLessThan(WALL_MS);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^clockcheck: init stopped, no profile was written: the target stalled: 3 exchanges waited 1 min \d\d s in all/);
+    await expect(readFile(out, 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(secretFindings(result.stdout + result.stderr, TOKEN)).toEqual([]);
+  }, TEST_MS);
+});
+
 describe.concurrent('load: the same bounds, and a load that nothing answers ends', () => {
   it.each([
     ['endless-headers', ['--duration', '3']],

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readPemFile } from '../../tls/pem-file.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
@@ -145,7 +145,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     dialect: options.dialect,
     seed: options['seed-data'],
     versions: options.versions,
-    tls: options.cert && options.key ? tlsIdentityFromPem(await readFile(options.cert, 'utf8'), await readFile(options.key, 'utf8')) : undefined,
+    tls: options.cert && options.key ? tlsIdentityFromPem(await readPemFile(options.cert), await readPemFile(options.key)) : undefined,
     onError: (error) => console.error('handler error:', error),
   });
   if (options.ipc) return announceOverIpc(server, rateLimit);
