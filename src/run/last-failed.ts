@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { readReportFile, readReportJson, type ReadReport } from '../report/read-report.ts';
+import { readReportFile, readReportJson, type ReadReport } from './read-report.ts';
 import { checksUnder2 } from '../report/legacy-statuses.ts';
 
 /** The part of a report.json that `--last-failed` reads (any schema version since 1.0). */

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { UsageError } from '../errors.ts';
-import { REPORT_FILES } from './write-reports.ts';
+import { readJsonFile } from '../input/json-file.ts';
+import { REPORT_FILES } from '../report/write-reports.ts';
 
 /** A report.json this clockcheck wrote, read back and checked against `schema` (the part the reader needs). */
 export interface ReadReport<T> {
@@ -21,24 +22,20 @@ export async function readReportFile<T>(given: string, schema: z.ZodType<T>, com
   return readReportJson(info.isDirectory() ? join(given, REPORT_FILES.json) : given, schema, command);
 }
 
-/** As readReportFile, for a path known to be the report.json itself. */
+/** The most of a report kept in memory: the parts a reader's schema names (check IDs, statuses, rules), whatever the report's size. */
+const MAX_KEPT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * As readReportFile, for a path known to be the report.json itself: read as a stream, keeping only
+ * what `schema` reads, so a report of gigabytes (large bodies kept) costs its checks' IDs, not its size.
+ */
 export async function readReportJson<T>(path: string, schema: z.ZodType<T>, command: string): Promise<ReadReport<T>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`${command}: cannot read ${path}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${command}: ${path} is not JSON`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UsageError(`${command}: ${path} is not a clockcheck report.json (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`);
-  }
-  return { path, report: parsed.data };
+  const report = await readJsonFile(path, schema, {
+    reader: command,
+    what: 'a clockcheck report.json',
+    hint: 'give the report.json a clockcheck run wrote, or the run directory that holds it',
+    code: 'CLOCKCHECK_USAGE',
+    maxKeptBytes: MAX_KEPT_BYTES,
+  });
+  return { path, report };
 }
