@@ -60,7 +60,7 @@ async function postEchoingNotification(url: string, secret: string, signed: bool
   return answer.status;
 }
 
-/** `clockcheck sink` logging to `log` until two deliveries came: one signed, one not, both echoing the secret. */
+/** `clockcheck sink` logging to `log` until two deliveries came: one signed echoing the secret, one not echoing the access token (in CLOCKCHECK_TOKEN of its shell). */
 function sinkCommand(log: string): Promise<CliResult> {
   const child = spawn(process.execPath, [DEV_BIN, 'sink', '--secret-env', 'ARTIFACT_SECRET', '--log', log, '--count', '2', '--max-time', '40s'], { cwd: ROOT, env: { ...ENV, ARTIFACT_SECRET: SECRET } });
   let stdout = '';
@@ -71,7 +71,7 @@ function sinkCommand(log: string): Promise<CliResult> {
       const before = stdout;
       stdout += d;
       const url = /^listening (\S+)$/m.exec(stdout)?.[1];
-      if (url && !/^listening /m.test(before)) void Promise.all([postEchoingNotification(url, SECRET, true), postEchoingNotification(url, SECRET, false)]).catch(reject);
+      if (url && !/^listening /m.test(before)) void Promise.all([postEchoingNotification(url, SECRET, true), postEchoingNotification(url, TOKEN, false)]).catch(reject);
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -159,8 +159,8 @@ describe('load, init and clockcheck sink', () => {
     expect(await leaksOf(join(work, 'tools'), commands, [TOKEN])).toEqual([]);
   });
 
-  it("the subscription's secret is in no form in the sink's log or its output", async () => {
-    expect(await leaksOf(join(work, 'tools', 'sink'), { sink: tools.sink! }, [SECRET])).toEqual([]);
+  it("the subscription's secret and the access token are in no form in the sink's log or its output", async () => {
+    expect(await leaksOf(join(work, 'tools', 'sink'), { sink: tools.sink! }, [SECRET, TOKEN])).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@ import { PUBLISHED_FORM } from '../../contract/webhook-notification.ts';
 import { loadProfile } from '../../profile/profile.ts';
 import { listenAddress } from '../../webhooks/run-sink.ts';
 import { startSink } from '../../webhooks/sink.ts';
+import { Redactor } from '../../client/redaction.ts';
 import type { Delivery } from '../../webhooks/delivery.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { durationText } from '../../input/duration-text.ts';
@@ -60,7 +61,8 @@ export async function sinkCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(SINK_COMMAND, argv);
   if (!input) return 0;
   const { options } = input;
-  const webhook = options.profile === undefined ? undefined : (await loadProfile(options.profile)).webhook;
+  const profile = options.profile === undefined ? undefined : await loadProfile(options.profile);
+  const webhook = profile?.webhook;
   if (options.profile !== undefined && !webhook) throw new UsageError(`--profile ${options.profile}: the profile has no webhook section to read the notification form from`);
   const listen = webhook?.sink ? listenAddress(webhook.sink.listen) : { host: '127.0.0.1', port: 0 };
   const secretEnv = options['secret-env'] ?? webhook?.secret_env;
@@ -78,6 +80,8 @@ export async function sinkCommand(argv: string[]): Promise<number> {
     host: options.host ?? listen.host,
     port: options.port ?? listen.port,
     secret: secret ?? null,
+    // The access token too, when it is in this shell (the profile's token_env, else CLOCKCHECK_TOKEN): a target may echo it in a notification.
+    ...sinkRedactor(process.env[profile?.token_env ?? 'CLOCKCHECK_TOKEN'], secret ?? null),
     form,
     status: options.status,
     maxBodyBytes: options['max-body'],
@@ -111,4 +115,9 @@ export async function sinkCommand(argv: string[]): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** A redactor of the token and the secret when the token is set; without it the sink redacts its secret itself. */
+function sinkRedactor(token: string | undefined, secret: string | null): { redactor?: Redactor } {
+  return token ? { redactor: new Redactor(token, secret ? [secret] : []) } : {};
 }
