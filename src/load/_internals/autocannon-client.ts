@@ -68,18 +68,6 @@ export interface ConnectionGuard {
   readonly onBoundBroken: (failure: ConnectionFailure) => void;
 }
 
-/** An Error autocannon counts as a connection error, carrying the code of the broken bound. */
-class BoundError extends Error {
-  constructor(readonly failure: ConnectionFailure) {
-    super(failure.message);
-  }
-}
-
-/** The failure a `connError` carries, when the guard raised it. */
-export function boundFailureOf(error: Error | undefined): ConnectionFailure | null {
-  return error instanceof BoundError ? error.failure : null;
-}
-
 /**
  * Replaces a client's connect with one that holds the target to the harness's trust and bounds.
  *
@@ -170,7 +158,7 @@ function secureSocket(client: AutocannonClient, guard: ConnectionGuard): tls.TLS
 function cut(client: AutocannonClient, failure: ConnectionFailure, guard: ConnectionGuard): void {
   client._destroyConnection();
   guard.onBoundBroken(failure);
-  client.emit('connError', new BoundError(failure));
+  client.emit('connError', new Error(failure.message)); // counted by autocannon as a connection error; the failure itself went to onBoundBroken
   if (!client.destroyed) client._connect();
 }
 
