@@ -3,7 +3,7 @@ import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
 import { linkForm } from '../checks/link-form.ts';
 import { preflight } from '../run/preflight.ts';
 import { rateLimitBacklog } from '../run/backlog.ts';
-import { RunGuard } from '../run/run-guard.ts';
+import { RunGuard, stallBudgetMs } from '../run/run-guard.ts';
 import { ClockcheckError, RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../client/client.ts';
@@ -36,6 +36,8 @@ export interface InitOptions {
   /** Add the three writes of `probeWrites`. */
   readonly probeWrites: boolean;
   readonly progress: ProgressStream | null;
+  /** The deadlines of init's exchanges, as a profile's `timeouts` (ms); absent: the defaults. The stall budget is twice `exchange`. */
+  readonly timeouts?: Profile['timeouts'];
 }
 
 /** Everything init found out, key by key, with how (or why not). */
@@ -121,7 +123,7 @@ interface TargetAnswers {
  * @throws RunError when the target cannot be reached or refuses the token.
  */
 export async function discoverProfile(options: InitOptions): Promise<DiscoveredProfile> {
-  const profile = defaultProfile();
+  const profile = { ...defaultProfile(), ...(options.timeouts ? { timeouts: options.timeouts } : {}) };
   const spec = { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window };
   const pacer = new Pacer(options.rateLimit ?? spec);
   const progress = options.progress
@@ -167,7 +169,13 @@ function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExch
 /** Every request init makes, in order: the preflight's user list, the refusals, the filters, the sorts, timesheets, breaks, versions, and the writes when asked. */
 async function askTarget(client: TargetClient, options: InitOptions, profile: Profile, pacer: Pacer): Promise<TargetAnswers> {
   // The run's own bounds: N failures in a row, the stall budget, a certificate that changed, and a time limit.
-  const guard = new RunGuard({ send: (request) => client.send(request), maxTimeMs: INIT_MAX_TIME_MS, startedAtMs: Date.now(), maxTimeSource: "init's limit" });
+  const guard = new RunGuard({
+    send: (request) => client.send(request),
+    maxTimeMs: INIT_MAX_TIME_MS,
+    startedAtMs: Date.now(),
+    maxTimeSource: "init's limit",
+    stallBudgetMs: stallBudgetMs(profile.timeouts.exchange),
+  });
   const send = (request: TargetRequest): Promise<Exchange> => guard.send(request);
   const list = async (path: string, query: Record<string, string | number>) => readList(await send({ method: 'GET', path, query }));
   const pre = await preflight(client, options.origin, profile, 'clockcheck init', { page_size: 100 });

@@ -12,7 +12,7 @@ import type { CertifyOptions, QuickPacing } from './certify-options.ts';
 import { Ledger } from './ledger.ts';
 import { pacerFor, type RunPlan } from './plan.ts';
 import { refusesToken } from './preflight.ts';
-import { RunGuard, defaultMaxTimeMs } from './run-guard.ts';
+import { RunGuard, defaultMaxTimeMs, stallBudgetMs } from './run-guard.ts';
 import { RunTransport } from './run-transport.ts';
 import { startSinkOrExplain, usesSink } from './sink-setup.ts';
 import { TokenWatch } from './token-watch.ts';
@@ -85,6 +85,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     waitBoundMs: pacer.spanMs * 2,
     refusalWindowMs: profile.rate_limit.window,
     provoking: () => transport.provoking,
+    stallBudgetMs: stallBudgetMs(profile.timeouts.exchange),
     ...(options.interruption ? { interruption: options.interruption } : {}),
     maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
     ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),

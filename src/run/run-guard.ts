@@ -9,12 +9,16 @@ export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;
 
 /**
  * The most a run waits, in all, on exchanges that stalled (a deadline passed: connect, headers, body,
- * the whole exchange, a burst's call) before it stops: the target stalls. A total, not a count in a
- * row, so a target that stalls every other exchange stops too. With the default deadlines (a whole
- * exchange 30 s) that is two stalled exchanges, so a run against any stalling target ends within
- * two minutes; an honest answer in 10 s never stalls.
+ * the whole exchange, a burst's call) before it stops: the target stalls. Twice the exchange
+ * deadline the user gave (`timeouts.exchange`): a total, not a count in a row, so a target that
+ * stalls every other exchange stops too, and a user who raised the deadline for a slow server
+ * raised the patience with it. With the default deadline (30 s) that is one minute, two stalled
+ * exchanges, so a run against any stalling target ends within two minutes; an honest answer in
+ * 10 s never stalls.
  */
-export const STALL_BUDGET_MS = 60_000;
+export function stallBudgetMs(exchangeDeadlineMs: number): number {
+  return 2 * exchangeDeadlineMs;
+}
 
 const STALLS: ReadonlySet<string> = new Set(['CONNECT_TIMEOUT', 'HEADERS_TIMEOUT', 'BODY_TIMEOUT', 'EXCHANGE_TIMEOUT']);
 
@@ -54,6 +58,8 @@ export interface RunGuardOptions {
   readonly provoking?: () => boolean;
   /** Signals that interrupt the run: after the first, nothing is sent. */
   readonly interruption?: Interruption;
+  /** The most the run waits on stalled exchanges in all, ms (`stallBudgetMs` of the exchange deadline). */
+  readonly stallBudgetMs: number;
 }
 
 /**
@@ -137,14 +143,15 @@ export class RunGuard {
   }
 
   /**
-   * Counts `ms` spent waiting on a stalled exchange (or a burst's stalled call) toward STALL_BUDGET_MS;
+   * Counts `ms` spent waiting on a stalled exchange (or a burst's stalled call) toward the stall budget;
    * past it the run stops: nothing more is sent, the checks from here on are errored with the reason.
    */
   noteStall(ms: number, what: string): void {
     this.#stalled = { ms: this.#stalled.ms + ms, count: this.#stalled.count + 1 };
-    if (this.#stalled.ms < STALL_BUDGET_MS || this.#stopped !== null) return;
+    const budgetMs = this.#options.stallBudgetMs;
+    if (this.#stalled.ms < budgetMs || this.#stopped !== null) return;
     this.#stopped = new RunStopped(
-      `the target stalled: ${this.#stalled.count} exchanges waited ${formatDuration(this.#stalled.ms)} in all without a complete answer, past the run's ${formatDuration(STALL_BUDGET_MS)} for stalls ` +
+      `the target stalled: ${this.#stalled.count} exchanges waited ${formatDuration(this.#stalled.ms)} in all without a complete answer, past the run's ${formatDuration(budgetMs)} for stalls, twice the exchange deadline ` +
         `(the last: ${what}), so no more requests were sent and the checks from here on were not run`,
     );
   }

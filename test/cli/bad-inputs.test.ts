@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { reportError } from '../../src/cli/main.ts';
+import { main, reportError } from '../../src/cli/main.ts';
 import { EXIT_CODES } from '../../src/cli/exit-codes.ts';
 import { DEV_BIN, runClockcheck, runProcess, type CliResult } from '../support/cli.ts';
 
@@ -90,10 +90,26 @@ describe('a mistake in any input is named, never a stack trace', () => {
     expectNamedMistake(await runClockcheck(['run', '--suite', file('bomb-suite.yaml', `${bomb}\nscenarios: []\n`), '--plan'], ENV), /bomb-suite\.yaml:2: its aliases expand past 100/);
   });
 
-  it.concurrent('a device or a pipe given as a profile or a PEM file is read only up to its limit: one line, exit 2', async () => {
-    expectNamedMistake(await runClockcheck(['run', '--profile', '/dev/zero', '--plan'], ENV), /\/dev\/zero:1: is over 1\.0 MiB; a profile is at most that/);
-    expectNamedMistake(await runClockcheck(['load', '--target', 'https://127.0.0.1:9', '--ca', '/dev/zero', '--duration', '1'], { ...ENV, CLOCKCHECK_TOKEN: 'tok-x' }), /\/dev\/zero: over 1 MiB, not a PEM file clockcheck can use/);
-    expectNamedMistake(await runClockcheck(['serve', '--cert', '/dev/zero', '--key', '/dev/zero', '--port', '0'], ENV), /\/dev\/zero: over 1 MiB, not a PEM file/);
+  it('a device or a pipe given as a profile or a PEM file is read only up to its limit: one line, exit 2', async () => {
+    // In process: each fails before anything starts, and a child process each would cost a second.
+    const lines: string[] = [];
+    const errors = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
+    const token = process.env.CLOCKCHECK_TOKEN;
+    process.env.CLOCKCHECK_TOKEN = 'tok-x';
+    const inProcess = async (argv: string[]): Promise<CliResult> => {
+      lines.length = 0;
+      const code = await main(argv);
+      return { code, stdout: '', stderr: lines.map((line) => `${line}\n`).join('') };
+    };
+    try {
+      expectNamedMistake(await inProcess(['run', '--profile', '/dev/zero', '--plan']), /\/dev\/zero:1: is over 1\.0 MiB; a profile is at most that/);
+      expectNamedMistake(await inProcess(['load', '--target', 'https://127.0.0.1:9', '--ca', '/dev/zero', '--duration', '1']), /\/dev\/zero: over 1 MiB, not a PEM file clockcheck can use/);
+      expectNamedMistake(await inProcess(['serve', '--cert', '/dev/zero', '--key', '/dev/zero', '--port', '0']), /\/dev\/zero: over 1 MiB, not a PEM file/);
+    } finally {
+      errors.mockRestore();
+      if (token === undefined) delete process.env.CLOCKCHECK_TOKEN;
+      else process.env.CLOCKCHECK_TOKEN = token;
+    }
   });
 
   it.concurrent('a profile or a suite too large to be one is refused before it is read, with the limit', async () => {

@@ -82,6 +82,16 @@ describe('a burst holds the target to the same bounds as the client, and stops a
     expect(run.failure?.code).toBe('RESPONSE_TOO_LARGE');
   });
 
+  it('a load (no stopOnFailure) that nothing answers ends at its idle stop, says so, and counts every call it sent as unanswered', async () => {
+    const t = await target('held-open');
+    const started = Date.now();
+    const run = await runAutocannon(burst(t, { amount: 500, stopOnFailure: false, keepExchanges: false, timeoutSeconds: 1, idleStopSeconds: 2 }));
+    expect(Date.now() - started).toBeLessThan(2_000 + 2_500);
+    expect(run.stoppedEarly).toEqual({ code: 'EXCHANGE_TIMEOUT', message: 'nothing was answered for 2 s' });
+    expect(run.result.non2xx + run.result['2xx']).toBe(0);
+    expect(run.unanswered).toBeGreaterThan(0);
+  });
+
   it('an honest 100 Continue and 103 Early Hints before each answer: each call gets its own answer, not an interim one', async () => {
     const t = await target('early-hints');
     const run = await runAutocannon(burst(t));
