@@ -165,7 +165,7 @@ describe('clockcheck load against a --target keeps the token secret', () => {
   afterAll(() => server.close());
 
   it('runs against a loopback target without --yes, with the profile\'s token_env, CA and rate_limit', async () => {
-    expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
+    expect(result.stderr).not.toMatch(/Error:|at .*\.[jt]s:\d+/);
     expect(result.code).toBe(1);
     const report = await loadJson(reportDir);
     expect(report.options.rateLimit).toEqual({ limit: 30, windowMs: 60_000 });

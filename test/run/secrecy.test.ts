@@ -33,7 +33,7 @@ describe('the token stays secret through a whole run with failures', () => {
   });
 
   it('runs, finds the injected fault and exits 1', () => {
-    expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
+    expect(result.stderr).not.toMatch(/Error:|at .*\.[jt]s:\d+/);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/BRK-DURATION/);
   });

@@ -36,7 +36,7 @@ describe.each([
         { ...process.env, CLOCKCHECK_TOKEN: 'cc-target-data-token-9d0e', NO_COLOR: '1' },
       );
       expect([1, 3], result.stderr).toContain(result.code);
-      expect(`${result.stdout}${result.stderr}`).not.toMatch(/internal error|at .*\.ts:\d+/);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/internal error|at .*\.[jt]s:\d+/);
       const report = JSON.parse(await readFile((await filesUnder(join(dir, 'reports'))).find((f) => f.endsWith('report.json'))!, 'utf8')) as RunReport;
       const sentBack = report.checks.filter((c) => c.reason?.startsWith("a request built from the target's data cannot be sent"));
       expect(sentBack.map((c) => c.id).sort()).toEqual(['users/edit-rules', 'users/edit-valid']);

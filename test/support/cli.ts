@@ -7,10 +7,12 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '../..');
 
 /**
- * The development launcher: `clockcheck` from the TypeScript sources (tsx), so the tests check the
- * code as it is, with no build. test/package/npm-pack.test.ts checks the compiled package.
+ * `clockcheck` from the sources as they are, with no `npm run build`: under vitest the transpiled
+ * copy test/global-setup.ts makes before the tests (CLOCKCHECK_TEST_BIN); elsewhere (scripts, a
+ * bench) the development launcher, which runs the TypeScript through tsx. test/package/npm-pack.test.ts
+ * checks the compiled package.
  */
-export const DEV_BIN = join(ROOT, 'bin/clockcheck-dev.mjs');
+export const DEV_BIN = process.env.CLOCKCHECK_TEST_BIN ?? join(ROOT, 'bin/clockcheck-dev.mjs');
 
 export interface CliResult {
   readonly code: number | null;
@@ -31,7 +33,7 @@ export function runProcess(command: string, args: readonly string[], env: NodeJS
   });
 }
 
-/** Runs `clockcheck ...args` (node bin/clockcheck-dev.mjs) with exactly `env` as its environment. */
+/** Runs `clockcheck ...args` (node DEV_BIN) with exactly `env` as its environment. */
 export function runClockcheck(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return runProcess(process.execPath, [DEV_BIN, ...args], env);
 }

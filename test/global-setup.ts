@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildSources } from './support/source-build.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, '.devbuild');
+
+/**
+ * Before the tests (and before each rerun in watch mode): the sources as they are now, transpiled
+ * into .devbuild/, and CLOCKCHECK_TEST_BIN pointing at its launcher, so the CLI the tests start is
+ * today's code without tsx's loader in every child process (test/support/cli.ts DEV_BIN).
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  await buildSources(ROOT, OUT);
+  process.env.CLOCKCHECK_TEST_BIN = join(OUT, 'bin/clockcheck.js');
+  project.onTestsRerun(() => buildSources(ROOT, OUT));
+}
