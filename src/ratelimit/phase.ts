@@ -12,6 +12,7 @@ import { judgeBoundary, burstSpan, type BurstOutcome } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
 import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
 import { outcomeOf, timed, type TimedCall } from './window-count.ts';
+import { retainExchange } from '../client/retained.ts';
 
 /** The rules a rate-limit check names only when the profile asks for them: the rule, the profile key, and whether it is set. */
 export const PROFILE_RULES_OF_CHECK: Readonly<Partial<Record<string, { readonly rule: RuleId; readonly key: string; readonly asserted: (profile: Profile) => boolean }>>> = {
@@ -31,8 +32,35 @@ export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
 /** Concurrent copies of each page size in the page-size check. */
 const PAGE_SIZE_COPIES = 4;
 
-/** The reset check polls this many times a window: fine enough to find a clock-aligned reset well inside the straddle's margin (window / 20). */
-const POLLS_PER_WINDOW = 40;
+/**
+ * The reset check polls this many times a window. The straddle needs the opener only to come after
+ * the reset it follows (any poll step does); a finer step finds it sooner, at a poll a step.
+ */
+const POLLS_PER_WINDOW = 10;
+
+/**
+ * The straddle's calls before the reset, when the page sizes are not asked there: a few probe
+ * calls, enough that a fixed window's full serving after its reset certainly exceeds the limit.
+ */
+const PRE_RESET_CALLS = 4;
+
+/**
+ * Whether the page sizes can go right after the reset check's opener: their calls, the opener and a
+ * window of polls (a limiter that counts refused calls still holds them) must fit under the limit.
+ * Below that (a limit of 31 or less), they wait a quiet window of their own at the end.
+ */
+export function pageSizesAfterOpener(profile: Profile): boolean {
+  return PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES + POLLS_PER_WINDOW + 1 < profile.rate_limit.limit;
+}
+
+/**
+ * How long after the opener the calls before the reset go (the page sizes, or PRE_RESET_CALLS):
+ * a tenth of the window, so the boundary's calls have left a sliding window (they went out within
+ * a moment) and the calls sit well before the reset a window after the opener.
+ */
+function preResetDelayMs(windowMs: number): number {
+  return windowMs / 10;
+}
 
 /** What the phase needs from the run. */
 export interface RateLimitPhaseDeps {
@@ -91,8 +119,8 @@ const BURST_ALLOWANCE_MS = 250;
 
 /**
  * The requests and time the phase plans for, for the progress ETA and a budget. Its time is its
- * quiet windows (the first one after the paced calls, the reset's, the straddle's, the one before
- * the page sizes), each a window and the pacer's guard, and an allowance per burst.
+ * windows (the quiet one after the paced calls, the reset's, the straddle's; page sizes asked alone
+ * wait a quiet window of their own), each a window and the pacer's guard, and an allowance per burst.
  */
 export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimitCheckId) => boolean): { readonly requests: number; readonly ms: number } {
   const { limit, burst_extra: extra, window: windowMs, bursts } = profile.rate_limit;
@@ -100,10 +128,14 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
   const windowChecks = selected('rate-limit/boundary') || selected('rate-limit/reset') || selected('rate-limit/sliding');
   const straddle = selected('rate-limit/sliding');
   const pageSizes = selected('rate-limit/page-size-under-load');
-  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? 2 * limit - 1 : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES : 0);
-  const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes ? 1 : 0);
-  const burstCount = (windowChecks ? 1 : 0) + (straddle ? 2 : 0) + (pageSizes ? 1 : 0);
-  return { requests, ms: windows * (windowMs + defaultGuardMs(windowMs)) + burstCount * BURST_ALLOWANCE_MS };
+  const pageSizeCalls = PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES;
+  // The page sizes go after the reset check's opener (inside the straddle's window) when they fit; else, or without the window checks, after a quiet window.
+  const inside = pageSizes && windowChecks && pageSizesAfterOpener(profile);
+  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? limit + (inside ? 0 : PRE_RESET_CALLS) : 0) + (pageSizes ? pageSizeCalls : 0);
+  const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes && !inside ? 1 : 0);
+  const burstCount = (windowChecks ? 1 : 0) + (straddle ? (inside ? 1 : 2) : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length : 0);
+  const tail = inside && !straddle ? preResetDelayMs(windowMs) : 0;
+  return { requests, ms: windows * (windowMs + defaultGuardMs(windowMs)) + tail + burstCount * BURST_ALLOWANCE_MS };
 }
 
 /**
@@ -123,11 +155,14 @@ export function estimateWithPhase(
  * The rate-limit phase (§8, §7), run after a window without calls (the caller's `pacer.exclusive`):
  *
  * 1. boundary: limit + K calls at once.
- * 2. reset: single calls every window/40 until one is served again (the first call of a new
- *    window); if none is within a window and a guard, a window with no calls and then one call.
- * 3. sliding: a window after that call, limit − 1 calls just before it and limit just after.
- * 4. page size under load: after another quiet window (or a restart of the embedded server's
- *    limiter), each page size asked several times at once.
+ * 2. reset: single calls every window/10 until one is served again (the first call of a new
+ *    window: the opener); if none is within a window and a guard, a window with no calls and then one call.
+ * 3. page sizes: a tenth of a window after the opener (the boundary's calls have left the window),
+ *    each page size asked several times at once. They are also the straddle's calls before the reset.
+ *    Under a limit too small for them there (pageSizesAfterOpener), they come last, after a quiet
+ *    window, and a few probe calls stand before the reset instead.
+ * 4. sliding: a window after the opener, limit calls at once, just after the reset a fixed window
+ *    would make there; with the calls before it they straddle that reset.
  *
  * Every burst is at most limit + K calls. Returns the selected checks' results.
  */
@@ -139,27 +174,30 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     return wanted.map((id) => outcome(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
   }
   const phase = new PhaseState(deps);
-  const results: CheckResult[] = [];
+  const byId = new Map<RateLimitCheckId, CheckResult>();
+  const pageSizes = deps.selected('rate-limit/page-size-under-load');
+  const pageSizesInside = pageSizes && pageSizesAfterOpener(profile);
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
     const boundary = await boundaryStep(phase);
-    if (deps.selected('rate-limit/boundary')) results.push(boundary.result);
+    byId.set('rate-limit/boundary', boundary.result);
     const usable = boundary.burst.exchanges.length > 0 && boundary.result.status !== 'errored';
     const reset = outcome('rate-limit/reset', deps);
-    const opener = usable ? await resetStep(phase, boundary.burst, reset) : undefined;
-    if (deps.selected('rate-limit/reset')) {
-      results.push(!usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opener ? reset.result() : reset.errored(resetUnjudged(lastResetCall(reset))));
-    }
-    if (deps.selected('rate-limit/sliding')) results.push(await slidingStep(phase, usable ? boundary.burst : null, opener));
+    const opened = usable ? await resetStep(phase, boundary.burst, reset) : undefined;
+    byId.set('rate-limit/reset', !usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opened ? reset.result() : reset.errored(resetUnjudged(lastResetCall(reset))));
+    const beforeReset = opened ? await preResetStep(phase, opened, pageSizesInside) : null;
+    if (beforeReset?.pageSizes) byId.set('rate-limit/page-size-under-load', beforeReset.pageSizes);
+    if (deps.selected('rate-limit/sliding')) byId.set('rate-limit/sliding', await slidingStep(phase, usable ? boundary.burst : null, opened, beforeReset?.calls ?? null));
   }
-  if (deps.selected('rate-limit/page-size-under-load')) results.push(await pageSizeStep(phase));
-  return results;
+  if (pageSizes && !byId.has('rate-limit/page-size-under-load')) byId.set('rate-limit/page-size-under-load', await pageSizeStep(phase, phase.sent > 0));
+  return wanted.map((id) => byId.get(id)!);
 }
 
-/** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended. */
+/** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended, how many were sent. */
 class PhaseState {
   readonly probe: LoadRequest;
   readonly served: TimedCall[] = [];
   lastEnd = Date.now();
+  sent = 0;
 
   constructor(readonly deps: RateLimitPhaseDeps) {
     this.probe = { method: 'GET', path: deps.profile.rate_limit.probe_path };
@@ -167,8 +205,16 @@ class PhaseState {
 
   /** Keeps the served calls among `exchanges`, with their timing, under `segment`. */
   keepServed(exchanges: readonly Exchange[], segment: string): void {
+    this.sent += exchanges.length;
     for (const e of exchanges) if (outcomeOf(e) === 'served') this.served.push(timed(e, segment));
   }
+}
+
+/** The call the reset check found served again, and the earliest a window that opened with it can have begun. */
+interface Opened {
+  readonly opener: Exchange;
+  /** The last refused poll's sending, or the opener's: a clock-aligned window reset no sooner. */
+  readonly windowFrom: number;
 }
 
 /** 1. boundary: limit + K calls at once. */
@@ -187,7 +233,7 @@ async function boundaryStep(phase: PhaseState): Promise<{ burst: BurstOutcome; r
  * window); if none is within a window and a guard, a window with no calls and then one call.
  * Returns the call that was served again (it opens the sliding check's window), if any.
  */
-async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: CheckOutcome): Promise<Exchange | undefined> {
+async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: CheckOutcome): Promise<Opened | undefined> {
   const { deps, probe } = phase;
   const windowMs = deps.profile.rate_limit.window;
   const step = Math.max(5, windowMs / POLLS_PER_WINDOW);
@@ -205,10 +251,13 @@ async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: Check
   phase.lastEnd = polls.length > 0 ? endOf(polls) : phase.lastEnd;
   const refused = polls.filter((p) => outcomeOf(p) !== 'served');
   reset.keep([...refused.slice(0, 1), ...refused.slice(-1)]);
-  if (!opener) return resetAfterQuietWindow(phase, polls.length, step, reset);
+  if (!opener) {
+    const after = await resetAfterQuietWindow(phase, polls.length, step, reset);
+    return after ? { opener: after, windowFrom: after.sentAtMs } : undefined;
+  }
   reset.keep([opener]);
   reset.note(`served again ${formatDuration(opener.sentAtMs - burstSpan(boundary).from)} after the burst began, after ${refused.length} refused polls (one every ${step} ms)`);
-  return opener;
+  return { opener, windowFrom: refused.at(-1)?.sentAtMs ?? opener.sentAtMs };
 }
 
 /** Some servers count refused calls too: a whole window without calls, then one call, which must be served. */
@@ -231,35 +280,73 @@ async function resetAfterQuietWindow(phase: PhaseState, polls: number, step: num
   return undefined;
 }
 
-/** 3. sliding: a window after the opener, limit − 1 calls just before it ends and limit just after. */
-async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, opener: Exchange | undefined): Promise<CheckResult> {
+/**
+ * 3. The calls before the reset, a tenth of a window after the opener: the page sizes when they are
+ * asked (judged here), else PRE_RESET_CALLS probe calls when the straddle needs them.
+ */
+async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolean): Promise<{ calls: BurstOutcome | null; pageSizes: CheckResult | null }> {
+  const { deps } = phase;
+  const straddle = deps.selected('rate-limit/sliding');
+  if (!pageSizes && !straddle) return { calls: null, pageSizes: null };
+  await sleepUntil(opened.opener.sentAtMs + opened.opener.durationMs + preResetDelayMs(deps.profile.rate_limit.window));
+  if (!pageSizes) {
+    const calls = await deps.burst([phase.probe], PRE_RESET_CALLS, 'straddle-before');
+    phase.keepServed(calls.exchanges, 'straddle-before');
+    phase.lastEnd = calls.exchanges.length > 0 ? endOf(calls.exchanges) : phase.lastEnd;
+    return { calls, pageSizes: null };
+  }
+  const asked: Exchange[] = [];
+  let unanswered = 0;
+  const result = await askPageSizes(phase, (burst) => {
+    asked.push(...burst.exchanges.map(retainExchange));
+    unanswered += burst.unanswered;
+  });
+  return { calls: { exchanges: asked, unanswered }, pageSizes: result };
+}
+
+/** 4. sliding: a window after the opener, limit calls at once, just after the reset a fixed window would make there. */
+async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, opened: Opened | undefined, before: BurstOutcome | null): Promise<CheckResult> {
   const { deps, probe } = phase;
   const { limit, window: windowMs } = deps.profile.rate_limit;
   const sliding = outcome('rate-limit/sliding', deps);
   if (!boundary) return sliding.skipped('the boundary burst reached no verdict');
-  if (!opener) return judgeSliding(phase.served, null, limit, windowMs, sliding);
-  const spanMs = burstSpan(boundary).ms;
-  const beforeAt = opener.sentAtMs + windowMs - (2 * spanMs + windowMs / 20);
+  if (!opened || !before) return judgeSliding(phase.served, null, limit, windowMs, sliding);
+  const { opener } = opened;
   const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
-  const [before, after] = await Promise.all([
-    sleepUntil(beforeAt).then(() => deps.burst([probe], limit - 1, 'straddle-before')),
-    sleepUntil(afterAt).then(() => deps.burst([probe], limit, 'straddle-after')),
-  ]);
-  phase.keepServed(before.exchanges, 'straddle-before');
+  await sleepUntil(afterAt);
+  const after = await deps.burst([probe], limit, 'straddle-after');
   phase.keepServed(after.exchanges, 'straddle-after');
-  phase.lastEnd = endOf([...before.exchanges, ...after.exchanges, opener]);
-  const straddle: Straddle = { opener, before, after };
+  phase.lastEnd = endOf([...after.exchanges, opener]);
+  const straddle: Straddle = { opener, windowFrom: opened.windowFrom, before, after };
   return judgeSliding(phase.served, straddle, limit, windowMs, sliding);
 }
 
-/** 4. page size under load: after another quiet window (or a restart of the embedded server's limiter), each page size asked several times at once. */
-async function pageSizeStep(phase: PhaseState): Promise<CheckResult> {
+/**
+ * The page sizes with no opener to follow (the window checks not selected, or no call served again
+ * after the boundary): after a quiet window, or a restart of the embedded server's limiter; at once
+ * when the phase has sent nothing yet (its own start is after a quiet window).
+ */
+async function pageSizeStep(phase: PhaseState, afterCalls: boolean): Promise<CheckResult> {
   const { deps } = phase;
-  const { window: windowMs, probe_path: probePath } = deps.profile.rate_limit;
-  if (deps.restartLimiter) await deps.restartLimiter();
-  else await sleepUntil(phase.lastEnd + windowMs + deps.guardMs);
+  if (afterCalls) {
+    if (deps.restartLimiter) await deps.restartLimiter();
+    else await sleepUntil(phase.lastEnd + deps.profile.rate_limit.window + deps.guardMs);
+  }
+  return askPageSizes(phase, () => {});
+}
+
+/** Each page size asked several times at once, one size after another, judged; `onBurst` sees each size's copies. */
+async function askPageSizes(phase: PhaseState, onBurst: (burst: BurstOutcome) => void): Promise<CheckResult> {
+  const { deps } = phase;
+  const probePath = deps.profile.rate_limit.probe_path;
   const pageSizes = outcome('rate-limit/page-size-under-load', deps);
   const separator = probePath.includes('?') ? '&' : '?';
-  const ask = async (size: number) => (await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true)).exchanges;
+  const ask = async (size: number) => {
+    const burst = await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true);
+    phase.keepServed(burst.exchanges.map(retainExchange), 'page-size');
+    phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : phase.lastEnd;
+    onBurst(burst);
+    return burst.exchanges;
+  };
   return judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, deps.profile, pageSizes);
 }

@@ -28,22 +28,28 @@ export function failIfOverLimit(outcome: CheckOutcome, rule: RuleId, busiest: Bu
   return true;
 }
 
-/** The straddle: one call that opens a window at `opener`, then bursts just before and just after a window later. */
+/**
+ * The straddle: one call that opens a window at `opener`, calls a little after it (`before` the
+ * reset a fixed window would make a window later), and a burst of `limit` calls just `after` that reset.
+ */
 export interface Straddle {
   readonly opener: Exchange;
+  /** The earliest a fixed window holding the opener can have begun: the last refused poll's sending, or the opener's. */
+  readonly windowFrom: number;
   readonly before: BurstOutcome;
   readonly after: BurstOutcome;
 }
 
 /**
  * RATE-LIMIT-SLIDING (§8, "within ANY one-minute window"). A fixed window, whether it starts at a
- * key's first call (Laravel's throttle) or at the clock's minute, admits up to 2 × limit − 1 calls
- * in a window-length interval around its reset. The schedule straddles both kinds of reset: the
- * served poll after the boundary burst is the first call of a fresh window (for a clock-aligned
- * window, the first call after its reset), so a window later `before` (limit − 1 calls, ending
- * before the reset) and `after` (limit calls, starting after it) fall on both sides of it. A sliding
- * window serves `before` and one call of `after`; a fixed one serves both. The verdict counts the
- * served calls of the whole phase that certainly fell into one window.
+ * key's first call (Laravel's throttle) or at the clock's minute, serves `limit` calls again right
+ * after its reset whatever it served just before. The served poll after the boundary burst is the
+ * first call of a fresh window (for a clock-aligned window, the first call after its reset), so a
+ * window later comes the next reset of either kind: `before` (calls a little after the opener)
+ * and `after` (limit calls at once, just after that reset) fall on both sides of it. A sliding
+ * window serves of `after` only what `before` and the opener left free; a fixed one serves all of
+ * it, and with any served call of `before` that is more than `limit` in one window. The verdict
+ * counts the served calls of the whole phase that certainly fell into one window.
  */
 export function judgeSliding(
   served: readonly TimedCall[],
@@ -56,27 +62,31 @@ export function judgeSliding(
   if (failIfOverLimit(outcome, 'RATE-LIMIT-SLIDING', busiest, limit, windowMs)) return outcome.result();
   if (!straddle) return outcome.errored('no call was served again after the boundary burst, so no window could be straddled');
   outcome.keep([straddle.opener, ...straddle.before.exchanges, ...straddle.after.exchanges]);
-  if (straddle.before.exchanges.length === 0 || straddle.after.exchanges.length === 0) {
-    return outcome.errored(`a straddle burst got no responses${stopped(straddle.before)}${stopped(straddle.after)}`);
-  }
-  // A call neither served nor limited (a 5xx, no answer) may have been counted by the limiter or not:
-  // the served count would hide a fixed window's excess, so the straddle shows nothing for certain.
-  const undecided = [...straddle.before.exchanges, ...straddle.after.exchanges].filter((e) => outcomeOf(e) === 'other');
-  const unanswered = straddle.before.unanswered + straddle.after.unanswered;
-  if (undecided.length > 0 || unanswered > 0 || !straddle.before.exchanges.some((e) => outcomeOf(e) === 'served')) {
-    const shown = (b: Straddle['before']) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
-    return outcome.errored(`the straddle bursts were not all served or limited (before the reset: ${shown(straddle.before)}; after it: ${shown(straddle.after)}): the sliding window needs the limiter's decision on every call`);
+  if (straddle.after.exchanges.length === 0) return outcome.errored(`the burst after the reset got no responses${stopped(straddle.after)}`);
+  // A call of `after` neither served nor limited (a 5xx, no answer) may have been counted by the
+  // limiter or not: the served count would hide a fixed window's excess, so the straddle shows
+  // nothing for certain. Before the reset, one served call is all a fixed window's excess needs.
+  const undecided = straddle.after.exchanges.filter((e) => outcomeOf(e) === 'other');
+  const servedBefore = straddle.before.exchanges.filter((e) => outcomeOf(e) === 'served');
+  if (undecided.length > 0 || straddle.after.unanswered > 0 || servedBefore.length === 0) {
+    const shown = (b: BurstOutcome) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
+    const beforeText = `${shown(straddle.before)}${servedBefore.length === 0 ? ', none served' : ''}`;
+    return outcome.errored(
+      `the straddle's calls were not decided (before the reset: ${beforeText}; after it: ${shown(straddle.after)}): the sliding window needs a served call before the reset and the limiter's decision on every call after it`,
+    );
   }
   const opened = timed(straddle.opener, 'opener');
-  const before = burstSpan(straddle.before);
+  const first = Math.min(...servedBefore.map((e) => e.sentAtMs));
+  const before = { from: first, to: burstSpan(straddle.before).to };
   const after = burstSpan(straddle.after);
   const reset = `${formatDuration(windowMs)} after the opening call`;
-  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
-  outcome.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response`);
-  // Conclusive only if `before` ended before any reset a window after the opener and `after` began
-  // after it, and both fit in one window: then a fixed window would have shown more than `limit`.
-  if (before.to >= opened.from + windowMs || after.from <= opened.to + windowMs) {
-    return outcome.errored(`the straddle bursts missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
+  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls (${servedBefore.length} served) from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
+  outcome.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response: ${histogram(straddle.after.exchanges)}`);
+  // Conclusive only if `before` ended before any reset a window after the opener's window began and
+  // `after` began after the latest such reset, and a served call of `before` and all of `after` fit
+  // in one window: then a fixed window would have shown more than `limit`.
+  if (before.to >= straddle.windowFrom + windowMs || after.from <= opened.to + windowMs) {
+    return outcome.errored(`the straddle missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
   }
   if (after.to - before.from >= windowMs) {
     return outcome.errored(`the straddle took ${formatDuration(after.to - before.from)}, not less than the ${formatDuration(windowMs)} window`);

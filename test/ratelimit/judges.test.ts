@@ -87,31 +87,46 @@ describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
 describe('judgeSliding (the straddle of a window reset)', () => {
   const opener = call(100_000, 200);
   const served = (list: ReturnType<typeof calls>, segment: string) => list.filter((e) => e.response?.status === 200).map((e) => timed(e, segment));
+  /** The page sizes a tenth of a window after the opener: page_size=100 served, the others refused as invalid (422). */
+  const pageSizes = () => [...calls(106_000, 4, 200), ...calls(106_010, 16, 422)];
+  const straddle = (before: Exchange[], after: Exchange[]) => ({ opener, windowFrom: 99_000, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } });
 
-  it('passes a sliding window: before the reset 59 served, after it 1', () => {
-    const before = calls(100_000 + 54_000, 59, 200);
-    const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
-    const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
-    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+  it('passes a sliding window: after the reset only what the calls before it left free is served', () => {
+    const before = pageSizes();
+    const after = [...calls(100_000 + 61_500, 39, 200), ...calls(100_000 + 61_540, 21, 429)];
+    const all = [...served([opener], 'poll'), ...served(before, 'page-size'), ...served(after, 'straddle-after')];
+    const result = judgeSliding(all, straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('passed');
+    expect(result.notes?.join('\n')).toContain('before the reset: 20 calls (4 served)');
   });
 
-  it('fails a fixed window with the count, the time and where the calls came from', () => {
-    const before = calls(100_000 + 54_000, 59, 200);
+  it('fails a fixed window, which serves all of the burst after its reset: one served call before it is enough', () => {
+    const before = pageSizes();
     const after = calls(100_000 + 61_500, 60, 200);
-    const all = [...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')];
-    const result = judgeSliding(all, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+    const all = [...served([opener], 'poll'), ...served(before, 'page-size'), ...served(after, 'straddle-after')];
+    const result = judgeSliding(all, straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
-    expect(result.findings[0]!.actual).toBe('119 calls served within 7.6 s (straddle-before: 59, straddle-after: 60)');
+    expect(result.findings[0]!.actual).toBe('64 calls served within 55.6 s (page-size: 4, straddle-after: 60)');
     expect(result.findings[0]!.exchangeIds).toHaveLength(4);
+    const one = [call(106_000, 200), ...calls(106_010, 19, 422)];
+    const withOne = judgeSliding([...served(one, 'page-size'), ...served(after, 'straddle-after')], straddle(one, after), 60, WINDOW, outcome('rate-limit/sliding'));
+    expect(withOne.findings[0]!.actual).toBe('61 calls served within 55.6 s (page-size: 1, straddle-after: 60)');
   });
 
-  it('draws no verdict when the bursts missed the reset', () => {
-    const before = calls(100_000 + 59_990, 59, 200); // ends after the reset a window after the opener
+  it('draws no verdict when the calls before the reset end after the earliest reset a window after the opener', () => {
+    const before = calls(99_000 + 60_000, 4, 200); // the last refused poll was sent at 99 000: a clock-aligned reset may come at 159 000
     const after = [call(100_000 + 61_500, 200)];
-    const result = judgeSliding([], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+    const result = judgeSliding([], straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('errored');
     expect(result.reason).toContain('missed');
+  });
+
+  it('draws no verdict when nothing before the reset was served (a fixed window could then serve the burst and stay within the limit)', () => {
+    const before = calls(106_000, 20, 422);
+    const after = calls(100_000 + 61_500, 60, 200);
+    const result = judgeSliding(served(after, 'straddle-after'), straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
+    expect(result).toMatchObject({ status: 'errored', findings: [] });
+    expect(result.reason).toContain('before the reset: 422 ×20, none served');
   });
 });
 
@@ -122,21 +137,21 @@ describe('no vacuous verdict in the rate-limit judges', () => {
     expect(result.reason).toContain('500 ×64');
   });
 
-  it('judgeSliding: straddle bursts answered 500 are errored, never passed (the served count shows nothing)', () => {
+  it('judgeSliding: straddle calls answered 500 are errored, never passed (the served count shows nothing)', () => {
     const opener = call(100_000, 200);
-    const before = calls(100_000 + 54_000, 59, 500);
+    const before = calls(106_000, 4, 500);
     const after = calls(100_000 + 61_500, 60, 500);
-    const result = judgeSliding([timed(opener, 'poll')], { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+    const result = judgeSliding([timed(opener, 'poll')], { opener, windowFrom: 99_000, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result).toMatchObject({ status: 'errored', findings: [] });
-    expect(result.reason).toBe('the straddle bursts were not all served or limited (before the reset: 500 ×59; after it: 500 ×60): the sliding window needs the limiter\'s decision on every call');
+    expect(result.reason).toBe("the straddle's calls were not decided (before the reset: 500 ×4, none served; after it: 500 ×60): the sliding window needs a served call before the reset and the limiter's decision on every call after it");
   });
 
-  it('judgeSliding: a few undecided calls (no response) in the straddle are errored too', () => {
+  it('judgeSliding: a few undecided calls (no response) after the reset are errored too', () => {
     const opener = call(100_000, 200);
-    const before = [...calls(100_000 + 54_000, 58, 200), call(100_000 + 54_100, null)];
-    const after = [call(100_000 + 61_500, 200), ...calls(100_000 + 61_501, 59, 429)];
+    const before = calls(106_000, 4, 200);
+    const after = [call(100_000 + 61_500, 200), call(100_000 + 61_501, null), ...calls(100_000 + 61_502, 58, 429)];
     const served = [opener, ...before, ...after].filter((e) => e.response?.status === 200).map((e) => timed(e, 'x'));
-    const result = judgeSliding(served, { opener, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+    const result = judgeSliding(served, { opener, windowFrom: 99_000, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('errored');
     expect(result.reason).toContain('CONNECTION_RESET ×1');
   });

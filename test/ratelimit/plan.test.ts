@@ -5,16 +5,22 @@ import { defaultProfile } from '../../src/profile/profile.ts';
 const all = () => true;
 
 describe('plannedRateLimitPhase', () => {
-  it('plans every burst, the polls of a window and the page sizes, and about four windows of time', () => {
+  it('plans every burst, the polls of a window and the page sizes, and three windows of time: the page sizes go inside the straddle', () => {
     const profile = defaultProfile();
-    // boundary 64 + polls 41 + straddle 59 + 60 + page sizes 5 × 4
-    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 41 + 119 + 20, ms: 4 * (60_000 + 60) + 4 * 250 });
+    // boundary 64 + polls 11 + page sizes 5 × 4 (the straddle's calls before the reset) + the burst after it 60
+    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 11 + 20 + 60, ms: 3 * (60_000 + 60) + 7 * 250 });
+  });
+
+  it('without the page sizes, the straddle sends a few probe calls before the reset instead', () => {
+    const profile = defaultProfile();
+    const windowChecks = (id: RateLimitCheckId) => id !== 'rate-limit/page-size-under-load';
+    expect(plannedRateLimitPhase(profile, windowChecks)).toEqual({ requests: 64 + 11 + 4 + 60, ms: 3 * (60_000 + 60) + 3 * 250 });
   });
 
   it('plans only what is selected, and nothing when the profile turns the bursts off', () => {
     const profile = defaultProfile();
     const only = (id: RateLimitCheckId) => id === 'rate-limit/page-size-under-load';
-    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 + 60 + 250 });
+    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 + 60 + 5 * 250 });
     expect(plannedRateLimitPhase({ ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, all)).toEqual({ requests: 0, ms: 0 });
   });
 });
