@@ -12,6 +12,7 @@ import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts
 import { initDiscovery, type InitFigures } from './init-discovery.ts';
 import { hostileRuns, type HostileRunFigures } from './hostile-runs.ts';
 import { cliStartup, type StartupFigures } from './cli-startup.ts';
+import { planFigures, type PlanFigures } from './plan-figures.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' }, deadline: { type: 'string', default: '300' } },
@@ -19,7 +20,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures | StartupFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures | StartupFigures | PlanFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -39,9 +40,18 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   ],
   hostile: () => hostileRuns(Number(values.deadline)),
   startup: async () => [cliStartup(['--help']), cliStartup(['--version']), cliStartup(['rules'])],
+  plan: planFigures,
 };
 
 function describe(f: Figures): string {
+  if ('requestsPerRule' in f) {
+    const eta = `${Math.floor(f.etaMs / 60_000)} min ${String(Math.round((f.etaMs % 60_000) / 1000)).padStart(2, '0')} s`;
+    return (
+      `${f.label.padEnd(36)} ETA ${eta}: ${f.planned} requests planned (${f.paced} paced, ${f.phaseRequests} in the rate-limit phase over ${f.phaseWindows.toFixed(1)} windows)` +
+      `${f.provisioning > 0 ? ` + up to ${f.provisioning} creating what checks need` : ''}; ${f.rules} rules judged, ${f.requestsPerRule.toFixed(2)} requests per rule; ` +
+      `${f.faultsNamed}/${f.faultsTotal} catalog faults have their rule in the plan`
+    );
+  }
   if ('startupMs' in f) return `${f.label.padEnd(52)} ${f.startupMs.toFixed(0).padStart(7)} ms median (${f.runsMs.length} runs, ${Math.min(...f.runsMs).toFixed(0)}-${Math.max(...f.runsMs).toFixed(0)} ms)`;
   if ('peakRssBytes' in f) {
     const end = f.killed ? `killed at the ${values.deadline} s deadline (no end)` : `exit ${f.exitCode}`;
