@@ -21,6 +21,11 @@ export interface PropertyPhaseOptions {
   readonly runSeed: number;
   /** Replays one case (with --only selecting one family). */
   readonly path?: string;
+  /**
+   * `--last-failed`: the failing case of each property family that failed there, by family name
+   * (its fast-check path): the family replays that case alone instead of sending generated cases.
+   */
+  readonly casePaths?: Readonly<Record<string, string>>;
   readonly send: (request: TargetRequest) => Promise<Exchange>;
   readonly profile: Profile;
   readonly dates: RunDates;
@@ -42,23 +47,29 @@ export function selectsFamily(only: readonly string[], family: PropertyFamily): 
 }
 
 /** What identifies a family's result, whatever its verdict (a run that stopped reports it without running it). */
-export function familyCheck(family: PropertyFamily, options: Pick<PropertyPhaseOptions, 'runSeed' | 'path' | 'replayBase'>): Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'> {
+export function familyCheck(family: PropertyFamily, options: Pick<PropertyPhaseOptions, 'runSeed' | 'path' | 'casePaths' | 'replayBase'>): Pick<CheckResult, 'id' | 'title' | 'rules' | 'source' | 'replay'> {
   return {
     id: `properties/${family.name}`,
     title: family.title,
     rules: family.rules,
-    source: { kind: 'property', generator: family.name, seed: familySeed(options.runSeed, family.name), path: options.path ?? '' },
+    source: { kind: 'property', generator: family.name, seed: familySeed(options.runSeed, family.name), path: casePathOf(family, options) ?? '' },
     replay: `${options.replayBase} --only properties/${family.name} --seed ${options.runSeed}`,
   };
+}
+
+/** The one case a family replays: its case path (--last-failed), else --path; undefined: it sends generated cases. */
+function casePathOf(family: PropertyFamily, options: Pick<PropertyPhaseOptions, 'path' | 'casePaths'>): string | undefined {
+  return options.casePaths?.[family.name] ?? options.path;
 }
 
 /** Runs one family with its share of the budget; a setup failure makes it errored. */
 export async function runFamily(family: PropertyFamily, options: PropertyPhaseOptions): Promise<CheckResult> {
   const { profile } = options;
   const seed = familySeed(options.runSeed, family.name);
+  const path = casePathOf(family, options);
   const base = { ...familyCheck(family, options), findings: [], durationMs: 0 };
   if (options.readOnly) return { ...base, status: 'skipped', reason: 'generated cases create data on the target (--read-only)', exchanges: [] };
-  if (options.cases < 1 && !options.path) {
+  if (options.cases < 1 && !path) {
     return { ...base, status: 'skipped', reason: `the --budget of ${options.budget} generated cases leaves none for this family`, exchanges: [] };
   }
   const activeUserIds = profile.fixtures.active_user_ids ?? [];
@@ -82,7 +93,7 @@ export async function runFamily(family: PropertyFamily, options: PropertyPhaseOp
     numRuns: Math.max(1, options.cases),
     shrinkBudget: SHRINK_BUDGET,
     seed,
-    ...(options.path ? { path: options.path } : {}),
+    ...(path ? { path } : {}),
     ...(resource ? { resourceId: resource.id, setupExchange: resource.exchange } : {}),
     send: options.send,
     profile,

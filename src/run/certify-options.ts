@@ -35,6 +35,11 @@ export interface CertifyOptions {
   readonly budget: number;
   /** Replays one generated case (fast-check path), with --only naming one property family. */
   readonly path?: string;
+  /**
+   * `--last-failed`: the failing case of each property family that failed there, by family name
+   * (its fast-check path): the family replays that case alone instead of sending generated cases.
+   */
+  readonly casePaths?: Readonly<Record<string, string>>;
   /** The property families (default: all of src/properties/families.ts). */
   readonly families?: readonly PropertyFamily[];
   /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */

@@ -61,6 +61,7 @@ function propertyOptions(run: OpenRun, profile: Profile): PropertyPhaseOptions {
     budget: options.budget,
     runSeed: options.seed,
     ...(options.path ? { path: options.path } : {}),
+    ...(options.casePaths ? { casePaths: options.casePaths } : {}),
     send: run.send,
     profile,
     dates: runDates(options.seed),

@@ -15,7 +15,7 @@ const ReportHead = z.object({
   target: z.object({ baseUrl: z.string(), embedded: z.boolean() }),
   options: z.object({ budget: z.number().int().nonnegative() }),
   notes: z.array(z.string()).optional(),
-  checks: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional(), source: z.object({ kind: z.string() }) })),
+  checks: z.array(z.object({ id: z.string(), status: z.string(), reason: z.string().optional(), source: z.object({ kind: z.string(), generator: z.string().optional() }), replay: z.string().optional() })),
 });
 type ReportHead = z.infer<typeof ReportHead>;
 
@@ -33,6 +33,18 @@ export interface LastFailed {
   readonly checkIds: readonly string[];
   /** Generated cases each property family sent there, so a re-run family sends the same ones. */
   readonly casesPerFamily: number;
+  /**
+   * The failing case of each property family that failed there (its path, from the check's replay
+   * command), by family name: the re-run replays that case alone, which is what its verdict needs. A
+   * family that errored or was not run sends its generated cases again.
+   */
+  readonly casePaths: Readonly<Record<string, string>>;
+}
+
+/** The fast-check path a failed family's replay command names (`--path 5:0:1`), if any. */
+function casePathOf(check: ReportHead['checks'][number]): [string, string] | null {
+  const path = check.status === 'failed' && check.source.kind === 'property' ? /--path ([0-9]+(?::[0-9]+)*)(?: |$)/.exec(check.replay ?? '')?.[1] : undefined;
+  return path !== undefined && check.source.generator !== undefined ? [check.source.generator, path] : null;
 }
 
 /** Which target a report must be of: an origin (`https://host:port`), or the embedded server (any port). */
@@ -57,6 +69,7 @@ export async function readLastFailed(given: string | undefined, reportDir: strin
     // A 1.x report's checks not run (errored or skipped "over budget" then) are not-run here too.
     checkIds: [...new Set(checksUnder2(head).filter((c) => RERUN.has(c.status)).map((c) => c.id))],
     casesPerFamily: families === 0 ? 0 : Math.floor(head.options.budget / families),
+    casePaths: Object.fromEntries(head.checks.map(casePathOf).filter((entry) => entry !== null)),
   };
 }
 

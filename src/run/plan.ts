@@ -32,6 +32,11 @@ export interface PlanOptions {
   readonly budget: number;
   /** Replays one generated case (fast-check path), with --only naming one property family. */
   readonly path?: string;
+  /**
+   * `--last-failed`: the failing case of each property family that failed there, by family name
+   * (its fast-check path): the family replays that case alone instead of sending generated cases.
+   */
+  readonly casePaths?: Readonly<Record<string, string>>;
   /** The property families (default: all of src/properties/families.ts). */
   readonly families?: readonly PropertyFamily[];
   /**
@@ -70,8 +75,10 @@ export interface RunPlan {
   readonly checks: readonly PlannedCheck[];
   readonly scenarios: readonly LoadedScenario[];
   readonly families: readonly PropertyFamily[];
-  /** Generated cases each family sends (the budget shared evenly). */
+  /** Generated cases each family sends (the budget shared evenly among those without a case path). */
   readonly casesPerFamily: number;
+  /** Families that replay one failing case instead (PlanOptions.casePaths). */
+  readonly casePaths: Readonly<Record<string, string>>;
   /** The rate-limit checks selected, and the phase's requests and time. */
   readonly rateLimit: {
     readonly selected: (id: RateLimitCheckId) => boolean;
@@ -116,17 +123,21 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
   if (options.path && families.length !== 1) {
     throw new RunError(`--path replays one generated case: name its property family with --only (e.g. --only properties/${families[0]?.name ?? 'user-password'}); ${families.length} selected`);
   }
+  const casePaths = options.casePaths ?? {};
+  // A family that replays its failing case sends that case alone; the budget is shared by the others.
+  const generating = families.filter((f) => casePaths[f.name] === undefined);
   const parts: PlanParts = {
     readOnly: options.readOnly ?? false,
     scenarios,
     families,
-    casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, families.length),
+    casePaths,
+    casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, generating.length),
     rateLimit: (id) => !options.path && selection.builtin(id),
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
   const builtins = parts.monitor || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
-  if (families.length > 0 && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
+  if (generating.length > 0 && generating.length === families.length && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
     throw new UsageError(
       `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
         `give --budget ${families.length} or more, or select other checks`,
@@ -140,6 +151,8 @@ interface PlanParts {
   readonly readOnly: boolean;
   readonly scenarios: readonly LoadedScenario[];
   readonly families: readonly PropertyFamily[];
+  /** Families that replay one failing case (PlanOptions.casePaths). */
+  readonly casePaths: Readonly<Record<string, string>>;
   readonly casesPerFamily: number;
   readonly rateLimit: (id: RateLimitCheckId) => boolean;
   readonly monitor: boolean;
@@ -155,6 +168,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
     readOnly: full.readOnly,
     scenarios: full.scenarios.filter((s) => checkIds.has(s.id)),
     families: full.families.filter((f) => checkIds.has(`properties/${f.name}`)),
+    casePaths: full.casePaths,
     casesPerFamily,
     rateLimit: (id) => full.rateLimit.selected(id) && checkIds.has(id),
     monitor: full.monitor && checkIds.has(MONITOR_CHECK_ID),
@@ -178,7 +192,9 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
       const { waitMs, watchMs } = scenarioWaits(s, profile);
       return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
-    ...(perFamily < 1 ? [] : families.map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: perFamily + (f.needs ? 1 : 0) }))),
+    ...families
+      .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)
+      .map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: (parts.casePaths[f.name] === undefined ? perFamily : 1) + (f.needs ? 1 : 0) })),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
   ];
@@ -189,6 +205,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     checks,
     scenarios,
     families,
+    casePaths: parts.casePaths,
     casesPerFamily: perFamily,
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window },
     monitor: parts.monitor,

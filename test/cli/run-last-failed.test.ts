@@ -15,7 +15,7 @@ async function reports(dir: string): Promise<RunReport[]> {
 const run = (...args: string[]) => runClockcheck(['run', '--quiet', ...args], process.env);
 
 describe('clockcheck run --last-failed', () => {
-  it('re-runs only what failed, with the same seed and the same generated cases, until the fix is confirmed', async () => {
+  it('re-runs only what failed, with the same seed; a failed family replays its failing case alone, until the fix is confirmed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'clockcheck-last-failed-'));
     // A fault a scenario and a generated case both catch; the other checks of the selection pass.
     const first = await run('--fault', 'offset-dst-blind', '--only', 'properties/timesheet-offsets,timesheets,auth/raw-token-accepted', '--budget', '40', '--seed', '11', '--report-dir', dir);
@@ -33,15 +33,21 @@ describe('clockcheck run --last-failed', () => {
     expect(rerun.checks.map((c) => c.id).sort()).toEqual(failed.map((c) => c.id).sort());
     expect(rerun.notes.join('\n')).toContain(`re-ran the checks that failed, errored or were not run in run ${original!.runId}`);
     const family = (report: RunReport) => report.checks.find((c) => c.id === 'properties/timesheet-offsets')!;
-    // The same generated cases: the same family seed, the same failing case (path), the same requests.
-    // The same family, seed, path and counterexample; exchange IDs are each run's own numbering.
+    // The family replays the failing case its replay command named (the same seed and path), and
+    // fails on the same counterexample; exchange IDs are each run's own numbering.
+    const failingPath = /--path (\S+)/.exec(family(original!).replay)![1]!;
     const where = (c: CheckResult) => {
       if (c.source.kind !== 'property') return c.source;
-      const { baselineExchangeId: _b, setupExchangeId: _s, counterexample, ...rest } = c.source;
+      const { baselineExchangeId: _b, setupExchangeId: _s, counterexample, path: _p, ...rest } = c.source;
       return { ...rest, counterexample: counterexample && { label: counterexample.label, breaks: counterexample.breaks } };
     };
+    expect(family(rerun).status).toBe('failed');
+    expect(family(rerun).source).toMatchObject({ path: failingPath });
     expect(where(family(rerun))).toEqual(where(family(original!)));
-    expect(family(rerun).exchanges.map((e) => e.request.body)).toEqual(family(original!).exchanges.map((e) => e.request.body));
+    const sent = family(original!).exchanges.map((e) => e.request.body);
+    expect(family(rerun).exchanges.length).toBeLessThanOrEqual(2); // the family's setup record, the failing case
+    expect(sent).toContain(family(rerun).exchanges.at(-1)!.request.body);
+    expect(rerun.requests.made).toBeLessThan(original!.requests.made / 2);
 
     // The fault fixed: the newest report of the embedded target is re-run, and passes.
     const fixed = await run('--last-failed', '--report-dir', dir);

@@ -22,6 +22,30 @@ describe('readLastFailed', () => {
     expect(last.checkIds).toEqual(['schedules/date-format-rejects-feb-30', 'timesheets/offset-matches-zone', 'breaks/list-by-ids', 'users/after-stop', 'users/cut']);
   });
 
+  it('takes the failing case of each family that failed from its replay command; a family that errored sends its cases again', async () => {
+    const base = sampleReport().checks[0]!;
+    const family = (name: string, status: CheckStatus, replay: string): CheckResult => ({
+      ...base,
+      id: `properties/${name}`,
+      status,
+      source: { kind: 'property', generator: name, seed: 5, path: '' },
+      replay,
+      findings: [],
+      exchanges: [],
+    });
+    const report = sampleReportOf([
+      family('user-password', 'failed', 'clockcheck run --budget 10 --only properties/user-password --seed 3 --path 5:0:0:1:0'),
+      family('user-edit', 'errored', 'clockcheck run --budget 10 --only properties/user-edit --seed 3'),
+      family('schedule-dates', 'passed', 'clockcheck run --budget 10 --only properties/schedule-dates --seed 3 --path 2:1'),
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-last-failed-'));
+    const file = join(dir, 'report.json');
+    await writeFile(file, renderJsonReport(report));
+    const last = await readLastFailed(file, dir, target(SAMPLE_BASE_URL));
+    expect(last.checkIds).toEqual(['properties/user-password', 'properties/user-edit']);
+    expect(last.casePaths).toEqual({ 'user-password': '5:0:0:1:0' });
+  });
+
   it("reads a 1.7.0 report's checks as 2.0.0 does: what a budget left out (skipped then) is re-run too", async () => {
     const file = fileURLToPath(new URL('../diff/fixtures/report-1.7.0.json', import.meta.url));
     const last = await readLastFailed(file, tmpdir(), target('https://api.example.com'));

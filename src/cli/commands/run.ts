@@ -52,9 +52,9 @@ itself follows the same plan.
 --within and --max-requests fit the run into a budget at the target's limit: first every rule once with
 the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
 budget lasts; the checks left out are not-run ("not run: budget …"), and a note says which rules went uncovered.
-The rate-limit phase is costed in windows (about four whole windows at any request count, its opening quiet window included).
---last-failed re-runs only the checks that failed, errored or were not run in a report, with that run's seed and
-generated cases per family, so the cases are the same cases; the new report names the run it re-ran.
+The rate-limit phase is costed in windows (about three whole windows at any request count, its opening quiet window included).
+--last-failed re-runs only the checks that failed, errored or were not run in a report, with that run's seed; a
+family that failed replays its failing case alone, one that errored its generated cases; the new report names the run it re-ran.
 The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
 calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
 runs just them, and the profile's rate_limit.bursts: false skips them. The default --budget keeps a
@@ -137,7 +137,7 @@ interface RunInput {
   readonly targetUrl: string | undefined;
   readonly lastFailed: LastFailed | null;
   readonly seed: number;
-  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly skip: string[]; readonly budget: number; readonly path?: string };
+  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly skip: string[]; readonly budget: number; readonly path?: string; readonly casePaths?: Readonly<Record<string, string>> };
   readonly runBudget: RunBudget | undefined;
   /**
    * The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
@@ -173,10 +173,10 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
   if (options.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (options.format === 'json' && !options.plan) throw new UsageError('--format applies to --plan (a run writes report.json anyway)');
   const lastFailed = rerun ? await readLastFailed(report, options['report-dir'], targetUrl ? { embedded: false, baseUrl: originOf(targetUrl) } : { embedded: true }) : null;
-  // A re-run family sends as many generated cases as it did in the report, so they are the same cases.
-  const budget = lastFailed
-    ? lastFailed.casesPerFamily * lastFailed.checkIds.filter((id) => id.startsWith('properties/')).length
-    : (options.budget ?? (targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded));
+  // A re-run family that failed replays its failing case alone; one that errored or was not run sends
+  // as many generated cases as it did in the report, so they are the same cases.
+  const generating = lastFailed?.checkIds.filter((id) => id.startsWith('properties/') && lastFailed.casePaths[id.slice('properties/'.length)] === undefined) ?? [];
+  const budget = lastFailed ? lastFailed.casesPerFamily * generating.length : (options.budget ?? (targetUrl ? DEFAULT_BUDGET.external : DEFAULT_BUDGET.embedded));
   const { within, 'max-requests': maxRequests } = options;
   const runBudget = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   return {
@@ -191,6 +191,7 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
       skip: options.skip,
       budget,
       ...(options.path ? { path: options.path } : {}),
+      ...(lastFailed ? { casePaths: lastFailed.casePaths } : {}),
     },
     runBudget,
     quick: !targetUrl && options['rate-limit'] === undefined,
