@@ -54,12 +54,14 @@ export function pageSizesAfterOpener(profile: Profile): boolean {
 }
 
 /**
- * How long after the opener the calls before the reset go (the page sizes, or PRE_RESET_CALLS):
- * a tenth of the window, so the boundary's calls have left a sliding window (they went out within
- * a moment) and the calls sit well before the reset a window after the opener.
+ * How long after the opener the calls before the reset go (the page sizes, or PRE_RESET_CALLS): a
+ * quarter of the window. The boundary's calls have left a sliding window by then (they went out
+ * within a moment); the calls sit well before the reset a window after the opener; and the burst
+ * after that reset has the rest of the quarter, less a fiftieth, to be answered in, for the
+ * straddle to fit in one window.
  */
 function preResetDelayMs(windowMs: number): number {
-  return windowMs / 10;
+  return windowMs / 4;
 }
 
 /** What the phase needs from the run. */
@@ -157,7 +159,7 @@ export function estimateWithPhase(
  * 1. boundary: limit + K calls at once.
  * 2. reset: single calls every window/10 until one is served again (the first call of a new
  *    window: the opener); if none is within a window and a guard, a window with no calls and then one call.
- * 3. page sizes: a tenth of a window after the opener (the boundary's calls have left the window),
+ * 3. page sizes: a quarter of a window after the opener (the boundary's calls have left the window),
  *    each page size asked several times at once. They are also the straddle's calls before the reset.
  *    Under a limit too small for them there (pageSizesAfterOpener), they come last, after a quiet
  *    window, and a few probe calls stand before the reset instead.
@@ -281,7 +283,7 @@ async function resetAfterQuietWindow(phase: PhaseState, polls: number, step: num
 }
 
 /**
- * 3. The calls before the reset, a tenth of a window after the opener: the page sizes when they are
+ * 3. The calls before the reset, a quarter of a window after the opener: the page sizes when they are
  * asked (judged here), else PRE_RESET_CALLS probe calls when the straddle needs them.
  */
 async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolean): Promise<{ calls: BurstOutcome | null; pageSizes: CheckResult | null }> {

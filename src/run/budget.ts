@@ -44,6 +44,8 @@ interface Unit {
   /** Time it waits beyond its requests (the webhook check's quiet period). */
   readonly waitMs: number;
   readonly family: boolean;
+  /** Its pair baseline's key: `paced` counts the baseline, which a unit already chosen with the same key sends for it. */
+  readonly baselineKey?: string;
 }
 
 /**
@@ -75,19 +77,23 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
     const ms = (paced + extraPaced) * msPerCall + waited + extraWaitMs + (phase?.ms ?? 0) + (extraPhase?.ms ?? 0);
     return { requests, ms };
   };
+  // Pair baselines the chosen units send: a unit with one of them is judged on that answer (SharedBaselines).
+  const baselines = new Set<string>();
+  const pacedOf = (unit: Unit) => unit.paced - (unit.baselineKey !== undefined && baselines.has(unit.baselineKey) ? 1 : 0);
   const fits = (unit: Unit) => {
-    const after = cost(unit.paced, unit.phase, unit.waitMs);
+    const after = cost(pacedOf(unit), unit.phase, unit.waitMs);
     return (budget.maxRequests === undefined || after.requests <= budget.maxRequests) && (budget.withinMs === undefined || after.ms <= budget.withinMs);
   };
   /** The unit's share of the budget: the larger of its share of the requests and of the time. */
   const share = (unit: Unit) => {
-    const requests = unit.paced + (unit.phase?.requests ?? 0);
-    const ms = unit.paced * msPerCall + unit.waitMs + (unit.phase?.ms ?? 0);
+    const requests = pacedOf(unit) + (unit.phase?.requests ?? 0);
+    const ms = pacedOf(unit) * msPerCall + unit.waitMs + (unit.phase?.ms ?? 0);
     return Math.max(budget.maxRequests ? requests / budget.maxRequests : 0, budget.withinMs ? ms / budget.withinMs : 0, Number.EPSILON);
   };
   const take = (unit: Unit) => {
     chosen.push(unit);
-    paced += unit.paced;
+    paced += pacedOf(unit);
+    if (unit.baselineKey !== undefined) baselines.add(unit.baselineKey);
     waited += unit.waitMs;
     if (unit.phase) phase = unit.phase;
     remaining.delete(unit);
@@ -141,10 +147,14 @@ function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const check of plan.checks) {
     // A watch overlaps the checks after it, but may be last: counted whole, so a budget is never overrun.
-    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced: check.requests, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false });
+    // A check whose pair baseline an earlier one sends is costed with it; the chooser takes it off when it keeps the other one.
+    const paced = check.requests + (check.sharedBaseline ? 1 : 0);
+    const shares = check.baselineKey === undefined ? {} : { baselineKey: check.baselineKey };
+    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, ...shares });
     if (check.kind === 'property') {
-      // One case, and the setup call if the family needs one (its planned requests beyond its cases).
-      units.push({ ids: [check.id], rules: new Set(check.rules), paced: 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: true });
+      // One case, and the setup call if the family needs one (its planned requests beyond its cases); a family replaying its failing case, that case.
+      const replays = plan.casePaths[check.id.slice('properties/'.length)] !== undefined;
+      units.push({ ids: [check.id], rules: new Set(check.rules), paced: replays ? check.requests : 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: !replays });
     }
   }
   const rateLimit = plan.checks.filter((c) => c.kind === 'rate-limit');

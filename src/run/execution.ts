@@ -1,6 +1,7 @@
 import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import type { ScenarioDeps } from '../scenarios/scenario-deps.ts';
 import { runDates } from '../scenarios/template-context.ts';
+import { SharedBaselines } from '../scenarios/shared-baselines.ts';
 import type { TemplateContext } from '../scenarios/template-context.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { PropertyPhaseOptions } from '../properties/run-properties.ts';
@@ -48,6 +49,7 @@ function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
     replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
     onCreated: (resource) => run.ledger.add(resource),
     onRemoved: (kind) => run.ledger.remove(kind),
+    baselines: new SharedBaselines(),
     sink,
     deadlineMs: run.startedAt.getTime() + run.maxTimeMs,
     adaptations: fates.adaptations,

@@ -37,7 +37,8 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
     pacedRequests: plan.pacedRequests,
     pacedAt: plan.pacedAt,
     etaMs: Math.round(plan.etaMs),
-    checks: plan.checks,
+    // A baseline's key is the chooser's (the pair's template as JSON), not the reader's.
+    checks: plan.checks.map(({ baselineKey: _key, ...check }) => check),
     rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
     writes: plannedWrites(plan, where.createAdmins ?? false),
   };

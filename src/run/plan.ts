@@ -6,6 +6,7 @@ import { RunError } from './run-error.ts';
 import { UsageError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
+import { baselineKey } from '../scenarios/shared-baselines.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
@@ -60,6 +61,13 @@ export interface PlannedCheck {
   readonly requests: number;
   /** Time it waits beyond its requests before the run goes on; absent: none. */
   readonly waitMs?: number;
+  /**
+   * The key of its pair's baseline when another check may share it (SharedBaselines). `requests`
+   * leaves the baseline out when an earlier check of the plan sends the same one (`sharedBaseline`);
+   * run without that check, it sends the baseline itself (one more).
+   */
+  readonly baselineKey?: string;
+  readonly sharedBaseline?: true;
   /**
    * Time it goes on waiting after its last request while the run goes on with the next checks (the
    * webhook check's quiet period, its scenario's last step); the run ends no sooner than this after it.
@@ -184,13 +192,19 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
   const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
   const census = censusLists(needs, profile).size;
+  // A pair baseline another scenario of the plan sends first is judged on that answer (SharedBaselines).
+  const baselines = new Set<string>();
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
     ...scenarios.map((s): PlannedCheck => {
       const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined, planning: true });
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
       const { waitMs, watchMs } = scenarioWaits(s, profile);
-      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: plannedRequests(s, estimateCheckRequests), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
+      const key = s.scenario.pair ? baselineKey(s.scenario.pair) : null;
+      const shared = key !== null && baselines.has(key);
+      if (key !== null) baselines.add(key);
+      const requests = plannedRequests(s, estimateCheckRequests) - (shared ? 1 : 0);
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(key !== null ? { baselineKey: key } : {}), ...(shared ? { sharedBaseline: true } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
     ...families
       .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)

@@ -4,6 +4,7 @@ import type { Expectation, Pair, Variant } from './format.ts';
 import { describeRequest } from './run-steps.ts';
 import type { ScenarioRun } from './scenario-run.ts';
 import { toTargetRequest } from './target-request.ts';
+import { baselineKey } from './shared-baselines.ts';
 
 /**
  * A minimal pair: the valid baseline first, which must be accepted, then each variant, which
@@ -11,8 +12,15 @@ import { toTargetRequest } from './target-request.ts';
  */
 export async function runPair(run: ScenarioRun, pair: Pair): Promise<void> {
   const baselineBody = () => (pair.request.json === undefined ? undefined : run.render(pair.request.json));
-  const baseline = await run.send(toTargetRequest(run, pair.request, { json: baselineBody() }));
+  const key = run.deps.baselines ? baselineKey(pair) : null;
+  const shared = key === null ? undefined : run.deps.baselines?.get(key);
+  if (shared) {
+    run.keep(shared.exchange);
+    run.notes.push(`the valid baseline ${describeRequest(shared.exchange)} was accepted earlier in this run (exchange ${shared.exchange.id}, ${shared.checkId}): judged on that answer, not sent again`);
+  }
+  const baseline = shared?.exchange ?? (await run.send(toTargetRequest(run, pair.request, { json: baselineBody() })));
   const accepted = judge(run.render(pair.accept ?? { status: 'success' }) as Expectation, baseline, run.deps.profile, run.defaultRule);
+  if (key !== null && accepted.length === 0 && definiteAnswer(baseline)) run.deps.baselines?.accepted(key, baseline, run.loaded.id);
   if (accepted.length > 0) {
     if (!definiteAnswer(baseline)) {
       // A 5xx or no answer is no refusal: the server showed nothing about the rules (no finding).

@@ -7,6 +7,7 @@ import type { BuiltinCheck } from '../checks/context.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import type { TemplateContext } from './template-context.ts';
 import type { CheckStep } from './format.ts';
+import type { SharedBaselines } from './shared-baselines.ts';
 
 /** What running a scenario needs from the run. */
 export interface ScenarioDeps {
@@ -30,6 +31,8 @@ export interface ScenarioDeps {
   readonly deadlineMs?: number;
   /** Check steps the run adapted to the target's data (a smaller page_size): their arguments and why. */
   readonly adaptations?: ReadonlyMap<CheckStep, StepAdaptation>;
+  /** The run's accepted pair baselines, shared by pairs that send the same one; absent: each pair sends its own. */
+  readonly baselines?: SharedBaselines;
 }
 
 /** Arguments a check step runs with instead of its suite's, and the note that says why. */

@@ -87,8 +87,8 @@ describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
 describe('judgeSliding (the straddle of a window reset)', () => {
   const opener = call(100_000, 200);
   const served = (list: ReturnType<typeof calls>, segment: string) => list.filter((e) => e.response?.status === 200).map((e) => timed(e, segment));
-  /** The page sizes a tenth of a window after the opener: page_size=100 served, the others refused as invalid (422). */
-  const pageSizes = () => [...calls(106_000, 4, 200), ...calls(106_010, 16, 422)];
+  /** The page sizes a quarter of a window after the opener: page_size=100 served, the others refused as invalid (422). */
+  const pageSizes = () => [...calls(115_000, 4, 200), ...calls(115_010, 16, 422)];
   const straddle = (before: Exchange[], after: Exchange[]) => ({ opener, windowFrom: 99_000, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } });
 
   it('passes a sliding window: after the reset only what the calls before it left free is served', () => {
@@ -106,11 +106,11 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     const all = [...served([opener], 'poll'), ...served(before, 'page-size'), ...served(after, 'straddle-after')];
     const result = judgeSliding(all, straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
-    expect(result.findings[0]!.actual).toBe('64 calls served within 55.6 s (page-size: 4, straddle-after: 60)');
+    expect(result.findings[0]!.actual).toBe('64 calls served within 46.6 s (page-size: 4, straddle-after: 60)');
     expect(result.findings[0]!.exchangeIds).toHaveLength(4);
-    const one = [call(106_000, 200), ...calls(106_010, 19, 422)];
+    const one = [call(115_000, 200), ...calls(115_010, 19, 422)];
     const withOne = judgeSliding([...served(one, 'page-size'), ...served(after, 'straddle-after')], straddle(one, after), 60, WINDOW, outcome('rate-limit/sliding'));
-    expect(withOne.findings[0]!.actual).toBe('61 calls served within 55.6 s (page-size: 1, straddle-after: 60)');
+    expect(withOne.findings[0]!.actual).toBe('61 calls served within 46.6 s (page-size: 1, straddle-after: 60)');
   });
 
   it('draws no verdict when the calls before the reset end after the earliest reset a window after the opener', () => {
@@ -122,7 +122,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
   });
 
   it('draws no verdict when nothing before the reset was served (a fixed window could then serve the burst and stay within the limit)', () => {
-    const before = calls(106_000, 20, 422);
+    const before = calls(115_000, 20, 422);
     const after = calls(100_000 + 61_500, 60, 200);
     const result = judgeSliding(served(after, 'straddle-after'), straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result).toMatchObject({ status: 'errored', findings: [] });

@@ -37,6 +37,18 @@ describe('chooseWithinBudget', () => {
     );
   });
 
+  it('plans a pair baseline once when several scenarios send the same one, and charges it to a scenario run without the first', () => {
+    const shared = full.checks.filter((c) => c.sharedBaseline);
+    expect(shared.length).toBeGreaterThanOrEqual(15); // the *user and *schedule baselines of the users and schedules suites, among others
+    const later = shared[0]!;
+    const first = full.checks.find((c) => c.baselineKey === later.baselineKey && !c.sharedBaseline)!;
+    expect(full.checks.indexOf(first)).toBeLessThan(full.checks.indexOf(later));
+    const alone = restrictPlan(full, profile, new Set([later.id]), full.casesPerFamily);
+    expect(alone.checks.find((c) => c.id === later.id)!.requests).toBe(later.requests + 1);
+    const both = restrictPlan(full, profile, new Set([first.id, later.id]), full.casesPerFamily);
+    expect(both.checks.find((c) => c.id === later.id)!.requests).toBe(later.requests);
+  });
+
   it('runs everything when the budget holds the full plan', () => {
     const choice = chooseWithinBudget(full, { maxRequests: full.requests }, PACING);
     expect(choice.leftOut).toEqual([]);

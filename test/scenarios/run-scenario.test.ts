@@ -3,6 +3,7 @@ import { builtinCheck } from '../../src/checks/context.ts';
 import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
 import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.ts';
 import type { TargetRequest } from '../../src/client/client.ts';
+import { SharedBaselines, baselineKey } from '../../src/scenarios/shared-baselines.ts';
 import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, SUITE_HEAD, suiteFailure, suiteLines, urlOf, type Reply } from './support.ts';
 
 const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };
@@ -29,6 +30,42 @@ const passwordPair = {
     ],
   },
 };
+
+describe('runScenario: a pair baseline accepted earlier in the run is shared', () => {
+  const lengthPair = {
+    ...passwordPair,
+    id: 'password-length',
+    rules: ['USR-PASSWORD-LENGTH'],
+    pair: { ...passwordPair.pair, variants: [{ why: 'five characters', set: { password: 'va-1a' } }] },
+  };
+
+  it('judges the second pair on the first one\'s accepted baseline, sends every variant, and cites the exchange', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const deps = { ...scenarioDeps(send).deps, baselines: new SharedBaselines() };
+    const first = await runScenario(loadScenario(passwordPair), deps);
+    const second = await runScenario(loadScenario(lengthPair), deps);
+    expect(requests).toHaveLength(3 + 1);
+    expect(second.status).toBe('passed');
+    expect(second.exchanges.map((e) => e.id)).toEqual([first.exchanges[0]!.id, expect.any(Number)]);
+    expect(second.notes?.join('\n')).toMatch(/the valid baseline POST \/api\/public\/users was accepted earlier in this run \(exchange \d+, demo\/password-classes\): judged on that answer, not sent again/);
+  });
+
+  it('shares only an accepted baseline: after a refusal the next pair sends its own', async () => {
+    let calls = 0;
+    const { send, requests } = fakeSend((request) => (++calls === 1 ? { status: 422, json: { message: 'no' } } : userTarget(request)));
+    const deps = { ...scenarioDeps(send).deps, baselines: new SharedBaselines() };
+    expect((await runScenario(loadScenario(passwordPair), deps)).status).toBe('failed');
+    expect((await runScenario(loadScenario(lengthPair), deps)).status).toBe('passed');
+    expect(requests).toHaveLength(1 + 2);
+  });
+
+  it("never shares a baseline that reads the scenario's own vars, nor one with another expectation", () => {
+    const pairOf = (scenario: typeof passwordPair) => loadScenario(scenario).scenario.pair!;
+    expect(baselineKey(pairOf(passwordPair))).toBe(baselineKey(pairOf(lengthPair)));
+    expect(baselineKey(pairOf({ ...passwordPair, pair: { ...passwordPair.pair, request: { ...passwordPair.pair.request, json: { ...user, email: '{{ vars.email }}' } } } }))).toBeNull();
+    expect(baselineKey(pairOf({ ...passwordPair, pair: { ...passwordPair.pair, accept: { status: 201 } } as typeof passwordPair.pair }))).not.toBe(baselineKey(pairOf(passwordPair)));
+  });
+});
 
 describe('runScenario: minimal pairs', () => {
   it('passes when the baseline is accepted and every variant rejected', async () => {
