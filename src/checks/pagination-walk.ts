@@ -45,6 +45,14 @@ async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['se
   return { exchange, block: parsed.data, items };
 }
 
+/** Whether `link` asks for exactly what the walk's own request (`firstUrl`) asks with page=N: the same path and the same query. */
+function sameAsPageQuery(link: URL, firstUrl: string, page: number): boolean {
+  const own = new URL(firstUrl);
+  own.searchParams.set('page', String(page));
+  const query = (url: URL) => [...url.searchParams].map(([key, value]) => `${key}=${value}`).sort().join('&');
+  return link.pathname === own.pathname && query(link) === query(own);
+}
+
 /** PAG-BLOCK-CONSISTENT: the block agrees with itself and the page it came with. */
 function checkBlock(ctx: CheckContext, page: Page): void {
   const { block, items } = page;
@@ -182,7 +190,9 @@ export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
       if (linked.block.current_page !== wantPage) {
         return ctx.fail('PAG-LINKS', `next_page_url of page ${page.block.current_page} leads to page ${wantPage}`, `it leads to page ${linked.block.current_page}`, [page.exchange, linked.exchange]);
       }
-      if (args.page_size === undefined) {
+      // Without a page_size the walk follows the links; with one, it asks page=N itself after the
+      // first link, unless that link was already exactly that request (its answer is then that page's).
+      if (args.page_size === undefined || sameAsPageQuery(url, first.exchange.request.url, wantPage)) {
         page = linked;
         continue;
       }

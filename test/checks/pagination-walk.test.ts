@@ -24,6 +24,13 @@ describe('pagination-walk', () => {
     expect(outcome.requests[2]!.query).toEqual({ active: 'true', page_size: 7, page: 2 });
   });
 
+  it('does not ask for page 2 again when its next link was already exactly that request', async () => {
+    const outcome = await walk(pagedList(20), { path: '/breaks', page_size: 7 });
+    expect(outcome.findings).toEqual([]);
+    // page 1, its next link (page=2&page_size=7, what page=2 would ask), then page=3 asked for
+    expect(outcome.requests.map((r) => r.url ?? r.query)).toEqual([{ page_size: 7 }, `${ORIGIN}/api/public/breaks?page=2&page_size=7`, { page_size: 7, page: 3 }]);
+  });
+
   it('walks with page_size even when the links drop the other query parameters', async () => {
     const dropQuery = (page: { meta_data: { pagination: Record<string, unknown> } }) => {
       const p = page.meta_data.pagination;
