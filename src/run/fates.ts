@@ -95,9 +95,11 @@ function decideRoles(check: CheckNeeds, fixtures: Profile['fixtures'], allowed: 
 
 /** The lists the check walks or orders: held, adapted to a smaller page, to be filled up, or the reason it is skipped. */
 function decideLists(check: CheckNeeds, census: Census, allowed: Allowance, wanted: Map<CountableList, number>, adaptations: Map<CheckStep, Adaptation>, fixtures: Profile['fixtures']): string | null {
-  for (const { need, step } of check.lists) {
+  // The largest need first: a list filled up for it holds enough for the smaller ones, which then run as written.
+  for (const { need, step } of [...check.lists].sort((x, y) => y.need.items - x.need.items)) {
     const count = census.lists.get(need.list);
     if (count === undefined || count === null || count.atLeast || count.total >= need.items) continue; // held, or the check judges why the list was not served
+    if ((wanted.get(need.list) ?? 0) >= need.items) continue; // filled up for a larger need
     if (need.pageSize !== undefined && count.total >= 2) {
       const pageSize = count.total - 1;
       adaptations.set(step, { args: { ...step.args, page_size: pageSize }, note: `page_size ${pageSize} instead of ${need.pageSize}: the target holds ${count.total} ${LIST_WORDS[need.list]}, and a walk needs two pages` });

@@ -60,6 +60,15 @@ describe('the fate of a check that needs data', () => {
     expect(decided.provisioning.moreUsers).toBe(0);
   });
 
+  it('does not adapt a walk whose list the same check fills up for a larger need: it runs at the page_size it names', () => {
+    // pagination/breaks-pages: a walk at the default 10 (11 breaks) and one at page_size 7 (8 breaks), on a target holding 5.
+    const pages = needs('pagination/breaks-pages', { lists: [{ list: '/breaks', items: 8, pageSize: 7 }, { list: '/breaks', items: 11 }] });
+    const decided = decide([pages], census({ totals: { '/breaks': 5 } }), profile({ active_user_ids: [1], break_rule_id: 1 }), writable);
+    expect(decided.adaptations.size).toBe(0);
+    expect(decided.provisioning.breaks).toBe(6);
+    expect([...decided.provisioned]).toEqual(['pagination/breaks-pages']);
+  });
+
   it('creates what a walk at the default page size needs, once for every check that needs it', () => {
     const walkA = needs('pagination/a', { lists: [{ list: '/users', items: 11 }] });
     const walkB = needs('pagination/b', { lists: [{ list: '/users', items: 11 }, { list: '/timesheets', items: 8, pageSize: 7 }] });
