@@ -94,6 +94,8 @@ export interface BuiltinCheck<S extends z.ZodType = z.ZodType> {
   run(ctx: CheckContext, args: z.output<S>): Promise<void>;
   /** What it needs of the target's data, from its arguments as a suite writes them (templates not rendered). */
   needs(args: Readonly<Record<string, unknown>>): readonly ListNeed[];
+  /** It creates, changes or deletes data on the target (the webhook check); absent: it only reads. */
+  readonly writes?: true;
 }
 
 /** A built-in check of these arguments; `needs` says what data it needs to judge (default: none). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { builtinCheck, describeAnswer, served, type CheckContext } from './context.ts';
+import { builtinCheck, describeAnswer, served, type BuiltinCheck, type CheckContext } from './context.ts';
 import { pathArg } from './args.ts';
 import { createdId } from '../records/created-id.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -64,7 +64,7 @@ interface MadeChange {
  * (other clients of a shared target, a retry in flight) are not judged. Silence after unsubscribe
  * is evidence only once notifications were seen arriving, so without any the stop is not judged.
  */
-export const webhookNotifications = builtinCheck(Args, async (ctx, args) => {
+const notifications = builtinCheck(Args, async (ctx, args) => {
   const sink = ctx.sink;
   if (!sink) return ctx.skip('the profile has no webhook.sink: notifications cannot be observed');
   const webhook = ctx.profile.webhook!;
@@ -120,6 +120,9 @@ export const webhookNotifications = builtinCheck(Args, async (ctx, args) => {
     ctx.note(`${others.length} deliveries arrived after unsubscribe naming none of the changes made after it (not judged: in flight before it, or another client's): ${others.slice(0, 5).map(describeDelivery).join(', ')}`);
   }
 });
+
+/** The webhook check: it subscribes, creates, edits and unsubscribes, so it writes. */
+export const webhookNotifications: BuiltinCheck<typeof Args> = { ...notifications, writes: true };
 
 /** Creates a resource and edits it; each change must be served (else the check ends errored: nothing to be notified of). */
 async function makeChanges(ctx: CheckContext, change: z.output<typeof Change>, when: string): Promise<MadeChange[]> {

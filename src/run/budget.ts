@@ -44,8 +44,8 @@ interface Unit {
   /** Time it waits beyond its requests (the webhook check's quiet period). */
   readonly waitMs: number;
   readonly family: boolean;
-  /** Its pair baseline's key: `paced` counts the baseline, which a unit already chosen with the same key sends for it. */
-  readonly baselineKey?: string;
+  /** Parts other checks may send for it (a pair baseline, a read-only setup): `paced` counts them; a unit already chosen with the same key sends them. */
+  readonly shared?: readonly { readonly key: string; readonly requests: number }[];
 }
 
 /**
@@ -77,9 +77,9 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
     const ms = (paced + extraPaced) * msPerCall + waited + extraWaitMs + (phase?.ms ?? 0) + (extraPhase?.ms ?? 0);
     return { requests, ms };
   };
-  // Pair baselines the chosen units send: a unit with one of them is judged on that answer (SharedBaselines).
-  const baselines = new Set<string>();
-  const pacedOf = (unit: Unit) => unit.paced - (unit.baselineKey !== undefined && baselines.has(unit.baselineKey) ? 1 : 0);
+  // Shared parts the chosen units send (a pair baseline, a read-only setup): a unit with one of them does not send it again.
+  const sent = new Set<string>();
+  const pacedOf = (unit: Unit) => unit.paced - (unit.shared ?? []).reduce((n, part) => n + (sent.has(part.key) ? part.requests : 0), 0);
   const fits = (unit: Unit) => {
     const after = cost(pacedOf(unit), unit.phase, unit.waitMs);
     return (budget.maxRequests === undefined || after.requests <= budget.maxRequests) && (budget.withinMs === undefined || after.ms <= budget.withinMs);
@@ -93,7 +93,7 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
   const take = (unit: Unit) => {
     chosen.push(unit);
     paced += pacedOf(unit);
-    if (unit.baselineKey !== undefined) baselines.add(unit.baselineKey);
+    for (const part of unit.shared ?? []) sent.add(part.key);
     waited += unit.waitMs;
     if (unit.phase) phase = unit.phase;
     remaining.delete(unit);
@@ -147,10 +147,10 @@ function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const check of plan.checks) {
     // A watch overlaps the checks after it, but may be last: counted whole, so a budget is never overrun.
-    // A check whose pair baseline an earlier one sends is costed with it; the chooser takes it off when it keeps the other one.
-    const paced = check.requests + (check.sharedBaseline ? 1 : 0);
-    const shares = check.baselineKey === undefined ? {} : { baselineKey: check.baselineKey };
-    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, ...shares });
+    // A check whose shared part an earlier one sends is costed with it; the chooser takes it off when it keeps the other one.
+    const shared = check.shared ?? [];
+    const paced = check.requests + shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
+    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), paced, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, shared });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases); a family replaying its failing case, that case.
       const replays = plan.casePaths[check.id.slice('properties/'.length)] !== undefined;

@@ -2,6 +2,7 @@ import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import type { ScenarioDeps } from '../scenarios/scenario-deps.ts';
 import { runDates } from '../scenarios/template-context.ts';
 import { SharedBaselines } from '../scenarios/shared-baselines.ts';
+import { SharedSetups } from '../scenarios/shared-setups.ts';
 import type { TemplateContext } from '../scenarios/template-context.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { PropertyPhaseOptions } from '../properties/run-properties.ts';
@@ -50,6 +51,7 @@ function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
     onCreated: (resource) => run.ledger.add(resource),
     onRemoved: (kind) => run.ledger.remove(kind),
     baselines: new SharedBaselines(),
+    setups: new SharedSetups(),
     sink,
     deadlineMs: run.startedAt.getTime() + run.maxTimeMs,
     adaptations: fates.adaptations,

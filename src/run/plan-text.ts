@@ -37,8 +37,8 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
     pacedRequests: plan.pacedRequests,
     pacedAt: plan.pacedAt,
     etaMs: Math.round(plan.etaMs),
-    // A baseline's key is the chooser's (the pair's template as JSON), not the reader's.
-    checks: plan.checks.map(({ baselineKey: _key, ...check }) => check),
+    // The shared parts' keys are the chooser's (templates as JSON), not the reader's.
+    checks: plan.checks.map(({ shared: _shared, ...check }) => check),
     rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
     writes: plannedWrites(plan, where.createAdmins ?? false),
   };

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { baselineKey } from '../scenarios/shared-baselines.ts';
+import { setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
@@ -62,12 +63,11 @@ export interface PlannedCheck {
   /** Time it waits beyond its requests before the run goes on; absent: none. */
   readonly waitMs?: number;
   /**
-   * The key of its pair's baseline when another check may share it (SharedBaselines). `requests`
-   * leaves the baseline out when an earlier check of the plan sends the same one (`sharedBaseline`);
-   * run without that check, it sends the baseline itself (one more).
+   * The parts it may share with other checks of the run: its pair's baseline (SharedBaselines), its
+   * read-only setup (SharedSetups). `requests` leaves out a part an earlier check of the plan sends
+   * (`sentEarlier`); run without that check, it sends the part itself.
    */
-  readonly baselineKey?: string;
-  readonly sharedBaseline?: true;
+  readonly shared?: readonly SharedPart[];
   /**
    * Time it goes on waiting after its last request while the run goes on with the next checks (the
    * webhook check's quiet period, its scenario's last step); the run ends no sooner than this after it.
@@ -75,6 +75,13 @@ export interface PlannedCheck {
   readonly watchMs?: number;
   /** Why the run will skip it whatever the target answers (the profile lacks what it needs, --read-only): it costs nothing, covers nothing. */
   readonly skip?: string;
+}
+
+/** A part of a check that other checks of a run may send for it: its key, its requests, and whether an earlier check of the plan sends it. */
+export interface SharedPart {
+  readonly key: string;
+  readonly requests: number;
+  readonly sentEarlier: boolean;
 }
 
 /** The run as planned: the checks it will run, in order, and the requests they cost. */
@@ -192,19 +199,27 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
   // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
   const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
   const census = censusLists(needs, profile).size;
-  // A pair baseline another scenario of the plan sends first is judged on that answer (SharedBaselines).
-  const baselines = new Set<string>();
+  // A pair baseline or a read-only setup another scenario of the plan sends first is not sent again (SharedBaselines, SharedSetups).
+  const sent = new Set<string>();
+  const partsOf = (s: LoadedScenario): SharedPart[] => {
+    const baseline = s.scenario.pair ? baselineKey(s.scenario.pair) : null;
+    const setup = setupKey(s, BUILTIN_CHECKS);
+    const parts = [...(baseline === null ? [] : [{ key: `baseline ${baseline}`, requests: 1 }]), ...(setup === null ? [] : [{ key: `setup ${setup}`, requests: s.scenario.setup.length }])];
+    return parts.map((part) => {
+      const sentEarlier = sent.has(part.key);
+      sent.add(part.key);
+      return { ...part, sentEarlier };
+    });
+  };
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
     ...scenarios.map((s): PlannedCheck => {
       const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined, planning: true });
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
       const { waitMs, watchMs } = scenarioWaits(s, profile);
-      const key = s.scenario.pair ? baselineKey(s.scenario.pair) : null;
-      const shared = key !== null && baselines.has(key);
-      if (key !== null) baselines.add(key);
-      const requests = plannedRequests(s, estimateCheckRequests) - (shared ? 1 : 0);
-      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(key !== null ? { baselineKey: key } : {}), ...(shared ? { sharedBaseline: true } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
+      const shared = partsOf(s);
+      const requests = plannedRequests(s, estimateCheckRequests) - shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(shared.length > 0 ? { shared } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
     ...families
       .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)

@@ -10,6 +10,7 @@ import { ScenarioError } from './scenario-error.ts';
 import { ProfileContradiction } from './profile-contradiction.ts';
 import { ScenarioRun } from './scenario-run.ts';
 import { profileSkipReason } from './skip-reason.ts';
+import { setupKey } from './shared-setups.ts';
 import { TemplateError } from './template-error.ts';
 
 /**
@@ -44,11 +45,52 @@ export async function runScenario(loaded: LoadedScenario, deps: ScenarioDeps, re
   };
 }
 
+/** Failures of a setup that say something of the target (a precondition that did not hold), which a shared setup passes on. */
+function setupFailure(error: unknown): boolean {
+  return error instanceof ScenarioError || error instanceof PreconditionFailed || error instanceof ProfileContradiction;
+}
+
+/**
+ * The scenario's setup: run here, or, when an earlier scenario of the run made the same one and
+ * both only read it (SharedSetups), taken over from it: its captures, its exchanges (cited), and its
+ * failure if it failed.
+ */
+async function runSetup(run: ScenarioRun): Promise<void> {
+  const { setup } = run.loaded.scenario;
+  const key = run.deps.setups ? setupKey(run.loaded, run.deps.builtins) : null;
+  const shared = key === null ? undefined : run.deps.setups?.get(key);
+  if (shared) {
+    Object.assign(run.vars, shared.vars);
+    for (const exchange of shared.exchanges) run.keep(exchange);
+    run.observedOptional += shared.observedOptional;
+    run.notShown.push(...shared.notShown);
+    run.notes.push(`its setup (${setup.length} requests) was made once in this run, by ${shared.checkId}, and only read here: the same records and captures (exchanges ${shared.exchanges.map((e) => e.id).join(', ')})`);
+    if (shared.error !== undefined) throw shared.error;
+    return;
+  }
+  const from = { exchanges: run.exchanges.length, observed: run.observedOptional, notShown: run.notShown.length };
+  const outcome = (error?: unknown) => ({
+    checkId: run.loaded.id,
+    vars: { ...run.vars },
+    exchanges: run.exchanges.slice(from.exchanges),
+    observedOptional: run.observedOptional - from.observed,
+    notShown: run.notShown.slice(from.notShown),
+    ...(error === undefined ? {} : { error }),
+  });
+  try {
+    for (const step of setup) await runStep(run, step, true);
+  } catch (error) {
+    if (key !== null && setupFailure(error)) run.deps.setups?.ran(key, outcome(error));
+    throw error;
+  }
+  if (key !== null) run.deps.setups?.ran(key, outcome());
+}
+
 /** The scenario's `let`, setup, pair and steps, in that order. */
 async function runSteps(run: ScenarioRun): Promise<void> {
   const { scenario } = run.loaded;
   for (const [name, value] of Object.entries(scenario.let)) run.vars[name] = run.render(value);
-  for (const step of scenario.setup) await runStep(run, step, true);
+  await runSetup(run);
   if (scenario.pair) await runPair(run, scenario.pair);
   const steps = scenario.steps ?? [];
   for (const [i, step] of steps.entries()) {

@@ -8,6 +8,7 @@ import type { RunSink } from '../webhooks/run-sink.ts';
 import type { TemplateContext } from './template-context.ts';
 import type { CheckStep } from './format.ts';
 import type { SharedBaselines } from './shared-baselines.ts';
+import type { SharedSetups } from './shared-setups.ts';
 
 /** What running a scenario needs from the run. */
 export interface ScenarioDeps {
@@ -33,6 +34,8 @@ export interface ScenarioDeps {
   readonly adaptations?: ReadonlyMap<CheckStep, StepAdaptation>;
   /** The run's accepted pair baselines, shared by pairs that send the same one; absent: each pair sends its own. */
   readonly baselines?: SharedBaselines;
+  /** The run's read-only setups, shared by scenarios that make the same one and only read it; absent: each runs its own. */
+  readonly setups?: SharedSetups;
 }
 
 /** Arguments a check step runs with instead of its suite's, and the note that says why. */

@@ -4,6 +4,7 @@ import { BUILTIN_CHECKS } from '../../src/checks/registry.ts';
 import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.ts';
 import type { TargetRequest } from '../../src/client/client.ts';
 import { SharedBaselines, baselineKey } from '../../src/scenarios/shared-baselines.ts';
+import { SharedSetups, setupKey } from '../../src/scenarios/shared-setups.ts';
 import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, SUITE_HEAD, suiteFailure, suiteLines, urlOf, type Reply } from './support.ts';
 
 const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };
@@ -64,6 +65,51 @@ describe('runScenario: a pair baseline accepted earlier in the run is shared', (
     expect(baselineKey(pairOf(passwordPair))).toBe(baselineKey(pairOf(lengthPair)));
     expect(baselineKey(pairOf({ ...passwordPair, pair: { ...passwordPair.pair, request: { ...passwordPair.pair.request, json: { ...user, email: '{{ vars.email }}' } } } }))).toBeNull();
     expect(baselineKey(pairOf({ ...passwordPair, pair: { ...passwordPair.pair, accept: { status: 201 } } as typeof passwordPair.pair }))).not.toBe(baselineKey(pairOf(passwordPair)));
+  });
+});
+
+describe('runScenario: a read-only setup made earlier in the run is shared', () => {
+  // A setup that creates a user and captures its ID; the steps only read it.
+  const setup = [{ name: 'create the user', request: { method: 'POST', path: '/users', json: user }, expect: { status: 'success' }, capture: { id: { from: 'created_id' } } }];
+  const reader = (id: string, extra: Record<string, unknown>[] = []) => ({
+    id,
+    title: 'reads the user',
+    rules: ['USR-CREATE-REQUIRED'],
+    mutates: true,
+    setup,
+    steps: [{ request: { method: 'GET', path: '/users/{{ vars.id }}' }, expect: { status: 'success' } }, ...extra],
+  });
+
+  it('runs the setup once: the second scenario gets its captures, cites its exchanges and notes it', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const deps = { ...scenarioDeps(send).deps, setups: new SharedSetups() };
+    const first = await runScenario(loadScenario(reader('first')), deps);
+    const second = await runScenario(loadScenario(reader('second')), deps);
+    expect([first.status, second.status]).toEqual(['passed', 'passed']);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /users', 'GET /users/42', 'GET /users/42']);
+    expect(second.exchanges[0]!.id).toBe(first.exchanges[0]!.id);
+    expect(second.notes?.join('\n')).toMatch(/^its setup \(1 requests\) was made once in this run, by demo\/first, and only read here/m);
+  });
+
+  it('passes a setup failure on: the second scenario is errored with the same reason, and sends nothing', async () => {
+    const { send, requests } = fakeSend(() => ({ status: 422, json: { message: 'no' } }));
+    const deps = { ...scenarioDeps(send).deps, setups: new SharedSetups() };
+    const first = await runScenario(loadScenario(reader('first')), deps);
+    const second = await runScenario(loadScenario(reader('second')), deps);
+    expect(first).toMatchObject({ status: 'errored', reason: expect.stringMatching(/^setup step create the user failed/) });
+    expect(second).toMatchObject({ status: 'errored', reason: first.reason });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('is not shared with a scenario that writes, nor by one whose setup reads its own let', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const deps = { ...scenarioDeps(send).deps, setups: new SharedSetups() };
+    await runScenario(loadScenario(reader('first')), deps);
+    const writer = reader('writer', [{ request: { method: 'PUT', path: '/users/{{ vars.id }}', json: user }, expect: { status: 'success' } }]);
+    await runScenario(loadScenario(writer), deps);
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+    expect(setupKey(loadScenario({ ...reader('own'), let: { tag: '{{ unique.name }}' } }), BUILTIN_CHECKS)).toBeNull();
+    expect(setupKey(loadScenario(reader('a')), BUILTIN_CHECKS)).toBe(setupKey(loadScenario(reader('b')), BUILTIN_CHECKS));
   });
 });
 
