@@ -64,7 +64,7 @@ async function runSetup(run: ScenarioRun): Promise<void> {
     for (const exchange of shared.exchanges) run.keep(exchange);
     run.observedOptional += shared.observedOptional;
     run.notShown.push(...shared.notShown);
-    run.notes.push(`its setup (${setup.length} requests) was made once in this run, by ${shared.checkId}, and only read here: the same records and captures (exchanges ${shared.exchanges.map((e) => e.id).join(', ')})`);
+    run.notes.push(`its setup (${setup.length} request${setup.length === 1 ? '' : 's'}) was made once in this run, by ${shared.checkId}, and only read here: the same records and captures (exchanges ${shared.exchanges.map((e) => e.id).join(', ')})`);
     if (shared.error !== undefined) throw shared.error;
     return;
   }

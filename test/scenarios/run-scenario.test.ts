@@ -88,7 +88,7 @@ describe('runScenario: a read-only setup made earlier in the run is shared', () 
     expect([first.status, second.status]).toEqual(['passed', 'passed']);
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /users', 'GET /users/42', 'GET /users/42']);
     expect(second.exchanges[0]!.id).toBe(first.exchanges[0]!.id);
-    expect(second.notes?.join('\n')).toMatch(/^its setup \(1 requests\) was made once in this run, by demo\/first, and only read here/m);
+    expect(second.notes?.join('\n')).toMatch(/^its setup \(1 request\) was made once in this run, by demo\/first, and only read here/m);
   });
 
   it('passes a setup failure on: the second scenario is errored with the same reason, and sends nothing', async () => {
