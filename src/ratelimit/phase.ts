@@ -190,16 +190,15 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     if (beforeReset?.pageSizes) byId.set('rate-limit/page-size-under-load', beforeReset.pageSizes);
     if (deps.selected('rate-limit/sliding')) byId.set('rate-limit/sliding', await slidingStep(phase, usable ? boundary.burst : null, opened, beforeReset?.calls ?? null));
   }
-  if (pageSizes && !byId.has('rate-limit/page-size-under-load')) byId.set('rate-limit/page-size-under-load', await pageSizeStep(phase, phase.sent > 0));
+  if (pageSizes && !byId.has('rate-limit/page-size-under-load')) byId.set('rate-limit/page-size-under-load', await pageSizeStep(phase, byId.has('rate-limit/boundary')));
   return wanted.map((id) => byId.get(id)!);
 }
 
-/** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended, how many were sent. */
+/** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended. */
 class PhaseState {
   readonly probe: LoadRequest;
   readonly served: TimedCall[] = [];
   lastEnd = Date.now();
-  sent = 0;
 
   constructor(readonly deps: RateLimitPhaseDeps) {
     this.probe = { method: 'GET', path: deps.profile.rate_limit.probe_path };
@@ -207,7 +206,6 @@ class PhaseState {
 
   /** Keeps the served calls among `exchanges`, with their timing, under `segment`. */
   keepServed(exchanges: readonly Exchange[], segment: string): void {
-    this.sent += exchanges.length;
     for (const e of exchanges) if (outcomeOf(e) === 'served') this.served.push(timed(e, segment));
   }
 }
@@ -300,7 +298,7 @@ async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolea
   const asked: Exchange[] = [];
   let unanswered = 0;
   const result = await askPageSizes(phase, (burst) => {
-    asked.push(...burst.exchanges.map(retainExchange));
+    asked.push(...burst.exchanges);
     unanswered += burst.unanswered;
   });
   return { calls: { exchanges: asked, unanswered }, pageSizes: result };
@@ -325,12 +323,12 @@ async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, ope
 
 /**
  * The page sizes with no opener to follow (the window checks not selected, or no call served again
- * after the boundary): after a quiet window, or a restart of the embedded server's limiter; at once
- * when the phase has sent nothing yet (its own start is after a quiet window).
+ * after the boundary): after a quiet window, or a restart of the embedded server's limiter, when
+ * the window checks sent their bursts; at once otherwise (the phase starts after a quiet window).
  */
-async function pageSizeStep(phase: PhaseState, afterCalls: boolean): Promise<CheckResult> {
+async function pageSizeStep(phase: PhaseState, afterWindowChecks: boolean): Promise<CheckResult> {
   const { deps } = phase;
-  if (afterCalls) {
+  if (afterWindowChecks) {
     if (deps.restartLimiter) await deps.restartLimiter();
     else await sleepUntil(phase.lastEnd + deps.profile.rate_limit.window + deps.guardMs);
   }
@@ -345,9 +343,11 @@ async function askPageSizes(phase: PhaseState, onBurst: (burst: BurstOutcome) =>
   const separator = probePath.includes('?') ? '&' : '?';
   const ask = async (size: number) => {
     const burst = await deps.burst([{ method: 'GET', path: `${probePath}${separator}page_size=${size}` }], PAGE_SIZE_COPIES, 'page-size', true);
-    phase.keepServed(burst.exchanges.map(retainExchange), 'page-size');
+    // Kept as a report keeps them: the phase holds the calls' timing, not their pages of up to 1 MiB.
+    const kept = burst.exchanges.map(retainExchange);
+    phase.keepServed(kept, 'page-size');
     phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : phase.lastEnd;
-    onBurst(burst);
+    onBurst({ ...burst, exchanges: kept });
     return burst.exchanges;
   };
   return judgePageSizesUnderLoad(PAGE_SIZES_UNDER_LOAD, ask, deps.profile, pageSizes);
