@@ -47,7 +47,7 @@ function describe(f: Figures): string {
   if ('requestsPerRule' in f) {
     const eta = `${Math.floor(f.etaMs / 60_000)} min ${String(Math.round((f.etaMs % 60_000) / 1000)).padStart(2, '0')} s`;
     return (
-      `${f.label.padEnd(36)} ETA ${eta}: ${f.planned} requests planned (${f.paced} paced, ${f.phaseRequests} in the rate-limit phase over ${f.phaseWindows.toFixed(1)} windows)` +
+      `${f.label.padEnd(36)} ETA ${eta}: ${f.planned} requests planned (${f.paced} paced, ${f.phaseRequests} in the rate-limit phase over ${f.phaseWindows.toFixed(1)} windows, ${f.contractWindows.toFixed(2)} of them beyond its conformance calls)` +
       `${f.provisioning > 0 ? ` + up to ${f.provisioning} creating what checks need` : ''}; ${f.rules} rules judged, ${f.requestsPerRule.toFixed(2)} requests per rule; ` +
       `${f.faultsNamed}/${f.faultsTotal} catalog faults have their rule in the plan`
     );

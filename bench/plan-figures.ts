@@ -9,6 +9,7 @@ import { ServerContext } from '../src/reference/context.ts';
 import { STANDARD_DIALECT } from '../src/reference/dialect.ts';
 import { FAULTS } from '../src/reference/faults.ts';
 import { seed, type SeedName } from '../src/reference/seed.ts';
+import { PAGE_SIZE_CALLS } from '../src/ratelimit/phase.ts';
 
 export interface PlanFigures {
   readonly label: string;
@@ -18,6 +19,8 @@ export interface PlanFigures {
   /** The rate-limit phase: its calls (none of them a conformance call today) and the windows it spends. */
   readonly phaseRequests: number;
   readonly phaseWindows: number;
+  /** The phase's windows beyond what its conformance calls (the page sizes under load) would take paced: what the rate-limit contract alone costs. */
+  readonly contractWindows: number;
   /** Records the run creates, at most, to meet the checks' needs (the seed lacks them): requests the plan does not count. */
   readonly provisioning: number;
   /** Distinct rules the planned checks judge. */
@@ -64,6 +67,7 @@ async function figuresOf(label: string, seedName: SeedName, budget: RunBudget | 
     paced: plan.pacedRequests,
     phaseRequests: plan.rateLimit.requests,
     phaseWindows: plan.rateLimit.windows,
+    contractWindows: plan.rateLimit.windows - (plan.rateLimit.selected('rate-limit/page-size-under-load') && plan.rateLimit.requests > 0 ? PAGE_SIZE_CALLS / 59 : 0),
     provisioning,
     rules: rules.size,
     requestsPerRule: (plan.requests + provisioning) / rules.size,

@@ -41,6 +41,7 @@ const REFERENCE_EXCEPTIONS = [
   { from: 'run/embedded-process.ts', to: 'dialect.ts, seed.ts', why: 'the embedded target: started in a process of its own' },
   { from: 'run/embedded-profile.ts', to: 'dialect.ts, context.ts, seed.ts', why: 'the embedded target: its profile, from its seed' },
   { from: 'run/selftest.ts', to: 'dialect.ts, faults.ts, seed.ts', why: 'the selftest: each dialect, each fault, each seed' },
+  { from: 'run/fault-catches.ts', to: 'faults.ts', why: 'the fault catalog\'s order: the half a budget\'s order is fitted on' },
   { from: 'cli/commands/selftest.ts', to: 'dialect.ts, faults.ts', why: 'the selftest\'s options' },
   { from: 'cli/commands/serve.ts', to: '*', why: '`clockcheck serve` serves it' },
   { from: 'cli/commands/rules.ts', to: 'faults.ts', why: 'the fault catalog\'s descriptions: the faults that break each rule' },

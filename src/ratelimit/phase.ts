@@ -32,6 +32,9 @@ export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
 /** Concurrent copies of each page size in the page-size check. */
 const PAGE_SIZE_COPIES = 4;
 
+/** The page-size check's calls: conformance calls (PAG-PAGE-SIZE-MAX), the only ones of the phase. */
+export const PAGE_SIZE_CALLS = PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES;
+
 /**
  * The reset check polls this many times a window. The straddle needs the opener only to come after
  * the reset it follows (any poll step does); a finer step finds it sooner, at a poll a step.
@@ -50,7 +53,7 @@ const PRE_RESET_CALLS = 4;
  * Below that (a limit of 31 or less), they wait a quiet window of their own at the end.
  */
 export function pageSizesAfterOpener(profile: Profile): boolean {
-  return PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES + POLLS_PER_WINDOW + 1 < profile.rate_limit.limit;
+  return PAGE_SIZE_CALLS + POLLS_PER_WINDOW + 1 < profile.rate_limit.limit;
 }
 
 /**
@@ -116,6 +119,26 @@ function endOf(exchanges: readonly Exchange[]): number {
   return Math.max(...exchanges.map((e) => e.sentAtMs + e.durationMs));
 }
 
+/**
+ * The burst after the reset: one call more than a sliding window leaves free after `servedBefore`
+ * served calls before it (limit - servedBefore + 1, at most limit). A sliding window serves all but
+ * one; a fixed window, fresh after its reset, serves all, and with the calls before that is limit + 1
+ * served within one window: the excess the verdict needs, with no call more. With no call served
+ * before, nothing can be straddled, and the burst is `limit` calls (the busiest span still counts).
+ */
+export function straddleAfterCalls(limit: number, servedBefore: number): number {
+  return servedBefore <= 0 ? limit : Math.max(1, Math.min(limit, limit - servedBefore + 1));
+}
+
+/**
+ * The page-size calls a conforming target certainly serves (2xx): page_size=100, and the sizes above
+ * the maximum when the profile says it clamps them. 0 and -1 may be refused (4xx) as well as served.
+ */
+function servedPageSizeCalls(profile: Profile): number {
+  const sizes = PAGE_SIZES_UNDER_LOAD.filter((size) => size === 100 || (size > 100 && profile.page_size_over_max === 'clamp'));
+  return sizes.length * PAGE_SIZE_COPIES;
+}
+
 /** What a burst adds to the phase's time beyond its windows (its calls and answers; autocannon's start and end), ms: an allowance, so a budget that admits the phase keeps its promise. */
 const BURST_ALLOWANCE_MS = 250;
 
@@ -130,10 +153,11 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
   const windowChecks = selected('rate-limit/boundary') || selected('rate-limit/reset') || selected('rate-limit/sliding');
   const straddle = selected('rate-limit/sliding');
   const pageSizes = selected('rate-limit/page-size-under-load');
-  const pageSizeCalls = PAGE_SIZES_UNDER_LOAD.length * PAGE_SIZE_COPIES;
+  const pageSizeCalls = PAGE_SIZE_CALLS;
   // The page sizes go after the reset check's opener (inside the straddle's window) when they fit; else, or without the window checks, after a quiet window.
   const inside = pageSizes && windowChecks && pageSizesAfterOpener(profile);
-  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? limit + (inside ? 0 : PRE_RESET_CALLS) : 0) + (pageSizes ? pageSizeCalls : 0);
+  const before = inside ? servedPageSizeCalls(profile) : PRE_RESET_CALLS;
+  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? straddleAfterCalls(limit, before) + (inside ? 0 : PRE_RESET_CALLS) : 0) + (pageSizes ? pageSizeCalls : 0);
   const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes && !inside ? 1 : 0);
   const burstCount = (windowChecks ? 1 : 0) + (straddle ? (inside ? 1 : 2) : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length : 0);
   const tail = inside && !straddle ? preResetDelayMs(windowMs) : 0;
@@ -163,8 +187,9 @@ export function estimateWithPhase(
  *    each page size asked several times at once. They are also the straddle's calls before the reset.
  *    Under a limit too small for them there (pageSizesAfterOpener), they come last, after a quiet
  *    window, and a few probe calls stand before the reset instead.
- * 4. sliding: a window after the opener, limit calls at once, just after the reset a fixed window
- *    would make there; with the calls before it they straddle that reset.
+ * 4. sliding: a window after the opener, just after the reset a fixed window would make there, one
+ *    call more at once than a sliding window leaves free (straddleAfterCalls); with the calls
+ *    before it they straddle that reset.
  *
  * Every burst is at most limit + K calls. Returns the selected checks' results.
  */
@@ -304,7 +329,7 @@ async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolea
   return { calls: { exchanges: asked, unanswered }, pageSizes: result };
 }
 
-/** 4. sliding: a window after the opener, limit calls at once, just after the reset a fixed window would make there. */
+/** 4. sliding: a window after the opener, just after the reset a fixed window would make there, one call more than a sliding window leaves free. */
 async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, opened: Opened | undefined, before: BurstOutcome | null): Promise<CheckResult> {
   const { deps, probe } = phase;
   const { limit, window: windowMs } = deps.profile.rate_limit;
@@ -314,7 +339,8 @@ async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, ope
   const { opener } = opened;
   const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
   await sleepUntil(afterAt);
-  const after = await deps.burst([probe], limit, 'straddle-after');
+  const servedBefore = before.exchanges.filter((e) => outcomeOf(e) === 'served').length;
+  const after = await deps.burst([probe], straddleAfterCalls(limit, servedBefore), 'straddle-after');
   phase.keepServed(after.exchanges, 'straddle-after');
   phase.lastEnd = endOf([...after.exchanges, opener]);
   const straddle: Straddle = { opener, windowFrom: opened.windowFrom, before, after };

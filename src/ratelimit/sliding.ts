@@ -30,7 +30,7 @@ export function failIfOverLimit(outcome: CheckOutcome, rule: RuleId, busiest: Bu
 
 /**
  * The straddle: one call that opens a window at `opener`, calls a little after it (`before` the
- * reset a fixed window would make a window later), and a burst of `limit` calls just `after` that reset.
+ * reset a fixed window would make a window later), and a burst just `after` that reset.
  */
 export interface Straddle {
   readonly opener: Exchange;
@@ -46,9 +46,9 @@ export interface Straddle {
  * after its reset whatever it served just before. The served poll after the boundary burst is the
  * first call of a fresh window (for a clock-aligned window, the first call after its reset), so a
  * window later comes the next reset of either kind: `before` (calls a little after the opener)
- * and `after` (limit calls at once, just after that reset) fall on both sides of it. A sliding
- * window serves of `after` only what `before` and the opener left free; a fixed one serves all of
- * it, and with any served call of `before` that is more than `limit` in one window. The verdict
+ * and `after` (one call more at once than a sliding window leaves free, just after that reset) fall
+ * on both sides of it. A sliding window serves of `after` only what `before` left free; a fixed one
+ * serves all of it, and with the served calls of `before` that is more than `limit` in one window. The verdict
  * counts the served calls of the whole phase that certainly fell into one window.
  */
 export function judgeSliding(

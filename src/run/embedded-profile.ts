@@ -1,4 +1,4 @@
-import { STANDARD_DIALECT, type Dialect } from '../reference/dialect.ts';
+import { DIALECTS, type Dialect, type DialectName } from '../reference/dialect.ts';
 import { ServerContext } from '../reference/context.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedSummary } from '../reference/seed.ts';
@@ -88,11 +88,16 @@ function seedFixtures(seed: SeedSummary): Profile['fixtures'] {
   };
 }
 
+/** The facts of a reference server of `dialect` with the standard seed at `rateLimit`, not started: for planning a run against one. */
+export function embeddedFactsOf(dialect: DialectName, rateLimit: RateLimitSetting): EmbeddedFacts {
+  const companyTimezone = 'America/Chicago';
+  return { seed: seed(new ServerContext(companyTimezone, new Set(), DIALECTS[dialect])), dialect: DIALECTS[dialect], companyTimezone, rateLimit };
+}
+
 /**
  * What `clockcheck run` without --target would certify, without starting the server: its seed data
  * is the same at every start. For `--plan`, which sends nothing and starts nothing.
  */
 export function unstartedEmbeddedFacts(): EmbeddedFacts {
-  const companyTimezone = 'America/Chicago';
-  return { seed: seed(new ServerContext(companyTimezone, new Set(), STANDARD_DIALECT)), dialect: STANDARD_DIALECT, companyTimezone, rateLimit: EMBEDDED_RATE_LIMIT };
+  return embeddedFactsOf('standard', EMBEDDED_RATE_LIMIT);
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { baselineKey } from '../scenarios/shared-baselines.ts';
-import { setupKey } from '../scenarios/shared-setups.ts';
+import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { Pacer } from '../client/pacer.ts';
@@ -102,6 +102,12 @@ export interface RunPlan {
     readonly ms: number;
     /** `ms` in the profile's windows. */
     readonly windows: number;
+    /**
+     * The smaller phases a budget may keep instead (budget.ts), each with its requests and time:
+     * the boundary and the reset (inseparable: the polls go whenever the windows are judged), then
+     * the sliding window too, then the page sizes too; only the selected checks, the whole selection last.
+     */
+    readonly variants: readonly PhaseVariant[];
   };
   /** Whether the run-wide rate monitor and the token-form check of the preflight are reported. */
   readonly monitor: boolean;
@@ -191,6 +197,29 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
   });
 }
 
+/** A rate-limit phase of some of the selected checks: which, and what it costs. */
+export interface PhaseVariant {
+  readonly ids: readonly RateLimitCheckId[];
+  readonly requests: number;
+  readonly ms: number;
+}
+
+/** The checks a budget adds to the phase one step at a time (PhaseVariant). */
+const PHASE_STEPS: readonly (readonly RateLimitCheckId[])[] = [['rate-limit/boundary', 'rate-limit/reset'], ['rate-limit/sliding'], ['rate-limit/page-size-under-load']];
+
+function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boolean): PhaseVariant[] {
+  const variants: PhaseVariant[] = [];
+  let ids: RateLimitCheckId[] = [];
+  for (const step of PHASE_STEPS) {
+    const added = step.filter(selected);
+    if (added.length === 0) continue;
+    ids = [...ids, ...added];
+    const inVariant = new Set(ids);
+    variants.push({ ids, ...plannedRateLimitPhase(profile, (id) => inVariant.has(id)) });
+  }
+  return variants;
+}
+
 function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, parts: PlanParts): RunPlan {
   const { scenarios, families, casesPerFamily: perFamily } = parts;
   const selected = parts.rateLimit;
@@ -205,11 +234,19 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     const baseline = s.scenario.pair ? baselineKey(s.scenario.pair) : null;
     const setup = setupKey(s, BUILTIN_CHECKS);
     const parts = [...(baseline === null ? [] : [{ key: `baseline ${baseline}`, requests: 1 }]), ...(setup === null ? [] : [{ key: `setup ${setup}`, requests: s.scenario.setup.length }])];
-    return parts.map((part) => {
+    const marked = parts.map((part) => {
       const sentEarlier = sent.has(part.key);
       sent.add(part.key);
       return { ...part, sentEarlier };
     });
+    // Its `once` setup steps, when its setup is sent here (a shared setup taken over sends none of them).
+    if (marked.some((part) => part.key.startsWith('setup ') && part.sentEarlier)) return marked;
+    const onces = s.scenario.setup.flatMap((step) => onceKey(step) ?? []).map((key) => {
+      const sentEarlier = sent.has(`once ${key}`);
+      sent.add(`once ${key}`);
+      return { key: `once ${key}`, requests: 1, sentEarlier };
+    });
+    return [...marked, ...onces];
   };
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
@@ -236,7 +273,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     families,
     casePaths: parts.casePaths,
     casesPerFamily: perFamily,
-    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window },
+    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, variants: phaseVariants(profile, selected) },
     monitor: parts.monitor,
     tokenFormCheck: parts.tokenFormCheck,
     readOnly: parts.readOnly,

@@ -1,4 +1,7 @@
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
+import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
+import { planWithinBudget, type BudgetChoice } from './budget.ts';
+import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
 import { certifyEmbedded, certifyEmbeddedRounds } from './embedded-target.ts';
@@ -43,6 +46,8 @@ export interface DialectSelftest {
   readonly detections: readonly FaultDetection[];
   /** Faults that make the choice this dialect already makes, so change nothing here (not run). */
   readonly notApplicable: readonly Fault[];
+  /** Under a request budget: what it chose, for a run at 60 a minute against this dialect's server. */
+  readonly choice?: BudgetChoice;
 }
 
 export interface SelftestResult {
@@ -64,6 +69,32 @@ export interface SelftestOptions {
   /** Certifications run at once (each against its own server). */
   readonly concurrency: number;
   readonly onDetection?: (detection: FaultDetection) => void;
+  /**
+   * A request budget (`--max-requests`): in each dialect, the checks `run --max-requests N` would choose
+   * against that server at §8's 60 a minute, with `cases` generated cases in all as its plan's, and
+   * each fault certified with those checks alone (its rate-limit fault by the phase when the budget
+   * kept it; else missed). The sparse seeds are not certified.
+   */
+  readonly requestBudget?: { readonly maxRequests: number; readonly cases: number };
+}
+
+/** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute. */
+async function budgetChoice(dialect: DialectName, options: SelftestOptions & { requestBudget: NonNullable<SelftestOptions['requestBudget']> }): Promise<BudgetChoice> {
+  const facts = embeddedFactsOf(dialect, { limit: 60, windowMs: 60_000 });
+  const planned = await planWithinBudget(
+    { profile: embeddedProfile(facts), suitesDir: options.suitesDir, suiteGlob: options.suiteGlob, only: [], budget: options.requestBudget.cases },
+    { maxRequests: options.requestBudget.maxRequests },
+  );
+  return planned.choice!;
+}
+
+/** How a certification within a budget choice is made: its checks (`only`) and generated cases; for a rate-limit fault, null when the budget left the phase out. */
+function withinChoice(choice: BudgetChoice, bursts: boolean): { only: string[]; budget: number } | null {
+  const phase = Object.keys(RATE_LIMIT_CHECKS);
+  const only = [...choice.checkIds].filter((id) => phase.includes(id) === bursts);
+  if (bursts && only.length === 0) return null;
+  const families = [...choice.checkIds].filter((id) => id.startsWith('properties/')).length;
+  return { only: bursts ? [...only, 'rate-limit/monitor'] : only, budget: choice.casesPerFamily * families };
 }
 
 function detection(fault: Fault, dialect: DialectName, report: RunReport): FaultDetection {
@@ -98,13 +129,22 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   const chosen: readonly Fault[] = FAULTS.filter((f) => !options.faults || options.faults.includes(f.name));
   const results: DialectSelftest[] = [];
   for (const dialect of dialects) {
-    const clean = await certifyEmbedded([], { ...options, dialect });
-    const seeds = [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
+    const choice = options.requestBudget ? await budgetChoice(dialect, { ...options, requestBudget: options.requestBudget }) : undefined;
+    const clean = await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
+    const seeds = choice ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
     const applicable = chosen.filter((f) => f.appliesTo(DIALECTS[dialect]));
     const detections: FaultDetection[] = [];
     const certifyFault = async (fault: Fault) => {
-      const phases = fault.observable === 'burst' ? { only: ['rate-limit'], bursts: true } : { bursts: false };
-      const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, dialect });
+      const bursts = fault.observable === 'burst';
+      const within = choice ? withinChoice(choice, bursts) : undefined;
+      if (within === null) {
+        const left = { fault, dialect, verdict: 'missed', catchingChecks: [], catchingProperties: 0, otherRules: [], attempts: 0, ruleChecks: ['the budget left the rate-limit phase out'] } as const;
+        detections.push(left);
+        options.onDetection?.(left);
+        return;
+      }
+      const phases = bursts ? { only: within?.only ?? ['rate-limit'], bursts: true } : { bursts: false, ...(within ? { only: within.only } : {}) };
+      const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect });
       let report = await certification();
       let found = detection(fault, dialect, report);
       if (found.verdict === 'missed' && fault.observable === 'burst' && unjudged(fault, report)) {
@@ -124,9 +164,10 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
     for (const fault of applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault);
     detections.sort((a, b) => applicable.indexOf(a.fault) - applicable.indexOf(b.fault));
-    results.push({ dialect, clean, seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)) });
+    results.push({ dialect, clean, seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)), ...(choice ? { choice } : {}) });
   }
-  const passed = results.every((r) => r.clean.exitCode === 0 && r.seeds.every((s) => s.problems.length === 0) && r.detections.every((d) => d.verdict !== 'missed'));
+  // Within a budget, a missed fault is the measure, not a failure: the clean server must still pass.
+  const passed = results.every((r) => r.clean.exitCode === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
   return { dialects: results, passed, durationMs: Date.now() - started };
 }
 

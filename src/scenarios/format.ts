@@ -127,7 +127,21 @@ export const requestStepSchema = z.strictObject({
   name: z.string().optional(),
   request: requestSchema,
   expect: expectSchema.default({}),
+  /**
+   * (Listed after `expect`: a misspelt key is matched to the nearest known key, the first of equals.)
+   * What the answer must show before `expect` is judged on it (e.g. that a search lists the record
+   * the scenario made first): not holding, it errors the scenario as a setup step would, and
+   * nothing of `expect` is judged. One request is then both the precondition and the verdict.
+   */
+  precondition: expectSchema.optional(),
   capture: z.record(z.string().regex(/^[a-z_][a-z0-9_]*$/), captureSchema).optional(),
+  /**
+   * A setup step sent once per run: scenarios whose setup holds the same step (the same request,
+   * expectation and captures, as written) take its captures from the first one's answer. For a
+   * record that only lends a value (a throwaway user whose ID makes names new on the target) and
+   * that no check changes; under --only a scenario sends its own.
+   */
+  once: z.boolean().optional(),
 });
 
 /** A built-in check (src/checks): for what a declaration cannot say, e.g. walking every page. */
@@ -193,7 +207,14 @@ export const scenarioSchema = z
     steps: z.array(stepSchema).optional(),
     pair: pairSchema.optional(),
   })
-  .refine((s) => (s.steps ? 1 : 0) + (s.pair ? 1 : 0) === 1, { message: 'a scenario has exactly one of `steps` or `pair`' });
+  .refine((s) => (s.steps ? 1 : 0) + (s.pair ? 1 : 0) === 1, { message: 'a scenario has exactly one of `steps` or `pair`' })
+  .refine((s) => !(s.steps ?? []).some((step) => 'request' in step && step.once), { message: '`once` is for setup steps: a step of `steps` is the check itself' })
+  .refine((s) => s.setup.every((step) => !('request' in step) || !step.once || (step.capture !== undefined && Object.keys(step.capture).length > 0)), {
+    message: 'a `once` setup step lends its captures to the scenarios that share it: it needs `capture`',
+  })
+  .refine((s) => s.setup.every((step) => !('request' in step) || !step.once || !/\bvars\./.test(JSON.stringify([step.request, step.precondition, step.expect]))), {
+    message: "a `once` setup step is the same in every scenario that shares it: it cannot read the scenario's `vars`",
+  });
 export type Scenario = z.infer<typeof scenarioSchema>;
 
 export const suiteSchema = z.strictObject({

@@ -10,7 +10,7 @@ import { ScenarioError } from './scenario-error.ts';
 import { ProfileContradiction } from './profile-contradiction.ts';
 import { ScenarioRun } from './scenario-run.ts';
 import { profileSkipReason } from './skip-reason.ts';
-import { setupKey } from './shared-setups.ts';
+import { onceKey, setupKey } from './shared-setups.ts';
 import { TemplateError } from './template-error.ts';
 
 /**
@@ -78,12 +78,44 @@ async function runSetup(run: ScenarioRun): Promise<void> {
     ...(error === undefined ? {} : { error }),
   });
   try {
-    for (const step of setup) await runStep(run, step, true);
+    for (const step of setup) await runSetupStep(run, step);
   } catch (error) {
     if (key !== null && setupFailure(error)) run.deps.setups?.ran(key, outcome(error));
     throw error;
   }
   if (key !== null) run.deps.setups?.ran(key, outcome());
+}
+
+/**
+ * One setup step: run here, or for a `once` step an earlier scenario of the run made, taken over
+ * from it (its captures, its exchange cited, its failure if it failed).
+ */
+async function runSetupStep(run: ScenarioRun, step: Step): Promise<void> {
+  const key = run.deps.setups ? onceKey(step) : null;
+  const earlier = key === null ? undefined : run.deps.setups?.getOnce(key);
+  if (earlier) {
+    Object.assign(run.vars, earlier.vars);
+    for (const exchange of earlier.exchanges) run.keep(exchange);
+    run.notes.push(`its setup step ${step.name ? `"${step.name}" ` : ''}was made once in this run, by ${earlier.checkId}: the same captures (exchange ${earlier.exchanges.map((e) => e.id).join(', ')})`);
+    if (earlier.error !== undefined) throw earlier.error;
+    return;
+  }
+  const from = run.exchanges.length;
+  const outcome = (error?: unknown) => ({
+    checkId: run.loaded.id,
+    vars: Object.fromEntries(Object.keys(('request' in step && step.capture) || {}).map((name) => [name, run.vars[name]])),
+    exchanges: run.exchanges.slice(from),
+    observedOptional: 0,
+    notShown: [],
+    ...(error === undefined ? {} : { error }),
+  });
+  try {
+    await runStep(run, step, true);
+  } catch (error) {
+    if (key !== null && setupFailure(error)) run.deps.setups?.ranOnce(key, outcome(error));
+    throw error;
+  }
+  if (key !== null) run.deps.setups?.ranOnce(key, outcome());
 }
 
 /** The scenario's `let`, setup, pair and steps, in that order. */

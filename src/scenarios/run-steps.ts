@@ -40,6 +40,10 @@ async function runCheckStep(run: ScenarioRun, step: CheckStep, failAsError: bool
 
 async function runRequestStep(run: ScenarioRun, step: RequestStep, failAsError: boolean): Promise<void> {
   const exchange = await run.send(toTargetRequest(run, step.request));
+  if (step.precondition) {
+    const unmet = judge(run.render(step.precondition) as Expectation, exchange, run.deps.profile, run.defaultRule);
+    if (unmet.length > 0) throw new ScenarioError(`precondition of ${step.name ?? `${step.request.method} ${step.request.path}`} not met: expected ${unmet[0]!.expected}, got ${unmet[0]!.actual}`);
+  }
   const expectation = run.render(step.expect) as Expectation;
   if (!failAsError && expectsSuccess(expectation.status) && !definiteAnswer(exchange)) {
     // A step that should succeed got a 5xx or no answer: what it was to show (a list, a created

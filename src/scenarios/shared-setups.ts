@@ -1,6 +1,7 @@
 import type { Exchange } from '../client/exchange.ts';
 import type { BuiltinCheck } from '../checks/context.ts';
 import type { LoadedScenario } from './loader.ts';
+import type { Step } from './format.ts';
 
 /** What a scenario's setup left: the vars it captured, its exchanges, and what it noted; or the setup failure that errored it. */
 export interface SetupOutcome {
@@ -25,6 +26,8 @@ export interface SetupOutcome {
  */
 export class SharedSetups {
   readonly #outcomes = new Map<string, SetupOutcome>();
+  /** The `once` setup steps run so far, by onceKey: their captures, their exchange, or their failure. */
+  readonly #steps = new Map<string, SetupOutcome>();
 
   get(key: string): SetupOutcome | undefined {
     return this.#outcomes.get(key);
@@ -34,6 +37,21 @@ export class SharedSetups {
   ran(key: string, outcome: SetupOutcome): void {
     if (!this.#outcomes.has(key)) this.#outcomes.set(key, outcome);
   }
+
+  getOnce(key: string): SetupOutcome | undefined {
+    return this.#steps.get(key);
+  }
+
+  /** Keeps the first outcome of a `once` setup step. */
+  ranOnce(key: string, outcome: SetupOutcome): void {
+    if (!this.#steps.has(key)) this.#steps.set(key, outcome);
+  }
+}
+
+/** The key of a `once` setup step (format.ts): what it sends, expects and captures, as written (not its name). */
+export function onceKey(step: Step): string | null {
+  if (!('request' in step) || !step.once) return null;
+  return JSON.stringify({ request: step.request, precondition: step.precondition, expect: step.expect, capture: step.capture });
 }
 
 /** The key of a scenario's setup when it may be shared (see SharedSetups), else null. */

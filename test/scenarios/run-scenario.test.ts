@@ -113,6 +113,94 @@ describe('runScenario: a read-only setup made earlier in the run is shared', () 
   });
 });
 
+describe('runScenario: a `once` setup step is sent once per run', () => {
+  // A throwaway user whose ID names the scenario's own records; each scenario then creates and reads its own user.
+  const anchor = { name: 'mint a number', request: { method: 'POST', path: '/users', json: user }, expect: { status: 'success' }, capture: { n: { from: 'created_id' } }, once: true };
+  const owner = (id: string, name = 'mint a number') => ({
+    id,
+    title: 'creates a user named by the number',
+    rules: ['USR-CREATE-REQUIRED'],
+    mutates: true,
+    setup: [{ ...anchor, name }],
+    steps: [{ request: { method: 'POST', path: '/users', json: { ...user, last_name: `${id}{{ vars.n }}` } }, expect: { status: 'success' } }],
+  });
+
+  it('lends the first one\'s captures to every scenario with the same step (names aside), cites its exchange and notes it', async () => {
+    const { send, requests } = fakeSend(userTarget);
+    const deps = { ...scenarioDeps(send).deps, setups: new SharedSetups() };
+    const first = await runScenario(loadScenario(owner('first')), deps);
+    const second = await runScenario(loadScenario(owner('second', 'another name for it')), deps);
+    expect([first.status, second.status]).toEqual(['passed', 'passed']);
+    expect(requests.map((r) => (r.json as { last_name: string }).last_name)).toEqual(['Lovelace', 'first42', 'second42']);
+    expect(second.exchanges[0]!.id).toBe(first.exchanges[0]!.id);
+    expect(second.notes?.join('\n')).toMatch(/^its setup step "another name for it" was made once in this run, by demo\/first: the same captures \(exchange \d+\)$/m);
+  });
+
+  it('passes its failure on, and is sent again by a scenario run alone (no shared steps: --only)', async () => {
+    const refused = fakeSend(() => ({ status: 422, json: { message: 'no' } }));
+    const deps = { ...scenarioDeps(refused.send).deps, setups: new SharedSetups() };
+    const first = await runScenario(loadScenario(owner('first')), deps);
+    const second = await runScenario(loadScenario(owner('second')), deps);
+    expect(first).toMatchObject({ status: 'errored', reason: expect.stringMatching(/^setup step mint a number failed/) });
+    expect(second).toMatchObject({ status: 'errored', reason: first.reason });
+    expect(refused.requests).toHaveLength(1);
+    const alone = fakeSend(userTarget);
+    await runScenario(loadScenario(owner('first')), scenarioDeps(alone.send).deps);
+    await runScenario(loadScenario(owner('second')), scenarioDeps(alone.send).deps);
+    expect(alone.requests).toHaveLength(4);
+  });
+
+  it('is refused where it cannot be shared: in steps, without a capture, or reading the scenario\'s vars', () => {
+    const base = owner('x');
+    const message = (scenario: Record<string, unknown>) => {
+      try {
+        loadScenario(scenario);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'loaded';
+    };
+    expect(message({ ...base, steps: [{ ...anchor }] })).toMatch(/`once` is for setup steps/);
+    expect(message({ ...base, setup: [{ ...anchor, capture: undefined }] })).toMatch(/it needs `capture`/);
+    expect(message({ ...base, let: { tag: 'x' }, setup: [{ ...anchor, request: { ...anchor.request, json: { ...user, last_name: '{{ vars.tag }}' } } }] })).toMatch(/cannot read the scenario's `vars`/);
+  });
+});
+
+describe('runScenario: a step with a precondition', () => {
+  const search = (reply: (request: TargetRequest) => Reply) => {
+    const scenario = {
+      id: 'defaults',
+      title: 'the created user shows the defaults',
+      rules: ['USR-ROLE-ID-DEFAULT'],
+      mutates: true,
+      setup: [{ request: { method: 'POST', path: '/users', json: user }, expect: { status: 'success' }, capture: { id: { from: 'created_id' } } }],
+      steps: [
+        {
+          name: 'search for the user',
+          request: { method: 'GET', path: '/users', query: { search: 'ada' } },
+          precondition: { status: 'success', json: [{ path: '$.items[0].id', equals: '{{ vars.id }}', rule: 'SEARCH-MATCHES' }] },
+          expect: { status: 'success', json: [{ path: '$.items[0].role_id', equals: 3 }] },
+        },
+      ],
+    };
+    const { send, requests } = fakeSend(reply);
+    return { result: runScenario(loadScenario(scenario), scenarioDeps(send).deps), requests };
+  };
+  const listing = (first: Record<string, unknown>) => (request: TargetRequest): Reply => (request.method === 'POST' ? { status: 201, json: { id: 42 } } : { status: 200, json: { items: [first] } });
+
+  it('judges the expectation on the same answer once the precondition holds: one request for both', async () => {
+    const held = search(listing({ id: 42, role_id: 1 }));
+    expect(await held.result).toMatchObject({ status: 'failed', findings: [expect.objectContaining({ ruleId: 'USR-ROLE-ID-DEFAULT' })] });
+    expect(held.requests).toHaveLength(2);
+    expect((await search(listing({ id: 42, role_id: 3 })).result).status).toBe('passed');
+  });
+
+  it('errors the scenario, judging nothing, when the precondition does not hold', async () => {
+    const other = await search(listing({ id: 7, role_id: 1 })).result;
+    expect(other).toMatchObject({ status: 'errored', findings: [], reason: expect.stringMatching(/^precondition of search for the user not met: expected/) });
+  });
+});
+
 describe('runScenario: minimal pairs', () => {
   it('passes when the baseline is accepted and every variant rejected', async () => {
     const { send, requests } = fakeSend(userTarget);

@@ -5,7 +5,9 @@ import { UsageError } from '../../errors.ts';
 import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
-import { selftest, type FaultDetection } from '../../run/selftest.ts';
+import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
+import { inFitHalf } from '../../run/fault-catches.ts';
+import { DEFAULT_BUDGET } from './run.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 
@@ -28,9 +30,34 @@ rule; 1 otherwise.`,
     seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, default: 1, help: 'the seed of every certification' },
     budget: { kind: 'integer', placeholder: 'N', min: 0, max: 100_000, default: 550, help: 'generated cases the property checks send in each certification' },
     concurrency: { kind: 'integer', placeholder: 'N', min: 1, max: 8, default: 2, help: 'certifications at once' },
+    'max-requests': {
+      kind: 'integer',
+      placeholder: 'N',
+      min: 1,
+      max: 1_000_000,
+      help: `certify each fault with only the checks \`run --max-requests N\` chooses at 60 a minute (${DEFAULT_BUDGET.external} generated cases planned) and report the share of the catalog caught, on the half the budget's order is fitted on and on the held-out half`,
+    },
     'report-dir': { kind: 'string', placeholder: 'DIR', default: 'reports', help: 'where selftest-<time>.json goes' },
   },
 });
+
+/** Caught of certified, and the share: `41 of 42 (97.6 %)`. */
+function share(detections: readonly FaultDetection[]): string {
+  const caught = detections.filter((d) => d.verdict === 'caught').length;
+  return `${caught} of ${detections.length} (${detections.length === 0 ? '-' : ((100 * caught) / detections.length).toFixed(1)} %)`;
+}
+
+/** Within a request budget: what each dialect's budget chose, and the share of the catalog caught, on the fitted half and on the held-out half. */
+function budgetShares(dialects: readonly DialectSelftest[], maxRequests: number): string[] {
+  const all = dialects.flatMap((d) => d.detections);
+  return [
+    `\nWithin --max-requests ${maxRequests} (as a run at 60 a minute chooses):`,
+    ...dialects.map(({ dialect, choice }) => `  ${dialect}: ${choice!.checkIds.size} checks, ${choice!.requests} requests planned, ${choice!.casesPerFamily} generated cases a family`),
+    `  fault certifications caught: ${share(all)}`,
+    `  on the half the budget's order is fitted on: ${share(all.filter((d) => inFitHalf(d.fault.name)))}`,
+    `  on the held-out half: ${share(all.filter((d) => !inFitHalf(d.fault.name)))}`,
+  ];
+}
 
 function line(d: FaultDetection): string {
   const mark = d.verdict === 'caught' ? 'caught' : 'MISSED';
@@ -60,6 +87,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     dialects,
     concurrency: options.concurrency,
     onDetection: (d) => console.error(line(d)),
+    ...(options['max-requests'] !== undefined ? { requestBudget: { maxRequests: options['max-requests'], cases: DEFAULT_BUDGET.external } } : {}),
   });
   const detections = result.dialects.flatMap((d) => d.detections);
   const count = (v: FaultDetection['verdict']) => detections.filter((d) => d.verdict === v).length;
@@ -86,6 +114,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     console.log(`\n${line(d)}`);
     for (const check of d.ruleChecks) console.log(`  ${check}`);
   }
+  if (options['max-requests'] !== undefined) for (const text of budgetShares(result.dialects, options['max-requests'])) console.log(text);
   console.log(`\n${count('caught')} caught (${byProperties} of them also or only by generated cases, ${byBursts} by rate-limit bursts), ${count('missed')} missed of ${detections.length} fault certifications in ${result.dialects.length} dialect(s); ${formatDuration(result.durationMs)}`);
   await mkdir(options['report-dir'], { recursive: true });
   const file = join(options['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -94,6 +123,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     clean: d.clean.summary,
     seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems })),
     notApplicable: d.notApplicable.map((f) => f.name),
+    ...(d.choice ? { budget: { maxRequests: options['max-requests'], checks: d.choice.checkIds.size, requests: d.choice.requests, casesPerFamily: d.choice.casesPerFamily } } : {}),
     detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
   }));
   await writeFile(file, JSON.stringify({ seed, passed: result.passed, durationMs: result.durationMs, dialects: dialectJson }, null, 2));
