@@ -34,7 +34,7 @@ export interface BudgetChoice {
   readonly etaMs: number;
 }
 
-/** One thing the chooser takes or leaves whole: a scenario, a property family (at `requests` for one case), or the rate-limit phase. */
+/** One thing the chooser takes or leaves whole: a scenario, a property family (at `requests` for one case), or one of the rate-limit phase's variants. */
 interface Unit {
   readonly ids: readonly string[];
   readonly rules: ReadonlySet<RuleId>;
@@ -42,7 +42,7 @@ interface Unit {
   readonly faults: ReadonlySet<string>;
   /** Paced requests (for a family: its setup and one generated case). */
   readonly paced: number;
-  /** The rate-limit phase's own requests and time (not paced). */
+  /** For a variant of the rate-limit phase, its own requests and time (not paced). */
   readonly phase: { readonly requests: number; readonly ms: number } | null;
   /** Time it waits beyond its requests (the webhook check's quiet period). */
   readonly waitMs: number;
@@ -55,16 +55,19 @@ interface Unit {
  * Chooses the checks that catch the most within a budget, before anything is sent:
  *
  * 1. Breadth: a weighted set cover. The preflight and the monitor always run. Then, while a unit
- *    that fits adds something not yet covered, the one with the most new worth per share of the
- *    budget is taken (a property family counted at one generated case; the rate-limit phase whole,
- *    costed by its requests and its windows). A unit's new worth is the rules it covers that no
- *    chosen unit covers, plus the catalog faults it caught in the selftest (`catches`, fitted on half
- *    of the catalog: fault-catches.ts) that no chosen unit caught.
- * 2. The same cover once more with the rate-limit phase taken first, when it fits: the phase is
- *    large (a third of six minutes at 60 a minute) and judges what no other check can, so a greedy
- *    ratio alone may leave it out where it is worth its cost. Of the two, the one that catches more
- *    of the fitted faults, then covers more rules, is kept.
- * 3. Depth: the units left, cheapest first, while they fit (more variants of covered rules).
+ *    that fits adds something new, the one with the most new worth per share of the budget is
+ *    taken (a property family counted at one generated case; a rate-limit phase costed by its
+ *    requests and its windows). Its new worth: the rules it covers that no chosen unit covers, plus
+ *    the catalog faults it caught in the selftest (`catches`, fitted on half of the catalog:
+ *    fault-catches.ts) that no chosen unit caught, each at FAULT_WEIGHT.
+ * 2. Depth: then, while a unit fits, the one with the most worth per share where each rule's next
+ *    check is worth half the one before (1/2 for its second, 1/4 for its third …), faults as above.
+ *    The phase comes in steps (the plan's rateLimit.variants): at most one is kept, a larger one
+ *    replacing a smaller one for what it adds.
+ * 3. Steps 1 and 2 once more with the smallest phase taken first, when it fits: the phase is large
+ *    (a third of six minutes at 60 a minute) and judges what no other check can, so a greedy ratio
+ *    alone may leave it out where it is worth its cost. Of the two covers, the one worth more in all
+ *    (Cover.worth) is kept, and the units left that still fit are added, cheapest first.
  * 4. Generated cases: the chosen families get as many cases each as the rest of the budget pays
  *    for, up to what the full plan gives them.
  *
