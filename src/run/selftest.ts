@@ -1,6 +1,6 @@
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
-import { planWithinBudget, type BudgetChoice } from './budget.ts';
+import { planWithinBudget, type BudgetChoice, type RunBudget } from './budget.ts';
 import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
@@ -70,20 +70,20 @@ export interface SelftestOptions {
   readonly concurrency: number;
   readonly onDetection?: (detection: FaultDetection) => void;
   /**
-   * A request budget (`--max-requests`): in each dialect, the checks `run --max-requests N` would choose
-   * against that server at §8's 60 a minute, with `cases` generated cases in all as its plan's, and
-   * each fault certified with those checks alone (its rate-limit fault by the phase when the budget
-   * kept it; else missed). The sparse seeds are not certified.
+   * A budget (`--max-requests`, `--within`): in each dialect, the checks `run` with that budget would
+   * choose against that server at §8's 60 a minute, with `cases` generated cases in all as its plan's,
+   * and each fault certified with those checks alone (its rate-limit fault by the phase when the
+   * budget kept it; else missed). The sparse seeds are not certified.
    */
-  readonly requestBudget?: { readonly maxRequests: number; readonly cases: number };
+  readonly requestBudget?: { readonly budget: RunBudget; readonly cases: number };
 }
 
-/** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute. */
+/** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute (a time budget less the share the run leaves unplanned, as `run` plans it). */
 async function budgetChoice(dialect: DialectName, options: SelftestOptions & { requestBudget: NonNullable<SelftestOptions['requestBudget']> }): Promise<BudgetChoice> {
   const facts = embeddedFactsOf(dialect, { limit: 60, windowMs: 60_000 });
   const planned = await planWithinBudget(
     { profile: embeddedProfile(facts), suitesDir: options.suitesDir, suiteGlob: options.suiteGlob, only: [], budget: options.requestBudget.cases },
-    { maxRequests: options.requestBudget.maxRequests },
+    options.requestBudget.budget,
   );
   return planned.choice!;
 }

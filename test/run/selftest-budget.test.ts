@@ -5,21 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { runClockcheck } from '../support/cli.ts';
 
 /** `selftest --max-requests N`: each fault certified with the checks a run within N requests chooses, and the share caught. */
-async function selftestWithin(maxRequests: number, faults: readonly string[]) {
+async function selftestWithin(budget: readonly string[], faults: readonly string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'clockcheck-selftest-'));
-  const args = ['selftest', '--dialect', 'standard', '--max-requests', String(maxRequests), '--report-dir', dir, ...faults.flatMap((f) => ['--fault', f])];
+  const args = ['selftest', '--dialect', 'standard', ...budget, '--report-dir', dir, ...faults.flatMap((f) => ['--fault', f])];
   const result = await runClockcheck(args, process.env);
   const [file] = (await readdir(dir)).filter((f) => f.startsWith('selftest-'));
   const report = JSON.parse(await readFile(join(dir, file!), 'utf8')) as {
     passed: boolean;
-    dialects: { budget: { maxRequests: number; checks: number; requests: number }; detections: { fault: string; verdict: string; ruleChecks?: string[] }[] }[];
+    dialects: { budget: { maxRequests?: number; withinMs?: number; checks: number; requests: number; etaMs: number }; detections: { fault: string; verdict: string; ruleChecks?: string[] }[] }[];
   };
   return { result, report };
 }
 
 describe('selftest --max-requests', () => {
-  it('certifies each fault with what the budget chose: 360 requests keep the rate-limit phase, 40 leave it out and its fault is missed, not failed', async () => {
-    const [wide, narrow] = await Promise.all([selftestWithin(360, ['rate-limit-off', 'malformed-json-500']), selftestWithin(40, ['rate-limit-off'])]);
+  it('certifies each fault with what the budget chose: 360 requests keep the rate-limit phase, one minute leaves it out and its fault is missed, not failed', async () => {
+    const [wide, narrow] = await Promise.all([selftestWithin(['--max-requests', '360'], ['rate-limit-off', 'malformed-json-500']), selftestWithin(['--within', '1m'], ['rate-limit-off'])]);
     expect(wide.result.code, wide.result.stderr).toBe(0);
     expect(wide.report.dialects[0]!.budget).toMatchObject({ maxRequests: 360 });
     expect(wide.report.dialects[0]!.budget.requests).toBeLessThanOrEqual(360);
@@ -33,6 +33,9 @@ describe('selftest --max-requests', () => {
     // A missed fault is the measure within a budget: the clean server passed, so the selftest did.
     expect(narrow.result.code, narrow.result.stderr).toBe(0);
     expect(narrow.report.passed).toBe(true);
+    expect(narrow.report.dialects[0]!.budget).toMatchObject({ withinMs: 60_000 });
+    expect(narrow.report.dialects[0]!.budget.etaMs).toBeLessThanOrEqual(60_000);
+    expect(narrow.result.stdout).toContain('Within --within 1 min 00 s (as a run at 60 a minute chooses):');
     expect(narrow.report.dialects[0]!.detections).toEqual([expect.objectContaining({ fault: 'rate-limit-off', verdict: 'missed', ruleChecks: ['the budget left the rate-limit phase out'] })]);
     expect(narrow.result.stdout).toMatch(/fault certifications caught: 0 of 1 \(0\.0 %\)/);
   }, 120_000);

@@ -63,7 +63,7 @@ The preflight checks the token first: refused as §5.2 sends it but served as Be
 with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
 exits 2, its cause the first line of the output and the last (and a report that says so). No redirect is
 ever followed. A run's output ends with what it created on the target and left there, and what it removed.
-Every run ends by itself: each exchange within the profile's timeouts.exchange (default 60s), the run
+Every run ends by itself: each exchange within the profile's timeouts.exchange (default 30s), the run
 within --max-time, and after 5 exchanges in a row without an answer no more are sent; the check in
 progress is errored and the checks after it not-run, with the reason, and the reports are written.
 A rule is judged when a check passed, failed or waived on it; errored, skipped and not-run checks judge

@@ -7,6 +7,7 @@ import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
 import { inFitHalf } from '../../run/fault-catches.ts';
+import { budgetLimits, type RunBudget } from '../../run/budget.ts';
 import { DEFAULT_BUDGET } from './run.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
@@ -37,6 +38,7 @@ rule; 1 otherwise.`,
       max: 1_000_000,
       help: `certify each fault with only the checks \`run --max-requests N\` chooses at 60 a minute (${DEFAULT_BUDGET.external} generated cases planned) and report the share of the catalog caught, on the half the budget's order is fitted on and on the held-out half`,
     },
+    within: { kind: 'duration', placeholder: 'DURATION', help: 'as --max-requests, with the checks `run --within DURATION` chooses at 60 a minute' },
     'report-dir': { kind: 'string', placeholder: 'DIR', default: 'reports', help: 'where selftest-<time>.json goes' },
   },
 });
@@ -48,11 +50,11 @@ function share(detections: readonly FaultDetection[]): string {
 }
 
 /** Within a request budget: what each dialect's budget chose, and the share of the catalog caught, on the fitted half and on the held-out half. */
-function budgetShares(dialects: readonly DialectSelftest[], maxRequests: number): string[] {
+function budgetShares(dialects: readonly DialectSelftest[], budget: RunBudget): string[] {
   const all = dialects.flatMap((d) => d.detections);
   return [
-    `\nWithin --max-requests ${maxRequests} (as a run at 60 a minute chooses):`,
-    ...dialects.map(({ dialect, choice }) => `  ${dialect}: ${choice!.checkIds.size} checks, ${choice!.requests} requests planned, ${choice!.casesPerFamily} generated cases a family`),
+    `\nWithin ${budgetLimits(budget)} (as a run at 60 a minute chooses):`,
+    ...dialects.map(({ dialect, choice }) => `  ${dialect}: ${choice!.checkIds.size} checks, ${choice!.requests} requests planned (ETA ${formatDuration(choice!.etaMs)}), ${choice!.casesPerFamily} generated cases a family`),
     `  fault certifications caught: ${share(all)}`,
     `  on the half the budget's order is fitted on: ${share(all.filter((d) => inFitHalf(d.fault.name)))}`,
     `  on the held-out half: ${share(all.filter((d) => !inFitHalf(d.fault.name)))}`,
@@ -77,6 +79,8 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const { options } = input;
   for (const name of options.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
   const seed = options.seed;
+  const { within, 'max-requests': maxRequests } = options;
+  const budget: RunBudget | undefined = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   const dialects = options.dialect === 'all' ? DIALECT_NAMES : [options.dialect];
   const result = await selftest({
     suitesDir: options['suites-dir'],
@@ -87,7 +91,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     dialects,
     concurrency: options.concurrency,
     onDetection: (d) => console.error(line(d)),
-    ...(options['max-requests'] !== undefined ? { requestBudget: { maxRequests: options['max-requests'], cases: DEFAULT_BUDGET.external } } : {}),
+    ...(budget ? { requestBudget: { budget, cases: DEFAULT_BUDGET.external } } : {}),
   });
   const detections = result.dialects.flatMap((d) => d.detections);
   const count = (v: FaultDetection['verdict']) => detections.filter((d) => d.verdict === v).length;
@@ -114,7 +118,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     console.log(`\n${line(d)}`);
     for (const check of d.ruleChecks) console.log(`  ${check}`);
   }
-  if (options['max-requests'] !== undefined) for (const text of budgetShares(result.dialects, options['max-requests'])) console.log(text);
+  if (budget) for (const text of budgetShares(result.dialects, budget)) console.log(text);
   console.log(`\n${count('caught')} caught (${byProperties} of them also or only by generated cases, ${byBursts} by rate-limit bursts), ${count('missed')} missed of ${detections.length} fault certifications in ${result.dialects.length} dialect(s); ${formatDuration(result.durationMs)}`);
   await mkdir(options['report-dir'], { recursive: true });
   const file = join(options['report-dir'], `selftest-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -123,7 +127,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     clean: d.clean.summary,
     seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems })),
     notApplicable: d.notApplicable.map((f) => f.name),
-    ...(d.choice ? { budget: { maxRequests: options['max-requests'], checks: d.choice.checkIds.size, requests: d.choice.requests, casesPerFamily: d.choice.casesPerFamily } } : {}),
+    ...(d.choice ? { budget: { ...budget, checks: d.choice.checkIds.size, requests: d.choice.requests, etaMs: Math.round(d.choice.etaMs), casesPerFamily: d.choice.casesPerFamily } } : {}),
     detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
   }));
   await writeFile(file, JSON.stringify({ seed, passed: result.passed, durationMs: result.durationMs, dialects: dialectJson }, null, 2));
