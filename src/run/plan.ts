@@ -242,9 +242,9 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     // Its `once` setup steps, when its setup is sent here (a shared setup taken over sends none of them).
     if (marked.some((part) => part.key.startsWith('setup ') && part.sentEarlier)) return marked;
     const onces = s.scenario.setup.flatMap((step) => onceKey(step) ?? []).map((key) => {
-      const sentEarlier = sent.has(`once ${key}`);
-      sent.add(`once ${key}`);
-      return { key: `once ${key}`, requests: 1, sentEarlier };
+      const sentEarlier = sent.has(key);
+      sent.add(key);
+      return { key, requests: 1, sentEarlier };
     });
     return [...marked, ...onces];
   };

@@ -10,7 +10,7 @@ import { ScenarioError } from './scenario-error.ts';
 import { ProfileContradiction } from './profile-contradiction.ts';
 import { ScenarioRun } from './scenario-run.ts';
 import { profileSkipReason } from './skip-reason.ts';
-import { onceKey, setupKey } from './shared-setups.ts';
+import { onceKey, setupKey, type SetupOutcome } from './shared-setups.ts';
 import { TemplateError } from './template-error.ts';
 
 /**
@@ -53,69 +53,54 @@ function setupFailure(error: unknown): boolean {
 /**
  * The scenario's setup: run here, or, when an earlier scenario of the run made the same one and
  * both only read it (SharedSetups), taken over from it: its captures, its exchanges (cited), and its
- * failure if it failed.
+ * failure if it failed. A `once` step within it is shared the same way, alone.
  */
 async function runSetup(run: ScenarioRun): Promise<void> {
   const { setup } = run.loaded.scenario;
   const key = run.deps.setups ? setupKey(run.loaded, run.deps.builtins) : null;
+  const what = `its setup (${setup.length} request${setup.length === 1 ? '' : 's'}) was made once in this run`;
+  await runShared(run, key, (shared) => `${what}, by ${shared.checkId}, and only read here: the same records and captures`, async () => {
+    for (const step of setup) {
+      const once = run.deps.setups ? onceKey(step) : null;
+      const named = 'name' in step && step.name ? `"${step.name}" ` : '';
+      await runShared(run, once, (shared) => `its setup step ${named}was made once in this run, by ${shared.checkId}: the same captures`, () => runStep(run, step, true));
+    }
+  });
+}
+
+/**
+ * Runs `part` of a setup and keeps its outcome under `key` (its captures, exchanges, what it noted,
+ * its failure); or, when the run already holds an outcome under `key`, takes that one over instead:
+ * its captures, its exchanges cited (`note` and their IDs), and its failure thrown again.
+ */
+async function runShared(run: ScenarioRun, key: string | null, note: (shared: SetupOutcome) => string, part: () => Promise<void>): Promise<void> {
   const shared = key === null ? undefined : run.deps.setups?.get(key);
   if (shared) {
     Object.assign(run.vars, shared.vars);
     for (const exchange of shared.exchanges) run.keep(exchange);
     run.observedOptional += shared.observedOptional;
     run.notShown.push(...shared.notShown);
-    run.notes.push(`its setup (${setup.length} request${setup.length === 1 ? '' : 's'}) was made once in this run, by ${shared.checkId}, and only read here: the same records and captures (exchanges ${shared.exchanges.map((e) => e.id).join(', ')})`);
+    run.notes.push(`${note(shared)} (exchange${shared.exchanges.length === 1 ? '' : 's'} ${shared.exchanges.map((e) => e.id).join(', ')})`);
     if (shared.error !== undefined) throw shared.error;
     return;
   }
-  const from = { exchanges: run.exchanges.length, observed: run.observedOptional, notShown: run.notShown.length };
-  const outcome = (error?: unknown) => ({
+  const from = { vars: { ...run.vars }, exchanges: run.exchanges.length, observed: run.observedOptional, notShown: run.notShown.length };
+  const outcome = (error?: unknown): SetupOutcome => ({
     checkId: run.loaded.id,
-    vars: { ...run.vars },
+    // What the part captured (a `once` step lends its captures, not the vars of the scenario that ran it).
+    vars: Object.fromEntries(Object.entries(run.vars).filter(([name, value]) => from.vars[name] !== value)),
     exchanges: run.exchanges.slice(from.exchanges),
     observedOptional: run.observedOptional - from.observed,
     notShown: run.notShown.slice(from.notShown),
     ...(error === undefined ? {} : { error }),
   });
   try {
-    for (const step of setup) await runSetupStep(run, step);
+    await part();
   } catch (error) {
     if (key !== null && setupFailure(error)) run.deps.setups?.ran(key, outcome(error));
     throw error;
   }
   if (key !== null) run.deps.setups?.ran(key, outcome());
-}
-
-/**
- * One setup step: run here, or for a `once` step an earlier scenario of the run made, taken over
- * from it (its captures, its exchange cited, its failure if it failed).
- */
-async function runSetupStep(run: ScenarioRun, step: Step): Promise<void> {
-  const key = run.deps.setups ? onceKey(step) : null;
-  const earlier = key === null ? undefined : run.deps.setups?.getOnce(key);
-  if (earlier) {
-    Object.assign(run.vars, earlier.vars);
-    for (const exchange of earlier.exchanges) run.keep(exchange);
-    run.notes.push(`its setup step ${step.name ? `"${step.name}" ` : ''}was made once in this run, by ${earlier.checkId}: the same captures (exchange ${earlier.exchanges.map((e) => e.id).join(', ')})`);
-    if (earlier.error !== undefined) throw earlier.error;
-    return;
-  }
-  const from = run.exchanges.length;
-  const outcome = (error?: unknown) => ({
-    checkId: run.loaded.id,
-    vars: Object.fromEntries(Object.keys(('request' in step && step.capture) || {}).map((name) => [name, run.vars[name]])),
-    exchanges: run.exchanges.slice(from),
-    observedOptional: 0,
-    notShown: [],
-    ...(error === undefined ? {} : { error }),
-  });
-  try {
-    await runStep(run, step, true);
-  } catch (error) {
-    if (key !== null && setupFailure(error)) run.deps.setups?.ranOnce(key, outcome(error));
-    throw error;
-  }
-  if (key !== null) run.deps.setups?.ranOnce(key, outcome());
 }
 
 /** The scenario's `let`, setup, pair and steps, in that order. */

@@ -25,33 +25,23 @@ export interface SetupOutcome {
  * changed. Under `--only` a scenario runs its own setup.
  */
 export class SharedSetups {
+  /** By key: a whole setup's (setupKey) or a `once` step's (onceKey; the keys never collide). */
   readonly #outcomes = new Map<string, SetupOutcome>();
-  /** The `once` setup steps run so far, by onceKey: their captures, their exchange, or their failure. */
-  readonly #steps = new Map<string, SetupOutcome>();
 
   get(key: string): SetupOutcome | undefined {
     return this.#outcomes.get(key);
   }
 
-  /** Keeps the first outcome of a setup. */
+  /** Keeps the first outcome of a setup or a `once` step. */
   ran(key: string, outcome: SetupOutcome): void {
     if (!this.#outcomes.has(key)) this.#outcomes.set(key, outcome);
   }
-
-  getOnce(key: string): SetupOutcome | undefined {
-    return this.#steps.get(key);
-  }
-
-  /** Keeps the first outcome of a `once` setup step. */
-  ranOnce(key: string, outcome: SetupOutcome): void {
-    if (!this.#steps.has(key)) this.#steps.set(key, outcome);
-  }
 }
 
-/** The key of a `once` setup step (format.ts): what it sends, expects and captures, as written (not its name). */
+/** The key of a `once` setup step (format.ts): what it sends, expects and captures, as written (not its name); `once …`. */
 export function onceKey(step: Step): string | null {
   if (!('request' in step) || !step.once) return null;
-  return JSON.stringify({ request: step.request, precondition: step.precondition, expect: step.expect, capture: step.capture });
+  return `once ${JSON.stringify({ request: step.request, precondition: step.precondition, expect: step.expect, capture: step.capture })}`;
 }
 
 /** The key of a scenario's setup when it may be shared (see SharedSetups), else null. */
