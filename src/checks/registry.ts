@@ -22,6 +22,9 @@ export const BUILTIN_CHECKS: Readonly<Record<BuiltinCheckName, BuiltinCheck>> = 
   'webhook-notifications': webhookNotifications,
 };
 
+/** The built-in checks that send calls without the run's token (a limiter may count those elsewhere, or not at all). */
+export const CHECKS_WITHOUT_TOKEN: ReadonlySet<string> = new Set<BuiltinCheckName>(['plain-http']);
+
 /** Requests a built-in check is expected to make, for the run's plan. */
 export function estimateCheckRequests(name: string, args: Readonly<Record<string, unknown>>): number {
   switch (name) {

@@ -64,10 +64,8 @@ const NO_SEND: PacedSend = { done: () => {} };
  * A pacer with `limit: Infinity` never waits and keeps no history.
  */
 export class Pacer {
-  /** Sends allowed to count at once. */
-  readonly allowed: number;
-  /** How long a send counts after its answer, in ms: `windowMs + guardMs`. */
-  readonly spanMs: number;
+  #allowed: number;
+  #spanMs: number;
   readonly #clock: PacerClock;
   /** The sends that may still count, in the order they were let go. */
   #sends: Send[] = [];
@@ -75,10 +73,18 @@ export class Pacer {
   readonly #latencies: number[] = [];
   /** Resolves when a send in flight is answered (a waiting acquirer may go). */
   #answered: { promise: Promise<void>; resolve: () => void } = signal();
-  /** The tail of the line of acquirers (and exclusive runs): each waits for the one before. */
+  /** The tail of the line of acquirers: each waits for the one before. */
   #line: Promise<unknown> = Promise.resolve();
-  /** Set inside `exclusive(fn)`: sends made by fn are counted but not paced. */
-  readonly #exclusive = new AsyncLocalStorage<true>();
+  /** Set inside `unpaced(fn)`: sends made by fn are counted but not paced. */
+  readonly #unpaced = new AsyncLocalStorage<true>();
+  /** Paced sends the gate still lets go (`admit`, `hold`); Infinity when it is open. */
+  #grants = Infinity;
+  /** Resolves when the gate changes or a paced send is granted (a watcher of the gate may go on). */
+  #gateMoved: { promise: Promise<void>; resolve: () => void } = signal();
+  /** Resolves when a paced acquirer finds the window full and has to wait (see `untilBlocked`). */
+  #blocked: { promise: Promise<void>; resolve: () => void } = signal();
+  /** Paced sends let go and not yet answered. */
+  #inFlight = 0;
 
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, reserve or guard out of range. */
   constructor(options: PacerOptions) {
@@ -88,15 +94,41 @@ export class Pacer {
     if (!(Number.isFinite(windowMs) && windowMs > 0)) invalid(`windowMs must be a positive number, not ${windowMs}`);
     if (!(Number.isInteger(reserve) && reserve >= 0)) invalid(`reserve must be a whole number of calls, not ${reserve}`);
     if (!(Number.isFinite(guardMs) && guardMs >= 0)) invalid(`guardMs must be a non-negative number, not ${guardMs}`);
-    this.allowed = limit === Infinity ? Infinity : Math.max(1, limit - reserve);
-    this.spanMs = windowMs + guardMs;
+    this.#allowed = limit === Infinity ? Infinity : Math.max(1, limit - reserve);
+    this.#spanMs = windowMs + guardMs;
+    this.#reserve = reserve;
     this.#clock = clock;
+  }
+
+  readonly #reserve: number;
+
+  /** Sends allowed to count at once. */
+  get allowed(): number {
+    return this.#allowed;
+  }
+
+  /** How long a send counts after its answer, in ms: `windowMs + guardMs`. */
+  get spanMs(): number {
+    return this.#spanMs;
+  }
+
+  /**
+   * Paces at another limit and window from now on, with nothing counted: for a target whose limiter
+   * was just restarted at that setting (the embedded server's two windows), so no earlier send counts
+   * there any more. The reserve and the guard's rule stay.
+   */
+  retime(limit: number, windowMs: number): void {
+    if (this.allowed === Infinity) return;
+    this.#allowed = Math.max(1, limit - this.#reserve);
+    this.#spanMs = windowMs + defaultGuardMs(windowMs);
+    this.#sends = this.#sends.filter((s) => s.end === Infinity);
+    this.#moveGate();
   }
 
   /** Resolves when a send is allowed, and counts the send from that moment; call `done()` when its answer came. */
   acquire(): Promise<PacedSend> {
     if (this.allowed === Infinity) return Promise.resolve(NO_SEND);
-    if (this.#exclusive.getStore()) {
+    if (this.#unpaced.getStore()) {
       // Recorded after the fact (a burst's calls): answered by now.
       const now = this.#clock.now();
       this.#sends.push({ grantedAt: now, end: now });
@@ -105,9 +137,9 @@ export class Pacer {
     return this.#enqueue(() => this.#takeSlot());
   }
 
-  /** Whether the caller runs inside `exclusive(fn)`: its sends are counted, not paced (so they wait for no turn). */
+  /** Whether the caller runs inside `unpaced(fn)`: its sends are counted, not paced (so they wait for no turn). */
   get inExclusive(): boolean {
-    return this.#exclusive.getStore() === true;
+    return this.#unpaced.getStore() === true;
   }
 
   /**
@@ -122,17 +154,53 @@ export class Pacer {
   }
 
   /**
-   * Waits until no send counts any more (none in flight, none answered in the last `spanMs`), then
-   * runs `fn` alone: other acquirers wait until it settles, and sends that `fn` makes (`acquire()`
-   * calls in its async context) are counted but not paced, so the window after a burst is still
-   * respected. For the rate-limit burst checks.
+   * Runs `fn` with its sends counted but not paced, at once, beside the paced sends (not in their
+   * line): the rate-limit phase's calls, made while the paced checks wait at the gate or go on.
    */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#exclusive.getStore() || this.allowed === Infinity) return fn();
-    return this.#enqueue(async () => {
-      await this.#waitUntil(0);
-      return this.#exclusive.run(true, fn);
-    });
+  unpaced<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#unpaced.run(true, fn);
+  }
+
+  /** Closes the gate: no paced send is let go until `admit`. Sends already let go go on. */
+  hold(): void {
+    this.#grants = 0;
+    this.#moveGate();
+  }
+
+  /** Opens the gate for `count` more paced sends (then it closes by itself), or for good (Infinity). */
+  admit(count = Infinity): void {
+    this.#grants = count;
+    this.#moveGate();
+  }
+
+  /** Whether the gate is open for good (no `hold`, no `admit(count)` under way). */
+  get open(): boolean {
+    return this.#grants === Infinity;
+  }
+
+  /** Resolves once the gate is closed (held, or its admitted sends all let go) and no paced send is in flight. */
+  async untilIdle(): Promise<void> {
+    while (this.#grants > 0 || this.#inFlight > 0) {
+      const moved = this.#gateMoved.promise;
+      const answered = this.#answered.promise;
+      await Promise.race([moved, answered]);
+    }
+  }
+
+  /** Resolves when no send counts any more (none in flight, none answered in the last `spanMs`). Hold the gate first, or paced sends may keep it from coming. */
+  untilQuiet(): Promise<void> {
+    return this.#waitUntil(0);
+  }
+
+  /** Resolves when a paced acquirer finds the window full and has to wait for a slot (the window's calls are all out). */
+  untilBlocked(): Promise<void> {
+    return this.#blocked.promise;
+  }
+
+  #moveGate(): void {
+    const moved = this.#gateMoved;
+    this.#gateMoved = signal();
+    moved.resolve();
   }
 
   /**
@@ -166,12 +234,31 @@ export class Pacer {
   }
 
   async #takeSlot(): Promise<PacedSend> {
-    await this.#waitUntil(this.allowed - 1);
+    // The gate and the window both let the send go at one moment: after a wait for either, both are asked again.
+    for (;;) {
+      if (this.#grants <= 0) {
+        await this.#gateMoved.promise;
+        continue;
+      }
+      this.#prune(this.#clock.now());
+      if (this.#sends.length > this.allowed - 1) {
+        const blocked = this.#blocked;
+        this.#blocked = signal();
+        blocked.resolve();
+        await this.#waitUntil(this.allowed - 1);
+        continue;
+      }
+      break;
+    }
+    if (this.#grants !== Infinity) this.#grants--;
+    this.#inFlight++;
+    this.#moveGate();
     const send: Send = { grantedAt: this.#clock.now(), end: Infinity };
     this.#sends.push(send);
     return {
       done: () => {
         if (send.end !== Infinity) return;
+        this.#inFlight--;
         send.end = this.#clock.now();
         this.#latencies.push(send.end - send.grantedAt);
         if (this.#latencies.length > 20) this.#latencies.shift();

@@ -2,7 +2,7 @@ import { formatDuration } from '../duration.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { CheckOutcome } from './check-outcome.ts';
-import { outcomeOf } from './window-count.ts';
+import { certainlyCounted, outcomeOf } from './window-count.ts';
 
 /**
  * Body bytes a burst call keeps: 1 KiB. A burst is judged on statuses, headers and timing, and a 429's
@@ -50,10 +50,13 @@ function headerNotes(label: string, exchange: Exchange | undefined): string[] {
 }
 
 /**
- * §8 and §7 at the boundary: after a window with no calls, a concurrent burst of limit + K calls.
- * Exactly `limit` are served (more: RATE-LIMIT-CAP; fewer: RATE-LIMIT-QUOTA) and the rest get 429
+ * §8 and §7 at the boundary: after a window with no calls, `paced` calls of the checks (each judged
+ * by its own check) and then a concurrent burst that crosses the limit by K calls. Exactly `limit`
+ * are served (more: RATE-LIMIT-CAP; fewer: RATE-LIMIT-QUOTA) and the rest of the burst gets 429
  * (anything else: RATE-LIMIT-STATUS); with the profile's `rate_limit.body_text`, each 429 body says
- * it (RATE-LIMIT-BODY). The burst must fit well inside one window, or no verdict is drawn.
+ * it (RATE-LIMIT-BODY). A paced call counts as served when the limiter certainly counted it
+ * (certainlyCounted); one that may or may not have counted only keeps RATE-LIMIT-QUOTA from
+ * failing. The window's calls must fit well inside one window, or no verdict is drawn.
  */
 export function judgeBoundary(
   burst: BurstOutcome,
@@ -61,30 +64,45 @@ export function judgeBoundary(
   outcome: CheckOutcome,
   /** What emptied the window before the burst, for the note; default: a window without calls. */
   after?: string,
+  paced: readonly Exchange[] = [],
 ): ReturnType<CheckOutcome['result']> {
   const { limit, window: windowMs, body_text: bodyText } = profile.rate_limit;
   const calls = burst.exchanges;
-  outcome.keep(calls);
+  const counted = paced.filter(certainlyCounted);
+  const pacedLimited = paced.filter((e) => outcomeOf(e) === 'limited');
+  const unsure = paced.length - counted.length - pacedLimited.length;
+  outcome.keep([...paced.slice(0, 1), ...pacedLimited.slice(0, 1), ...paced.slice(-1), ...calls]);
   if (calls.length === 0) return outcome.errored(`none of the ${burst.unanswered} calls of the burst got a response${stopped(burst)}`);
-  const span = burstSpan(burst);
+  const burstOnly = burstSpan(burst);
+  const span = paced.length === 0 ? burstOnly : { ms: burstOnly.to - Math.min(burstOnly.from, ...paced.map((e) => e.sentAtMs)) };
   const sent = calls.length + burst.unanswered;
-  outcome.note(`${sent} calls sent at once ${after ?? `after ${formatDuration(windowMs)} without calls`}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
+  const opening = after ?? `after ${formatDuration(windowMs)} without calls`;
+  if (paced.length > 0) {
+    const unsureText = unsure > 0 ? `, ${unsure} that may not count (no token, 401, 5xx or no answer)` : '';
+    outcome.note(`${opening}, ${paced.length} calls of the paced checks first (${histogram(paced)}${unsureText}), then ${sent} calls at once; all within ${formatDuration(span.ms)}; the burst: ${histogram(calls)}`);
+  } else {
+    outcome.note(`${sent} calls sent at once ${opening}; answered within ${formatDuration(span.ms)}: ${histogram(calls)}`);
+  }
   const served = calls.filter((e) => outcomeOf(e) === 'served');
   const limited = calls.filter((e) => outcomeOf(e) === 'limited');
   const other = calls.filter((e) => outcomeOf(e) === 'other');
   for (const note of [...headerNotes('last call served', served.at(-1)), ...headerNotes('first 429', limited[0])]) outcome.note(note);
   if (span.ms >= windowMs) {
-    return outcome.errored(`the burst took ${formatDuration(span.ms)}, not less than the ${formatDuration(windowMs)} window, so it does not show one window's count`);
+    return outcome.errored(`the window's calls took ${formatDuration(span.ms)}, not less than the ${formatDuration(windowMs)} window, so they do not show one window's count`);
   }
   if (served.length === 0 && limited.length === 0) {
     return outcome.errored(`no call of the burst was served or limited (${histogram(calls)}): the probe ${profile.rate_limit.probe_path} does not answer 2xx`);
   }
-  if (served.length > limit) {
-    outcome.fail('RATE-LIMIT-CAP', `at most ${limit} of ${sent} calls served within one ${formatDuration(windowMs)} window`, `${served.length} served within ${formatDuration(span.ms)}`, [...new Set([served[limit]!, served.at(-1)!])]);
+  const total = sent + paced.length;
+  const inAll = counted.length + served.length;
+  const servedText = paced.length === 0 ? `${served.length} served` : `${counted.length} paced calls counted and ${served.length} of the burst served`;
+  if (inAll > limit) {
+    const evidence = [...counted, ...served];
+    outcome.fail('RATE-LIMIT-CAP', `at most ${limit} of ${total} calls served within one ${formatDuration(windowMs)} window`, `${servedText} within ${formatDuration(span.ms)}`, [...new Set([evidence[limit]!, evidence.at(-1)!])]);
   }
-  if (served.length < limit && served.length + burst.unanswered < limit && limited.length + other.length > 0) {
-    const refused = [...limited, ...other].sort((a, b) => a.sentAtMs - b.sentAtMs);
-    outcome.fail('RATE-LIMIT-QUOTA', `${limit} of ${sent} calls served after ${formatDuration(windowMs)} without calls`, `only ${served.length} served (${histogram(calls)})`, [refused[0]!]);
+  if (inAll + unsure + burst.unanswered < limit && limited.length + other.length + pacedLimited.length > 0) {
+    const refused = [...pacedLimited, ...limited, ...other].sort((a, b) => a.sentAtMs - b.sentAtMs);
+    outcome.fail('RATE-LIMIT-QUOTA', `${limit} of ${total} calls served after ${formatDuration(windowMs)} without calls`, `only ${servedText} (${histogram([...paced, ...calls])})`, [refused[0]!]);
   }
   if (other.length > 0) {
     outcome.fail('RATE-LIMIT-STATUS', `each call served (2xx) or, beyond the limit of ${limit}, refused with 429`, histogram(other), other.slice(0, 3));

@@ -3,7 +3,7 @@ import type { CheckResult } from '../report/model.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { CheckOutcome } from './check-outcome.ts';
 import { describeBusiest, failIfOverLimit } from './sliding.ts';
-import { busiestSpan, callsThatCouldCount, handled, timed, type TimedCall } from './window-count.ts';
+import { busiestSpan, callsThatCouldCount, certainlyCounted, timed, type TimedCall } from './window-count.ts';
 
 /** Segments where a 429 is what the rate-limit checks are after; a 429 anywhere else is unintended. */
 export const PROVOKING_SEGMENTS: ReadonlySet<string> = new Set(['boundary', 'poll', 'reset', 'straddle-before', 'straddle-after']);
@@ -20,7 +20,7 @@ export interface ResentCall {
 
 /**
  * The run-wide view of §8: every call of the run with its time. At the end it verifies that no
- * window-length interval holds more than `limit` handled calls (any answer but 429 or 5xx), and
+ * window-length interval holds more than `limit` certainlyCounted calls (any answer but 429 or 5xx), and
  * that the pacing kept 429s to the rate-limit checks. An excess within one burst breaks
  * RATE-LIMIT-CAP; one that needs calls from two parts of the run (a fixed window's reset between
  * them) breaks RATE-LIMIT-SLIDING. A 429 outside the rate-limit checks, when fewer than `limit`
@@ -91,7 +91,7 @@ export class RateMonitor {
     }
     if (parts.length > 1) outcome.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
     for (const part of parts) {
-      const busiest = busiestSpan(part.calls.filter((c) => handled(c.exchange)), part.windowMs);
+      const busiest = busiestSpan(part.calls.filter((c) => certainlyCounted(c.exchange)), part.windowMs);
       const watched = parts.length > 1 ? `under the ${formatDuration(part.windowMs)} window, ${part.calls.length} calls` : `${part.calls.length} calls watched`;
       outcome.note(`${watched}; the busiest interval: ${describeBusiest(busiest)}`);
       const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;

@@ -11,7 +11,7 @@ import { CheckOutcome } from './check-outcome.ts';
 import { judgeBoundary, burstSpan, type BurstOutcome } from './boundary.ts';
 import { judgeSliding, type Straddle } from './sliding.ts';
 import { judgePageSizesUnderLoad, PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
-import { outcomeOf, timed, type TimedCall } from './window-count.ts';
+import { certainlyCounted, outcomeOf, timed, type TimedCall } from './window-count.ts';
 import { retainExchange } from '../client/retained.ts';
 
 /** The rules a rate-limit check names only when the profile asks for them: the rule, the profile key, and whether it is set. */
@@ -28,6 +28,13 @@ export const RATE_LIMIT_CHECKS = {
 } as const satisfies Record<string, { title: string; rules: readonly RuleId[] }>;
 
 export type RateLimitCheckId = keyof typeof RATE_LIMIT_CHECKS;
+
+/**
+ * Of the boundary's window, the calls its burst leaves to be served at least: the paced checks' calls
+ * open the window, up to limit less these, and the burst (these and burst_extra) crosses the limit at
+ * once, so the race and the off-by-one show in it as in a burst of limit + K.
+ */
+export const BOUNDARY_BURST_SERVED = 2;
 
 /** Concurrent copies of each page size in the page-size check. */
 const PAGE_SIZE_COPIES = 4;
@@ -57,14 +64,43 @@ export function pageSizesAfterOpener(profile: Profile): boolean {
 }
 
 /**
- * How long after the opener the calls before the reset go (the page sizes, or PRE_RESET_CALLS): a
- * quarter of the window. The boundary's calls have left a sliding window by then (they went out
- * within a moment); the calls sit well before the reset a window after the opener; and the burst
- * after that reset has the rest of the quarter, less a fiftieth, to be answered in, for the
- * straddle to fit in one window.
+ * How long after the opener the calls before the reset go at the soonest (the page sizes, or
+ * PRE_RESET_CALLS, then the paced checks' calls): a fifth of the window, and not before the
+ * boundary's calls left a sliding window (they went out within an eighth of it). The calls sit well
+ * before the reset a window after the opener; and the burst after that reset has the rest of the
+ * fifth, less a fiftieth, to be answered in, for the straddle to fit in one window.
  */
 function preResetDelayMs(windowMs: number): number {
-  return windowMs / 4;
+  return windowMs / 5;
+}
+
+/**
+ * Until when, after the earliest a fixed window holding the opener began (Opened.windowFrom), the
+ * paced checks' calls may go before the reset: 0.8 of a window, so they are answered well before the
+ * earliest reset a window later.
+ */
+const BEFORE_RESET_UNTIL = 0.8;
+
+/**
+ * The paced checks' traffic as the phase steers it (the run's Pacer, and its transport's view of the
+ * checks' calls): the phase runs beside the paced checks, and their calls fill the windows the
+ * contract needs (docs/rate-limit-and-load.md, "The phase rides on the checks' calls").
+ */
+export interface PacedTraffic {
+  /** Closes the gate: no paced call is let go until `admit`. */
+  hold(): void;
+  /** Lets `count` more paced calls go (then the gate closes by itself), or all from now on. */
+  admit(count?: number): void;
+  /** Resolves once the gate is closed and no paced call is in flight. */
+  untilIdle(): Promise<void>;
+  /** Resolves once no call counts any more (a window and the guard since the last answer). */
+  untilQuiet(): Promise<void>;
+  /** Resolves when a paced call finds the window full (the window's calls are all out). */
+  untilBlocked(): Promise<void>;
+  /** Starts keeping the paced checks' exchanges; `stop` ends it and returns them. */
+  watch(): { stop(): readonly Exchange[] };
+  /** Paced calls the pacer lets count at once (limit less its reserve). */
+  readonly allowed: number;
 }
 
 /** What the phase needs from the run. */
@@ -88,6 +124,13 @@ export interface RateLimitPhaseDeps {
   readonly replay: (checkId: string) => string;
   /** Which checks to run (by ID or rule, as --only selects). */
   readonly selected: (checkId: RateLimitCheckId) => boolean;
+  /**
+   * The paced checks' traffic. With `interleaved`, paced checks run beside the phase: their calls
+   * open the boundary's window and fill the straddle's. Absent: the caller started the phase after
+   * a quiet window and no paced call goes while it runs (a test's fake target).
+   */
+  readonly traffic?: PacedTraffic;
+  readonly interleaved?: boolean;
 }
 
 const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
@@ -121,77 +164,111 @@ function endOf(exchanges: readonly Exchange[]): number {
 
 /**
  * The burst after the reset: one call more than a sliding window leaves free after `servedBefore`
- * served calls before it (limit - servedBefore + 1, at most limit). A sliding window serves all but
- * one; a fixed window, fresh after its reset, serves all, and with the calls before that is limit + 1
- * served within one window: the excess the verdict needs, with no call more. With no call served
- * before, nothing can be straddled, and the burst is `limit` calls (the busiest span still counts).
+ * calls before it that certainly count (limit - servedBefore + 1, at most limit; certainlyCounted: a
+ * 4xx answer counts too, §8's "all requests"). A sliding window serves all but one; a fixed window,
+ * fresh after its reset, serves all, and with the calls before that is limit + 1 counted within one
+ * window: the excess the verdict needs, with no call more. With no call counted before, nothing can
+ * be straddled, and the burst is `limit` calls (the busiest span still counts).
  */
 export function straddleAfterCalls(limit: number, servedBefore: number): number {
   return servedBefore <= 0 ? limit : Math.max(1, Math.min(limit, limit - servedBefore + 1));
 }
 
-/**
- * The page-size calls a conforming target certainly serves (2xx): page_size=100, and the sizes above
- * the maximum when the profile says it clamps them. 0 and -1 may be refused (4xx) as well as served.
- */
-function servedPageSizeCalls(profile: Profile): number {
-  const sizes = PAGE_SIZES_UNDER_LOAD.filter((size) => size === 100 || (size > 100 && profile.page_size_over_max === 'clamp'));
-  return sizes.length * PAGE_SIZE_COPIES;
-}
-
 /** What a burst adds to the phase's time beyond its windows (its calls and answers; autocannon's start and end), ms: an allowance, so a budget that admits the phase keeps its promise. */
 const BURST_ALLOWANCE_MS = 250;
 
+/** What the phase plans for: its own requests, the time it adds, and the paced checks' requests it carries in its windows. */
+export interface PlannedPhase {
+  /** The phase's own calls (bursts, polls, page sizes). */
+  readonly requests: number;
+  /** The time it adds to the run beyond the paced requests it carries, ms (what a budget counts). */
+  readonly ms: number;
+  /** The paced checks' requests that go inside its windows (0 when it runs alone). */
+  readonly carried: number;
+  /** From its boundary to when the paced checks go on at their pace, ms (for the ETA). */
+  readonly spanMs: number;
+}
+
 /**
- * The requests and time the phase plans for, for the progress ETA and a budget. Its time is its
- * windows (the quiet one after the paced calls, the reset's, the straddle's; page sizes asked alone
- * wait a quiet window of their own), each a window and the pacer's guard, and an allowance per burst.
+ * The requests and time the phase plans for, for the progress ETA and a budget. Alone (`pacedAfter`
+ * 0: no paced checks after it), its time is its windows (the quiet one after the paced calls, the
+ * reset's, the straddle's; page sizes asked alone wait a quiet window of their own), each a window
+ * and the pacer's guard, and an allowance per burst. Beside `pacedAfter` paced requests, the quiet
+ * window is the pacer's own wait after a full window, and those requests fill the boundary's window
+ * (up to limit - BOUNDARY_BURST_SERVED) and the straddle's (what the pacer leaves beside the polls
+ * and the page sizes), once a window of them filled the pacer's.
  */
-export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimitCheckId) => boolean): { readonly requests: number; readonly ms: number } {
+export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimitCheckId) => boolean, pacedAfter = 0): PlannedPhase {
   const { limit, burst_extra: extra, window: windowMs, bursts } = profile.rate_limit;
-  if (!bursts) return { requests: 0, ms: 0 };
+  if (!bursts) return { requests: 0, ms: 0, carried: 0, spanMs: 0 };
   const windowChecks = selected('rate-limit/boundary') || selected('rate-limit/reset') || selected('rate-limit/sliding');
   const straddle = selected('rate-limit/sliding');
   const pageSizes = selected('rate-limit/page-size-under-load');
-  const pageSizeCalls = PAGE_SIZE_CALLS;
   // The page sizes go after the reset check's opener (inside the straddle's window) when they fit; else, or without the window checks, after a quiet window.
   const inside = pageSizes && windowChecks && pageSizesAfterOpener(profile);
-  const before = inside ? servedPageSizeCalls(profile) : PRE_RESET_CALLS;
-  const requests = (windowChecks ? limit + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? straddleAfterCalls(limit, before) + (inside ? 0 : PRE_RESET_CALLS) : 0) + (pageSizes ? pageSizeCalls : 0);
-  const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes && !inside ? 1 : 0);
+  const guard = defaultGuardMs(windowMs);
+  const allowed = Math.max(1, limit - 1);
+  const free = Math.max(0, pacedAfter - allowed);
+  const boundaryCarried = windowChecks ? Math.min(free, allowed, limit - BOUNDARY_BURST_SERVED) : 0;
+  // The pacer still counts the polls of the last window, the opener and the calls before the reset.
+  const straddleRoom = Math.max(0, allowed - (POLLS_PER_WINDOW - 2) - 1 - (inside ? PAGE_SIZE_CALLS : PRE_RESET_CALLS));
+  const straddleCarried = straddle ? Math.min(free - boundaryCarried, straddleRoom) : 0;
+  const before = (inside ? PAGE_SIZE_CALLS : PRE_RESET_CALLS) + straddleCarried;
+  const requests =
+    (windowChecks ? limit - boundaryCarried + extra + POLLS_PER_WINDOW + 1 : 0) + (straddle ? straddleAfterCalls(limit, before) + (inside ? 0 : PRE_RESET_CALLS) : 0) + (pageSizes ? PAGE_SIZE_CALLS : 0);
   const burstCount = (windowChecks ? 1 : 0) + (straddle ? (inside ? 1 : 2) : 0) + (pageSizes ? PAGE_SIZES_UNDER_LOAD.length : 0);
-  const tail = inside && !straddle ? preResetDelayMs(windowMs) : 0;
-  return { requests, ms: windows * (windowMs + defaultGuardMs(windowMs)) + tail + burstCount * BURST_ALLOWANCE_MS };
+  const allowances = burstCount * BURST_ALLOWANCE_MS;
+  if (pacedAfter === 0) {
+    const windows = (windowChecks ? 2 : 0) + (straddle ? 1 : 0) + (pageSizes && !inside ? 1 : 0);
+    const tail = inside && !straddle ? preResetDelayMs(windowMs) : 0;
+    const ms = windows * (windowMs + guard) + tail + allowances;
+    return { requests, ms, carried: 0, spanMs: ms };
+  }
+  // Beside paced checks: the boundary's burst to the opener; the opener to the paced checks' going on (the calls before the reset leave the pacer's window a window after them).
+  const afterOpener = straddle ? preResetDelayMs(windowMs) + windowMs + guard : inside ? preResetDelayMs(windowMs) : 0;
+  const spanMs = (windowChecks ? windowMs + guard + afterOpener : 0) + (pageSizes && !inside ? windowMs + guard : 0) + allowances;
+  const carried = boundaryCarried + straddleCarried;
+  return { requests, ms: Math.max(0, spanMs - (carried * (windowMs + guard)) / allowed), carried, spanMs };
 }
 
 /**
- * The ETA of a run whose last phase is this one: the paced requests as the pacer estimates them,
- * plus the phase's planned time (it is timed by the window, not paced) until the phase starts; then
- * 0, and the progress falls back on the pace it sees.
+ * The ETA of a run with this phase: until it starts, the paced requests it does not carry, as the
+ * pacer estimates them, and its span; once it started, what is left of its span and those paced
+ * requests still to come (`remaining` counts down as calls go).
  */
 export function estimateWithPhase(
   pacedMs: (requests: number) => number,
-  plan: { readonly requests: number; readonly ms: number },
-  phaseStarted: () => boolean,
+  plan: { readonly requests: number; readonly carried: number; readonly spanMs: number },
+  phaseStartedAt: () => number | null,
 ): (remaining: number) => number {
-  return (remaining) => (phaseStarted() ? 0 : pacedMs(Math.max(0, remaining - plan.requests)) + plan.ms);
+  return (remaining) => {
+    const startedAt = phaseStartedAt();
+    const paced = pacedMs(Math.max(0, remaining - plan.requests - plan.carried));
+    return paced + (startedAt === null ? plan.spanMs : Math.max(0, startedAt + plan.spanMs - Date.now()));
+  };
 }
 
 /**
- * The rate-limit phase (§8, §7), run after a window without calls (the caller's `pacer.exclusive`):
+ * The rate-limit phase (§8, §7). It starts with a window in which nothing counts: beside paced
+ * checks (`interleaved`), once their calls filled a window, the gate closes and those calls leave it
+ * (the embedded server's limiter is restarted instead); else the caller started it after such a window.
  *
- * 1. boundary: limit + K calls at once.
+ * 1. boundary: the paced checks' calls open the window (up to limit - BOUNDARY_BURST_SERVED, within an
+ *    eighth of it), then a burst of what is left of the limit + K calls at once.
  * 2. reset: single calls every window/10 until one is served again (the first call of a new
  *    window: the opener); if none is within a window and a guard, a window with no calls and then one call.
- * 3. page sizes: a quarter of a window after the opener (the boundary's calls have left the window),
- *    each page size asked several times at once. They are also the straddle's calls before the reset.
- *    Under a limit too small for them there (pageSizesAfterOpener), they come last, after a quiet
- *    window, and a few probe calls stand before the reset instead.
+ * 3. page sizes: a fifth of a window after the opener (the boundary's calls have left the window),
+ *    each page size asked several times at once; then the paced checks' calls, until 0.8 of a
+ *    window after the opener's window can have begun. They are the straddle's calls before the reset.
+ *    Under a limit too small for the page sizes there (pageSizesAfterOpener), they come last, after
+ *    a quiet window, and a few probe calls stand before the reset instead.
  * 4. sliding: a window after the opener, just after the reset a fixed window would make there, one
  *    call more at once than a sliding window leaves free (straddleAfterCalls); with the calls
  *    before it they straddle that reset.
  *
- * Every burst is at most limit + K calls. Returns the selected checks' results.
+ * The paced checks wait at the gate from the boundary's burst to the opener and around the reset;
+ * the gate is open again when the phase ends, whatever happened. Every burst is at most limit + K
+ * calls. Returns the selected checks' results.
  */
 export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<CheckResult[]> {
   const { profile } = deps;
@@ -200,10 +277,19 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
   if (!profile.rate_limit.bursts) {
     return wanted.map((id) => outcome(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
   }
-  const phase = new PhaseState(deps);
+  try {
+    await emptyWindow(deps);
+    return await phaseSteps(new PhaseState(deps), wanted);
+  } finally {
+    deps.traffic?.admit();
+  }
+}
+
+async function phaseSteps(phase: PhaseState, wanted: readonly RateLimitCheckId[]): Promise<CheckResult[]> {
+  const { deps } = phase;
   const byId = new Map<RateLimitCheckId, CheckResult>();
   const pageSizes = deps.selected('rate-limit/page-size-under-load');
-  const pageSizesInside = pageSizes && pageSizesAfterOpener(profile);
+  const pageSizesInside = pageSizes && pageSizesAfterOpener(deps.profile);
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {
     const boundary = await boundaryStep(phase);
     byId.set('rate-limit/boundary', boundary.result);
@@ -211,12 +297,55 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
     const reset = outcome('rate-limit/reset', deps);
     const opened = usable ? await resetStep(phase, boundary.burst, reset) : undefined;
     byId.set('rate-limit/reset', !usable ? reset.skipped('the boundary burst reached no verdict') : reset.failed || opened ? reset.result() : reset.errored(resetUnjudged(lastResetCall(reset))));
-    const beforeReset = opened ? await preResetStep(phase, opened, pageSizesInside) : null;
+    const beforeReset = opened ? await preResetStep(phase, opened, pageSizesInside, boundary.end) : null;
     if (beforeReset?.pageSizes) byId.set('rate-limit/page-size-under-load', beforeReset.pageSizes);
     if (deps.selected('rate-limit/sliding')) byId.set('rate-limit/sliding', await slidingStep(phase, usable ? boundary.burst : null, opened, beforeReset?.calls ?? null));
   }
   if (pageSizes && !byId.has('rate-limit/page-size-under-load')) byId.set('rate-limit/page-size-under-load', await pageSizeStep(phase, byId.has('rate-limit/boundary')));
   return wanted.map((id) => byId.get(id)!);
+}
+
+/**
+ * A window in which nothing counts, before the boundary. Beside paced checks, it waits (at most a
+ * window) until their calls filled the pacer's window, so the wait for them to leave it is one the
+ * pacer would have made anyway; then the gate closes, and the window empties, or the embedded
+ * server's limiter restarts.
+ */
+async function emptyWindow(deps: RateLimitPhaseDeps): Promise<void> {
+  const { traffic } = deps;
+  if (!traffic) return;
+  if (deps.interleaved) await within(traffic.untilBlocked(), deps.profile.rate_limit.window);
+  traffic.hold();
+  if (deps.restartLimiter) {
+    await traffic.untilIdle();
+    await deps.restartLimiter();
+  } else {
+    await traffic.untilQuiet();
+  }
+}
+
+/** Waits for `promise`, or `ms` at most (the timer cleared when the promise comes first). */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Lets paced checks' calls go (`count` at most) until `until` (or, with a count, until they are all
+ * answered); then the gate closes and the calls in flight are answered. Returns the paced calls made.
+ */
+async function pacedCalls(traffic: PacedTraffic, count: number, until: number): Promise<readonly Exchange[]> {
+  const watch = traffic.watch();
+  traffic.admit(count);
+  if (count === Infinity) await sleepUntil(until);
+  else await within(traffic.untilIdle(), until - Date.now());
+  traffic.hold();
+  await traffic.untilIdle();
+  return watch.stop();
 }
 
 /** What the steps of the phase share: the probe, the calls served so far with their timing, when the last call ended. */
@@ -229,9 +358,9 @@ class PhaseState {
     this.probe = { method: 'GET', path: deps.profile.rate_limit.probe_path };
   }
 
-  /** Keeps the served calls among `exchanges`, with their timing, under `segment`. */
+  /** Keeps the calls among `exchanges` that certainly count (served, or answered 4xx), with their timing, under `segment`. */
   keepServed(exchanges: readonly Exchange[], segment: string): void {
-    for (const e of exchanges) if (outcomeOf(e) === 'served') this.served.push(timed(e, segment));
+    for (const e of exchanges) if (certainlyCounted(e)) this.served.push(timed(e, segment));
   }
 }
 
@@ -242,15 +371,22 @@ interface Opened {
   readonly windowFrom: number;
 }
 
-/** 1. boundary: limit + K calls at once. */
-async function boundaryStep(phase: PhaseState): Promise<{ burst: BurstOutcome; result: CheckResult }> {
+/**
+ * 1. boundary: the paced checks' calls open the window, up to limit - BOUNDARY_BURST_SERVED within an
+ * eighth of it; then what is left of the limit (as far as they certainly count) + K calls at once.
+ */
+async function boundaryStep(phase: PhaseState): Promise<{ burst: BurstOutcome; result: CheckResult; end: number }> {
   const { deps } = phase;
-  const { limit, burst_extra: extra } = deps.profile.rate_limit;
-  const burst = await deps.burst([phase.probe], limit + extra, 'boundary');
+  const { limit, burst_extra: extra, window: windowMs } = deps.profile.rate_limit;
+  const { traffic } = deps;
+  const room = traffic && deps.interleaved ? Math.min(traffic.allowed, limit - BOUNDARY_BURST_SERVED) : 0;
+  const paced = room > 0 ? await pacedCalls(traffic!, room, Date.now() + windowMs / 8) : [];
+  phase.keepServed(paced, 'paced');
+  const burst = await deps.burst([phase.probe], limit - paced.filter(certainlyCounted).length + extra, 'boundary');
   phase.keepServed(burst.exchanges, 'boundary');
-  const result = judgeBoundary(burst, deps.profile, outcome('rate-limit/boundary', deps), deps.restartLimiter ? 'on a fresh limiter' : undefined);
+  const result = judgeBoundary(burst, deps.profile, outcome('rate-limit/boundary', deps), deps.restartLimiter ? 'on a fresh limiter' : undefined, paced);
   phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : Date.now();
-  return { burst, result };
+  return { burst, result, end: phase.lastEnd };
 }
 
 /**
@@ -306,27 +442,38 @@ async function resetAfterQuietWindow(phase: PhaseState, polls: number, step: num
 }
 
 /**
- * 3. The calls before the reset, a quarter of a window after the opener: the page sizes when they are
- * asked (judged here), else PRE_RESET_CALLS probe calls when the straddle needs them.
+ * 3. The calls before the reset, a fifth of a window after the opener and once the boundary's calls
+ * left the window: the page sizes when they are asked (judged here), else PRE_RESET_CALLS probe
+ * calls when the straddle needs them; then, for the straddle, the paced checks' calls.
  */
-async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolean): Promise<{ calls: BurstOutcome | null; pageSizes: CheckResult | null }> {
+async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolean, boundaryEnd: number): Promise<{ calls: BurstOutcome | null; pageSizes: CheckResult | null }> {
   const { deps } = phase;
+  const windowMs = deps.profile.rate_limit.window;
   const straddle = deps.selected('rate-limit/sliding');
   if (!pageSizes && !straddle) return { calls: null, pageSizes: null };
-  await sleepUntil(opened.opener.sentAtMs + opened.opener.durationMs + preResetDelayMs(deps.profile.rate_limit.window));
+  await sleepUntil(Math.max(opened.opener.sentAtMs + opened.opener.durationMs + preResetDelayMs(windowMs), boundaryEnd + windowMs + deps.guardMs));
+  let calls: BurstOutcome = { exchanges: [], unanswered: 0 };
+  let result: CheckResult | null = null;
   if (!pageSizes) {
-    const calls = await deps.burst([phase.probe], PRE_RESET_CALLS, 'straddle-before');
+    calls = await deps.burst([phase.probe], PRE_RESET_CALLS, 'straddle-before');
     phase.keepServed(calls.exchanges, 'straddle-before');
     phase.lastEnd = calls.exchanges.length > 0 ? endOf(calls.exchanges) : phase.lastEnd;
-    return { calls, pageSizes: null };
+  } else {
+    const asked: Exchange[] = [];
+    let unanswered = 0;
+    result = await askPageSizes(phase, (burst) => {
+      asked.push(...burst.exchanges);
+      unanswered += burst.unanswered;
+    });
+    calls = { exchanges: asked, unanswered };
   }
-  const asked: Exchange[] = [];
-  let unanswered = 0;
-  const result = await askPageSizes(phase, (burst) => {
-    asked.push(...burst.exchanges);
-    unanswered += burst.unanswered;
-  });
-  return { calls: { exchanges: asked, unanswered }, pageSizes: result };
+  if (straddle && deps.traffic && deps.interleaved) {
+    const paced = await pacedCalls(deps.traffic, Infinity, opened.windowFrom + BEFORE_RESET_UNTIL * windowMs);
+    phase.keepServed(paced, 'paced');
+    if (paced.length > 0) phase.lastEnd = Math.max(phase.lastEnd, endOf(paced));
+    calls = { ...calls, exchanges: [...calls.exchanges, ...paced] };
+  }
+  return { calls, pageSizes: result };
 }
 
 /** 4. sliding: a window after the opener, just after the reset a fixed window would make there, one call more than a sliding window leaves free. */
@@ -339,7 +486,7 @@ async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, ope
   const { opener } = opened;
   const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
   await sleepUntil(afterAt);
-  const servedBefore = before.exchanges.filter((e) => outcomeOf(e) === 'served').length;
+  const servedBefore = before.exchanges.filter(certainlyCounted).length;
   const after = await deps.burst([probe], straddleAfterCalls(limit, servedBefore), 'straddle-after');
   phase.keepServed(after.exchanges, 'straddle-after');
   phase.lastEnd = endOf([...after.exchanges, opener]);

@@ -4,7 +4,7 @@ import type { RuleId } from '../contract/rules.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { CheckOutcome } from './check-outcome.ts';
 import { burstSpan, histogram, stopped, type BurstOutcome } from './boundary.ts';
-import { busiestSpan, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
+import { busiestSpan, certainlyCounted, outcomeOf, timed, type BusiestSpan, type TimedCall } from './window-count.ts';
 
 /** "60 calls served within 0.31 s (boundary: 1, straddle-1: 59, straddle-2: 60 …)", for a finding. */
 export function describeBusiest(busiest: BusiestSpan): string {
@@ -48,8 +48,9 @@ export interface Straddle {
  * window later comes the next reset of either kind: `before` (calls a little after the opener)
  * and `after` (one call more at once than a sliding window leaves free, just after that reset) fall
  * on both sides of it. A sliding window serves of `after` only what `before` left free; a fixed one
- * serves all of it, and with the served calls of `before` that is more than `limit` in one window. The verdict
- * counts the served calls of the whole phase that certainly fell into one window.
+ * serves all of it, and with the counted calls of `before` that is more than `limit` in one window.
+ * The verdict counts the calls of the whole phase that certainly counted (served, or answered 4xx:
+ * certainlyCounted) and certainly fell into one window.
  */
 export function judgeSliding(
   served: readonly TimedCall[],
@@ -67,12 +68,12 @@ export function judgeSliding(
   // limiter or not: the served count would hide a fixed window's excess, so the straddle shows
   // nothing for certain. Before the reset, one served call is all a fixed window's excess needs.
   const undecided = straddle.after.exchanges.filter((e) => outcomeOf(e) === 'other');
-  const servedBefore = straddle.before.exchanges.filter((e) => outcomeOf(e) === 'served');
+  const servedBefore = straddle.before.exchanges.filter(certainlyCounted);
   if (undecided.length > 0 || straddle.after.unanswered > 0 || servedBefore.length === 0) {
     const shown = (b: BurstOutcome) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
-    const beforeText = `${shown(straddle.before)}${servedBefore.length === 0 ? ', none served' : ''}`;
+    const beforeText = `${shown(straddle.before)}${servedBefore.length === 0 ? ', none counted' : ''}`;
     return outcome.errored(
-      `the straddle's calls were not decided (before the reset: ${beforeText}; after it: ${shown(straddle.after)}): the sliding window needs a served call before the reset and the limiter's decision on every call after it`,
+      `the straddle's calls were not decided (before the reset: ${beforeText}; after it: ${shown(straddle.after)}): the sliding window needs a call before the reset that certainly counted and the limiter's decision on every call after it`,
     );
   }
   const opened = timed(straddle.opener, 'opener');
@@ -80,7 +81,7 @@ export function judgeSliding(
   const before = { from: first, to: burstSpan(straddle.before).to };
   const after = burstSpan(straddle.after);
   const reset = `${formatDuration(windowMs)} after the opening call`;
-  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls (${servedBefore.length} served) from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
+  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls (${servedBefore.length} counted) from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
   outcome.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response: ${histogram(straddle.after.exchanges)}`);
   // Conclusive only if `before` ended before any reset a window after the opener's window began and
   // `after` began after the latest such reset, and a served call of `before` and all of `after` fit

@@ -23,12 +23,14 @@ export function outcomeOf(exchange: Exchange): Outcome {
 }
 
 /**
- * Counted as served by the run-wide monitor: any response that is neither 429 nor 5xx (a 4xx
- * validation answer is a call the server handled). Transport failures are not counted.
+ * Whether the limiter certainly counted a call toward the run's token (§8: all requests): it carried
+ * the token and was answered, neither 429 (refused) nor 401 (perhaps counted elsewhere, or not at
+ * all) nor 5xx (perhaps failed before the limiter). A 4xx validation answer is a call the server
+ * handled. The run-wide monitor counts these, and the boundary the paced checks' calls so.
  */
-export function handled(exchange: Exchange): boolean {
+export function certainlyCounted(exchange: Exchange): boolean {
   const status = exchange.response?.status;
-  return status !== undefined && status !== 429 && status < 500;
+  return status !== undefined && status !== 429 && status !== 401 && status < 500 && exchange.request.headers.authorization !== undefined;
 }
 
 /** A call as the window arithmetic sees it: from sending to the end of the response, in epoch ms. */

@@ -46,7 +46,7 @@ export const FAULTS = [
   fault('rate-limit-too-strict', 'RATE-LIMIT-QUOTA', 'burst', 'Only 59 calls are served in a window.'),
   fault('rate-limit-wrong-status', 'RATE-LIMIT-STATUS', 'burst', 'Calls beyond the limit get 503 instead of 429.'),
   fault('rate-limit-silent-body', 'RATE-LIMIT-BODY', 'burst', 'The 429 body says "Rate limit exceeded." instead of "Too Many Attempts" (§7; asserted when the profile sets rate_limit.body_text).'),
-  fault('rate-limit-never-resets', 'RATE-LIMIT-RESET', 'burst', 'Calls never leave the window: once limited, always limited.'),
+  fault('rate-limit-never-resets', 'RATE-LIMIT-RESET', 'burst', 'Once limited, always limited: a refused token is never served again (a block without expiry).'),
   fault('rate-limit-fixed-window', 'RATE-LIMIT-SLIDING', 'burst', 'A fixed window starting at the first call (Laravel style): up to 119 calls in one window-length interval.'),
   fault('rate-limit-clock-window', 'RATE-LIMIT-SLIDING', 'burst', 'A fixed window aligned to the clock (a counter per minute): up to 119 calls across the minute boundary.'),
 

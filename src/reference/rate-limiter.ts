@@ -66,20 +66,23 @@ export class SlidingWindowLimiter implements RateLimiter {
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
-    /** When false, accepted calls never leave the window (the `rate-limit-never-resets` fault). */
+    /** When false, a key once refused is refused for good, as a block without expiry is (the `rate-limit-never-resets` fault). */
     private readonly expires = true,
     private readonly counting: RateLimitCounting = 'served',
   ) {}
 
+  private readonly blocked = new Set<string>();
+
   attempt(key: string, now: number): RateDecision {
     let log = this.logs.get(key);
     if (!log) this.logs.set(key, (log = new CallLog()));
-    if (this.expires) log.expire(now - this.windowMs);
+    if (this.blocked.has(key)) return denied(this.limit, this.windowMs);
+    log.expire(now - this.windowMs);
     if (log.size >= this.limit) {
       if (this.counting === 'attempts') log.record(now);
+      if (!this.expires) this.blocked.add(key);
       // Served again once all but limit - 1 of the counted calls (this one too, when counted) have left.
-      const waitMs = this.expires ? (log.at(log.size - this.limit) as number) + this.windowMs - now : this.windowMs;
-      return denied(this.limit, waitMs);
+      return denied(this.limit, (log.at(log.size - this.limit) as number) + this.windowMs - now);
     }
     log.record(now);
     return { allowed: true, limit: this.limit, remaining: this.limit - log.size, retryAfterSeconds: 0 };

@@ -1,7 +1,7 @@
 import { formatDuration } from '../duration.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { FAULT_CATCHES, type FaultCatches } from './fault-catches.ts';
-import { pacerFor, planRun, restrictPlan, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
+import { pacedToRunBeside, pacerFor, planRun, restrictPlan, type PhaseVariant, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
 
 /** What a run may spend: requests (`--max-requests`) and time at the target's limit (`--within`). */
 export interface RunBudget {
@@ -42,8 +42,10 @@ interface Unit {
   readonly faults: ReadonlySet<string>;
   /** Paced requests (for a family: its setup and one generated case). */
   readonly paced: number;
-  /** For a variant of the rate-limit phase, its own requests and time (not paced). */
-  readonly phase: { readonly requests: number; readonly ms: number } | null;
+  /** For a variant of the rate-limit phase, what it costs (PhaseVariant): alone, or beside the chosen paced requests after its start. */
+  readonly phase: Pick<PhaseVariant, 'alone' | 'beside'> | null;
+  /** Whether its paced requests come after the rate-limit phase's start (the full plan's rateLimit.at), where the phase can carry them. */
+  readonly afterPhaseStart: boolean;
   /** Time it waits beyond its requests (the webhook check's quiet period). */
   readonly waitMs: number;
   readonly family: boolean;
@@ -56,8 +58,9 @@ interface Unit {
  *
  * 1. Breadth: a weighted set cover. The preflight and the monitor always run. Then, while a unit
  *    that fits adds something new, the one with the most new worth per share of the budget is
- *    taken (a property family counted at one generated case; a rate-limit phase costed by its
- *    requests and its windows). Its new worth: the rules it covers that no chosen unit covers, plus
+ *    taken (a property family counted at one generated case; a rate-limit phase costed by its own
+ *    requests and the time it adds: beside the chosen paced requests after its start, less what it
+ *    carries of them, or alone after them all when they are too few, as the plan would run it). Its new worth: the rules it covers that no chosen unit covers, plus
  *    the catalog faults it caught in the selftest (`catches`, fitted on half of the catalog:
  *    fault-catches.ts) that no chosen unit caught, each at FAULT_WEIGHT.
  * 2. Depth: then, while a unit fits, the one with the most worth per share where each rule's next
@@ -80,16 +83,18 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
   const free = plan.checks.filter((c) => c.skip !== undefined);
   const units = planUnits(plan, catches);
   // The smallest phase (the boundary and the reset) taken first, for the second cover.
-  const phaseUnit = units.filter((u) => u.phase !== null).sort((a, b) => a.phase!.requests - b.phase!.requests)[0];
-  const plain = cover(units, fixed, budget, pacing, catches, null);
-  const phaseFirst = phaseUnit ? cover(units, fixed, budget, pacing, catches, phaseUnit) : null;
+  const phaseUnit = units.filter((u) => u.phase !== null).sort((a, b) => a.ids.length - b.ids.length)[0];
+  // The generated cases added last come after the phase's start, when the plan starts it among the paced checks.
+  const beside = plan.rateLimit.at !== null;
+  const plain = cover(units, fixed, budget, pacing, catches, null, beside);
+  const phaseFirst = phaseUnit ? cover(units, fixed, budget, pacing, catches, phaseUnit, beside) : null;
   const better = (a: Cover, b: Cover) => (b.worth() > a.worth() ? b : a);
   const state = phaseFirst ? better(plain, phaseFirst) : plain;
   for (const unit of [...state.remaining].sort((a, b) => state.share(a) - state.share(b))) if (state.remaining.has(unit) && state.fits(unit)) state.take(unit);
 
   const families = state.chosen.filter((u) => u.family);
   let casesPerFamily = families.length === 0 ? 0 : 1;
-  while (casesPerFamily < plan.casesPerFamily && state.fits({ ids: [], rules: new Set(), faults: new Set(), paced: families.length, phase: null, waitMs: 0, family: false })) {
+  while (casesPerFamily < plan.casesPerFamily && state.fits({ ids: [], rules: new Set(), faults: new Set(), paced: families.length, phase: null, afterPhaseStart: beside, waitMs: 0, family: false })) {
     state.addPaced(families.length);
     casesPerFamily++;
   }
@@ -142,10 +147,20 @@ interface Cover {
  * variants (the plan's rateLimit.variants, each a larger phase) at most one is kept: a larger one
  * replaces a smaller one, costed and worth what it adds to it.
  */
-function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: RunBudget, pacing: Pacing, catches: FaultCatches, first: Unit | null): Cover {
+function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: RunBudget, pacing: Pacing, catches: FaultCatches, first: Unit | null, familiesAfterStart: boolean): Cover {
   const msPerCall = pacing.spanMs / pacing.allowed;
   const chosen: Unit[] = [];
   let paced = fixed.reduce((n, c) => n + c.requests, 0);
+  // The chosen paced requests after the phase's start: the phase carries some of them in its windows.
+  let pacedAfter = 0;
+  const beside = pacedToRunBeside(pacing.allowed);
+  /** What a phase variant costs beside `after` chosen paced requests after its start (plannedRateLimitPhase's reading), or alone. */
+  const phaseCost = (variant: Unit['phase'], after: number): { requests: number; ms: number } | null => {
+    if (!variant) return null;
+    if (after < beside) return variant.alone;
+    const carried = Math.min(variant.beside.room, Math.max(0, after - pacing.allowed));
+    return { requests: variant.beside.requests - carried, ms: Math.max(0, variant.beside.spanMs - carried * msPerCall) };
+  };
   let waited = 0;
   let phase: Unit | null = null;
   // Shared parts the chosen units send (a pair baseline, a read-only setup): a unit with one of them does not send it again.
@@ -155,24 +170,32 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
   // How many chosen units judge each rule: a rule's first check is worth 1, its second 1/2, its third 1/4 … (faults of one rule are caught by different checks of it).
   const depth = new Map<RuleId, number>(fixed.flatMap((c) => c.rules).map((r) => [r, 1]));
   /** What a unit adds: for a phase variant, beyond the variant already kept. */
-  const added = (unit: Unit) => (unit.phase && phase ? { rules: [...unit.rules].filter((r) => !phase!.rules.has(r)), phase: { requests: unit.phase.requests - phase.phase!.requests, ms: unit.phase.ms - phase.phase!.ms } } : { rules: [...unit.rules], phase: unit.phase });
+  const added = (unit: Unit) => {
+    if (!unit.phase) return { rules: [...unit.rules], phase: null };
+    const cost = phaseCost(unit.phase, pacedAfter)!;
+    const kept = phaseCost(phase?.phase ?? null, pacedAfter);
+    return { rules: [...unit.rules].filter((r) => !phase?.rules.has(r)), phase: kept ? { requests: cost.requests - kept.requests, ms: cost.ms - kept.ms } : cost };
+  };
   const freshFaults = (unit: Unit) => FAULT_WEIGHT * [...unit.faults].filter((f) => !faults.has(f)).length;
   /** Breadth: the rules no chosen unit covers, and the fitted faults none caught. */
   const breadthOf = (unit: Unit) => added(unit).rules.filter((r) => !depth.has(r)).length + freshFaults(unit);
   /** Depth: each rule's next check at half the one before, and the fitted faults none caught. */
   const depthOf = (unit: Unit) => added(unit).rules.reduce((n, r) => n + 0.5 ** (depth.get(r) ?? 0), 0) + freshFaults(unit);
   const pacedOf = (unit: Unit) => unit.paced - (unit.shared ?? []).reduce((n, part) => n + (sent.has(part.key) ? part.requests : 0), 0);
-  const spent = (extraPaced: number, extraWaitMs: number, withPhase: Unit['phase']) => ({
-    requests: paced + extraPaced + (withPhase?.requests ?? 0),
-    ms: (paced + extraPaced) * msPerCall + waited + extraWaitMs + (withPhase?.ms ?? 0),
-  });
+  // Its paced requests after the phase's start, without its shared parts (the plan may charge those to an earlier check): what the phase may carry, counted low.
+  const afterOf = (unit: Unit) => (unit.afterPhaseStart ? unit.paced - (unit.shared ?? []).reduce((n, part) => n + part.requests, 0) : 0);
+  const spent = (extraPaced: number, extraAfter: number, extraWaitMs: number, withPhase: Unit['phase']) => {
+    const cost = phaseCost(withPhase, pacedAfter + extraAfter);
+    return { requests: paced + extraPaced + (cost?.requests ?? 0), ms: (paced + extraPaced) * msPerCall + waited + extraWaitMs + (cost?.ms ?? 0) };
+  };
   const state: Cover = {
     chosen,
     remaining,
     worth: () => [...depth.values()].reduce((n, d) => n + 2 * (1 - 0.5 ** d), 0) + FAULT_WEIGHT * faults.size,
-    cost: (extraPaced) => spent(extraPaced, 0, phase?.phase ?? null),
+    // Paced requests added to the chosen ones (generated cases of the families) come after the phase's start.
+    cost: (extraPaced) => spent(extraPaced, familiesAfterStart ? extraPaced : 0, 0, phase?.phase ?? null),
     fits: (unit) => {
-      const after = spent(pacedOf(unit), unit.waitMs, unit.phase ?? phase?.phase ?? null);
+      const after = spent(pacedOf(unit), afterOf(unit), unit.waitMs, unit.phase ?? phase?.phase ?? null);
       return (budget.maxRequests === undefined || after.requests <= budget.maxRequests) && (budget.withinMs === undefined || after.ms <= budget.withinMs);
     },
     /** The unit's share of the budget: the larger of its share of the requests and of the time. */
@@ -187,10 +210,11 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
       if (unit.phase) {
         if (phase) chosen.splice(chosen.indexOf(phase), 1);
         // The smaller variants are left behind for good.
-        for (const other of [...remaining]) if (other.phase && other.phase.requests <= unit.phase.requests && other !== unit) remaining.delete(other);
+        for (const other of [...remaining]) if (other.phase && other.ids.length <= unit.ids.length && other !== unit) remaining.delete(other);
         phase = unit;
       }
       chosen.push(unit);
+      pacedAfter += afterOf(unit);
       paced += pacedOf(unit);
       for (const part of unit.shared ?? []) sent.add(part.key);
       waited += unit.waitMs;
@@ -200,6 +224,7 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
     },
     addPaced: (requests) => {
       paced += requests;
+      if (familiesAfterStart) pacedAfter += requests;
     },
   };
   if (first && state.fits(first)) state.take(first);
@@ -223,16 +248,19 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
 function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
   const units: Unit[] = [];
   const caught = (ids: readonly string[]) => new Set(ids.flatMap((id) => catches[id] ?? []));
+  // The scenarios from the phase's start on, and every family (they come after the scenarios); none when the plan runs the phase alone.
+  const { at } = plan.rateLimit;
+  const after = new Set(at === null ? [] : plan.scenarios.slice(at).map((s) => s.id));
   for (const check of plan.checks) {
     // A watch overlaps the checks after it, but may be last: counted whole, so a budget is never overrun.
     // A check whose shared part an earlier one sends is costed with it; the chooser takes it off when it keeps the other one.
     const shared = check.shared ?? [];
     const paced = check.requests + shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
-    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced, phase: null, waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, shared });
+    if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced, phase: null, afterPhaseStart: after.has(check.id), waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, shared });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases); a family replaying its failing case, that case.
       const replays = plan.casePaths[check.id.slice('properties/'.length)] !== undefined;
-      units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: replays ? check.requests : 1 + check.requests - plan.casesPerFamily, phase: null, waitMs: 0, family: !replays });
+      units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: replays ? check.requests : 1 + check.requests - plan.casesPerFamily, phase: null, afterPhaseStart: at !== null, waitMs: 0, family: !replays });
     }
   }
   // The phase: one unit per variant (a larger one replaces a smaller one in a cover).
@@ -245,7 +273,8 @@ function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
       rules: new Set(checks.flatMap((c) => c.rules)),
       faults: caught(checks.map((c) => c.id)),
       paced: 0,
-      phase: { requests: variant.requests, ms: variant.ms },
+      phase: variant,
+      afterPhaseStart: false,
       waitMs: 0,
       family: false,
     });

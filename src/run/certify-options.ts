@@ -53,7 +53,7 @@ export interface CertifyOptions {
   /**
    * The embedded reference server only: it serves the paced checks at `rateLimit`, a quicker window
    * than the profile's, and `switchToProfileRateLimit` gives it the profile's limit on a fresh
-   * limiter just before the rate-limit phase (docs/rate-limit-and-load.md, "The two windows of the embedded server").
+   * limiter when the rate-limit phase starts (`switchToQuickRateLimit` the quick one when it ends) (docs/rate-limit-and-load.md, "The two windows of the embedded server").
    */
   readonly quickPacing?: QuickPacing;
   /**
@@ -73,4 +73,6 @@ export interface CertifyOptions {
 export interface QuickPacing {
   readonly rateLimit: RateLimitSetting;
   readonly switchToProfileRateLimit: () => Promise<void>;
+  /** Back to `rateLimit`, on a fresh limiter, when the rate-limit phase ends (the paced checks after it go quickly again). */
+  readonly switchToQuickRateLimit: () => Promise<void>;
 }

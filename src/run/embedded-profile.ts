@@ -21,11 +21,16 @@ export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
 
 /**
  * The embedded server's two windows (docs/rate-limit-and-load.md, "The two windows of the embedded server"): the paced
- * checks at QUICK_RATE_LIMIT, then `setRateLimit(EMBEDDED_RATE_LIMIT)` on a fresh limiter before the
- * rate-limit phase. `setRateLimit` reaches the server in this process or over IPC.
+ * checks at QUICK_RATE_LIMIT, `setRateLimit(EMBEDDED_RATE_LIMIT)` on a fresh limiter when the
+ * rate-limit phase starts, and QUICK_RATE_LIMIT again, fresh, when it ends. `setRateLimit` reaches
+ * the server in this process or over IPC.
  */
 export function embeddedQuickPacing(setRateLimit: (setting: RateLimitSetting) => unknown): QuickPacing {
-  return { rateLimit: QUICK_RATE_LIMIT, switchToProfileRateLimit: async () => void (await setRateLimit(EMBEDDED_RATE_LIMIT)) };
+  return {
+    rateLimit: QUICK_RATE_LIMIT,
+    switchToProfileRateLimit: async () => void (await setRateLimit(EMBEDDED_RATE_LIMIT)),
+    switchToQuickRateLimit: async () => void (await setRateLimit(QUICK_RATE_LIMIT)),
+  };
 }
 
 /** What the profile of an embedded reference server is made from (in this process or its own). */

@@ -110,7 +110,7 @@ export function leftOutByBudget(planned: BudgetedPlan, execution: Execution, opt
   return leftOut.flatMap((unit) => unit.notRun(`not run: budget (${budgetLimits(choice.budget)}): a full run sends it`));
 }
 
-/** The plan's checks in run order: the scenarios, the property families, then the rate-limit phase. */
+/** The plan's checks in run order: the scenarios, the property families, and the rate-limit phase where the plan starts it (RunPlan.rateLimit.at: among them, or after them all). */
 export function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
     ids: [loaded.id],
@@ -122,14 +122,22 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
     run: async () => [await runFamily(family, execution.properties)],
     notRun: (reason, status) => [notRun(familyCheck(family, execution.properties), reason, status)],
   });
+  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit)];
+  if (!plan.rateLimit.any) return paced;
+  const { at } = plan.rateLimit;
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(plan.rateLimit.selected);
   const rateLimitUnit: CheckUnit = {
     ids: rateLimitIds,
-    run: execution.rateLimitPhase,
+    // Beside the paced checks after it: it releases the run at once, and steers their calls through the pacer's gate.
+    run: (release) => {
+      const running = execution.rateLimitPhase(at !== null);
+      if (at !== null) release();
+      return running;
+    },
     notRun: (reason, status) =>
       rateLimitIds.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${options.replayBase} --only ${id}` }, reason, status)),
   };
-  return [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...(plan.rateLimit.any ? [rateLimitUnit] : [])];
+  return at === null ? [...paced, rateLimitUnit] : [...paced.slice(0, at), rateLimitUnit, ...paced.slice(at)];
 }
 
 /** How executeUnits goes on or stops. */

@@ -6,8 +6,10 @@ import { SharedSetups } from '../scenarios/shared-setups.ts';
 import type { TemplateContext } from '../scenarios/template-context.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { PropertyPhaseOptions } from '../properties/run-properties.ts';
-import type { RateMonitor } from '../ratelimit/monitor.ts';
-import { runRateLimitPhase } from '../ratelimit/phase.ts';
+import { runRateLimitPhase, type PacedTraffic } from '../ratelimit/phase.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { defaultGuardMs } from '../client/pacer.ts';
+import { retainExchange } from '../client/retained.ts';
 import type { QuickPacing } from './certify-options.ts';
 import type { OpenRun } from './open.ts';
 import { templateProfile } from './sink-setup.ts';
@@ -20,12 +22,13 @@ export interface Execution {
   readonly fates: Fates;
   readonly scenarioDeps: ScenarioDeps;
   readonly properties: PropertyPhaseOptions;
-  readonly rateLimitPhase: () => Promise<CheckResult[]>;
+  /** The rate-limit phase; `interleaved`: paced checks run beside it (RunPlan.rateLimit.at). */
+  readonly rateLimitPhase: (interleaved: boolean) => Promise<CheckResult[]>;
 }
 
 /** The contexts the checks of an open run run in: every send the run's `send`, every replay command the run's. */
 export function executionOf(run: OpenRun, fates: Fates): Execution {
-  return { fates, scenarioDeps: scenarioDeps(run, fates), properties: propertyOptions(run, fates.profile), rateLimitPhase: () => rateLimitPhase(run) };
+  return { fates, scenarioDeps: scenarioDeps(run, fates), properties: propertyOptions(run, fates.profile), rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved) };
 }
 
 function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
@@ -79,36 +82,72 @@ function propertyOptions(run: OpenRun, profile: Profile): PropertyPhaseOptions {
 }
 
 /**
- * The rate-limit phase: it starts after a window without calls (inside `pacer.exclusive`), and the
- * pacer counts its bursts for what follows. Against the embedded server the limiter restarts at
- * the profile's limit first, which stands in for the quiet window.
+ * The rate-limit phase. Beside paced checks (`interleaved`: the plan starts it before some of them,
+ * RunPlan.rateLimit.at), it steers the pacer's gate so their calls fill the windows it needs; else
+ * it runs alone after a window without calls. Against the embedded server the limiter restarts at
+ * the profile's limit instead of that window (the pacer with it), and at the quick one when the
+ * phase ends. `started` is told when the phase starts waiting for its window, for the ETA.
  */
-function rateLimitPhase(run: OpenRun): Promise<CheckResult[]> {
+function rateLimitPhase(run: OpenRun, interleaved: boolean): Promise<CheckResult[]> {
   const { options, plan, transport, guard, pacer, quick } = run;
   const { profile } = options;
-  const phase = () =>
-    runRateLimitPhase({
-      profile,
-      call: (request, label) => transport.call(run.send, request, label),
-      burst: (requests, amount, label, wholeBodies) => {
-        guard.assertRunning(amount);
-        return transport.burst(requests, amount, label, wholeBodies);
-      },
-      guardMs: pacer.spanMs - plan.pacedAt.windowMs,
-      ...(quick ? { restartLimiter: () => restartTargetLimiter(quick, transport.monitor, profile.rate_limit.window) } : {}),
-      replay: (id) => `${options.replayBase} --only ${id}`,
-      selected: plan.rateLimit.selected,
-    });
-  if (!profile.rate_limit.bursts) return phase();
-  return pacer.exclusive(async () => {
-    if (quick) await restartTargetLimiter(quick, transport.monitor, profile.rate_limit.window);
-    run.markRateLimitPhaseStarted();
-    return phase();
+  const traffic: PacedTraffic = {
+    hold: () => pacer.hold(),
+    admit: (count) => pacer.admit(count),
+    untilIdle: () => pacer.untilIdle(),
+    untilQuiet: () => pacer.untilQuiet(),
+    untilBlocked: () => pacer.untilBlocked(),
+    watch: () => {
+      const kept: Exchange[] = [];
+      // Kept as a report keeps them: the phase holds the calls' timing and statuses, not their bodies.
+      const stop = transport.tap((exchange, segment) => void (segment === 'paced' && kept.push(retainExchange(exchange))));
+      return {
+        stop: () => {
+          stop();
+          return kept;
+        },
+      };
+    },
+    get allowed() {
+      return pacer.allowed;
+    },
+  };
+  const restartLimiter = quick
+    ? async () => {
+        await quick.switchToProfileRateLimit();
+        pacer.retime(profile.rate_limit.limit, profile.rate_limit.window);
+        transport.monitor.limiterRestarted(profile.rate_limit.window);
+      }
+    : undefined;
+  run.markRateLimitPhaseStarted();
+  return pacer.unpaced(async () => {
+    try {
+      return await runRateLimitPhase({
+        profile,
+        call: (request, label) => transport.call(run.send, request, label),
+        burst: (requests, amount, label, wholeBodies) => {
+          guard.assertRunning(amount);
+          return transport.burst(requests, amount, label, wholeBodies);
+        },
+        guardMs: defaultGuardMs(profile.rate_limit.window),
+        ...(restartLimiter ? { restartLimiter } : {}),
+        replay: (id) => `${options.replayBase} --only ${id}`,
+        selected: plan.rateLimit.selected,
+        traffic,
+        interleaved,
+      });
+    } finally {
+      if (quick && profile.rate_limit.bursts) await backToQuick(run, quick);
+    }
   });
 }
 
-/** The embedded server's limiter restarted at the profile's rate limit (`windowMs`), and the monitor told so. */
-async function restartTargetLimiter(quick: QuickPacing, monitor: RateMonitor, windowMs: number): Promise<void> {
-  await quick.switchToProfileRateLimit();
-  monitor.limiterRestarted(windowMs);
+/** The embedded server's quick window again, on a fresh limiter, and the pacer and monitor with it (the paced checks after the phase). */
+async function backToQuick(run: OpenRun, quick: QuickPacing): Promise<void> {
+  run.pacer.hold();
+  await run.pacer.untilIdle();
+  await quick.switchToQuickRateLimit();
+  run.pacer.retime(quick.rateLimit.limit, quick.rateLimit.windowMs);
+  run.transport.monitor.limiterRestarted(quick.rateLimit.windowMs);
+  run.pacer.admit();
 }

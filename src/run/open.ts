@@ -44,7 +44,7 @@ export interface OpenRun {
   readonly notes: string[];
   /** The run's time limit, ms from `startedAt`. */
   readonly maxTimeMs: number;
-  /** The progress line's ETA counts the rate-limit phase as a whole until it starts. */
+  /** The progress line's ETA counts the rate-limit phase's span from when it starts. */
   markRateLimitPhaseStarted(): void;
   close(): Promise<void>;
 }
@@ -55,8 +55,8 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
   const { profile } = options;
   const quick = profile.rate_limit.bursts ? options.quickPacing : undefined;
   const pacer = pacerFor(profile, plan.pacedAt);
-  let phaseStarted = false;
-  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => phaseStarted);
+  let phaseStartedAt: number | null = null;
+  const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => phaseStartedAt);
   const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
   const sinkProfile = profile.webhook?.sink && plan.scenarios.some(usesSink) ? (profile.webhook as SinkProfile) : null;
   const webhookSecret = options.webhookSecret ?? (sinkProfile && options.embedded ? randomBytes(16).toString('hex') : null);
@@ -108,7 +108,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     unique: uniqueValues(),
     notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
     maxTimeMs,
-    markRateLimitPhaseStarted: () => void (phaseStarted = true),
+    markRateLimitPhaseStarted: () => void (phaseStartedAt = Date.now()),
     close: async () => {
       progress?.finish();
       // An interrupted run does not wait for the calls in flight of the checks it stopped waiting for.

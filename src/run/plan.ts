@@ -1,4 +1,4 @@
-import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
+import { BUILTIN_CHECKS, CHECKS_WITHOUT_TOKEN, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { censusLists } from './census.ts';
 import { familyNeeds, scenarioNeeds } from './needs.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
@@ -98,10 +98,21 @@ export interface RunPlan {
   readonly rateLimit: {
     readonly selected: (id: RateLimitCheckId) => boolean;
     readonly any: boolean;
+    /** The phase's own requests (PlannedPhase). */
     readonly requests: number;
+    /** The time it adds beyond the paced requests it carries (PlannedPhase.ms). */
     readonly ms: number;
     /** `ms` in the profile's windows. */
     readonly windows: number;
+    /** The paced requests that go inside its windows, and from its boundary until they go on at their pace (PlannedPhase). */
+    readonly carried: number;
+    readonly spanMs: number;
+    /**
+     * Where it starts among the paced checks (an index into `scenarios` then `families`): after the
+     * last scenario that sends calls without the run's token (a limiter may not count them toward
+     * it), when at least a window of paced requests and some more follow; null: after them all.
+     */
+    readonly at: number | null;
     /**
      * The smaller phases a budget may keep instead (budget.ts), each with its requests and time:
      * the boundary and the reset (inseparable: the polls go whenever the windows are judged), then
@@ -197,17 +208,25 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
   });
 }
 
-/** A rate-limit phase of some of the selected checks: which, and what it costs. */
+/**
+ * A rate-limit phase of some of the selected checks: which, and what it costs: `requests` and `ms`
+ * (its own requests and the time it adds) where the plan starts it, `alone` after all the paced
+ * checks, and `beside` them, for a budget to cost it by the paced requests it chooses to come after
+ * the phase's start: its own requests and span when it carries none of them, and how many it can
+ * carry (plannedRateLimitPhase).
+ */
 export interface PhaseVariant {
   readonly ids: readonly RateLimitCheckId[];
   readonly requests: number;
   readonly ms: number;
+  readonly alone: { readonly requests: number; readonly ms: number };
+  readonly beside: { readonly requests: number; readonly spanMs: number; readonly room: number };
 }
 
 /** The checks a budget adds to the phase one step at a time (PhaseVariant). */
 const PHASE_STEPS: readonly (readonly RateLimitCheckId[])[] = [['rate-limit/boundary', 'rate-limit/reset'], ['rate-limit/sliding'], ['rate-limit/page-size-under-load']];
 
-function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boolean): PhaseVariant[] {
+function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boolean, pacedAfter: number): PhaseVariant[] {
   const variants: PhaseVariant[] = [];
   let ids: RateLimitCheckId[] = [];
   for (const step of PHASE_STEPS) {
@@ -215,7 +234,13 @@ function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boo
     if (added.length === 0) continue;
     ids = [...ids, ...added];
     const inVariant = new Set(ids);
-    variants.push({ ids, ...plannedRateLimitPhase(profile, (id) => inVariant.has(id)) });
+    const chosen = (id: RateLimitCheckId) => inVariant.has(id);
+    const here = plannedRateLimitPhase(profile, chosen, pacedAfter);
+    const alone = plannedRateLimitPhase(profile, chosen);
+    // Beside a window of paced requests and no more: nothing carried; beside any number: all it can carry.
+    const uncarried = plannedRateLimitPhase(profile, chosen, Math.max(1, profile.rate_limit.limit - 1));
+    const room = plannedRateLimitPhase(profile, chosen, Number.MAX_SAFE_INTEGER).carried;
+    variants.push({ ids, requests: here.requests, ms: here.ms, alone: { requests: alone.requests, ms: alone.ms }, beside: { requests: uncarried.requests + uncarried.carried, spanMs: uncarried.spanMs, room } });
   }
   return variants;
 }
@@ -223,7 +248,6 @@ function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boo
 function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, parts: PlanParts): RunPlan {
   const { scenarios, families, casesPerFamily: perFamily } = parts;
   const selected = parts.rateLimit;
-  const phase = plannedRateLimitPhase(profile, selected);
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
   // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
   const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
@@ -264,6 +288,9 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
   ];
+  const byId = new Map(checks.map((c) => [c.id, c.requests]));
+  const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
+  const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
   const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
   const pacedRequests = requests - phase.requests;
   const pacer = pacerFor(profile, pacedAt);
@@ -273,22 +300,23 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     families,
     casePaths: parts.casePaths,
     casesPerFamily: perFamily,
-    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, variants: phaseVariants(profile, selected) },
+    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, at: rateLimitIds.length > 0 ? start.at : null, variants: phaseVariants(profile, selected, start.pacedAfter) },
     monitor: parts.monitor,
     tokenFormCheck: parts.tokenFormCheck,
     readOnly: parts.readOnly,
     requests,
     pacedRequests,
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
-    etaMs: etaMs(checks, phase.ms, (n) => pacer.estimateMs(n)),
+    etaMs: etaMs(checks, phase, (n) => pacer.estimateMs(n)),
   };
 }
 
 /**
- * When the run ends: its paced requests, the waits that hold it, and the rate-limit phase, one after
- * another; or later, when a check still watches after the rest is done.
+ * When the run ends: its paced requests (less those the rate-limit phase carries), the waits that
+ * hold it, and the phase's span, one after another; or later, when a check still watches after the
+ * rest is done.
  */
-function etaMs(checks: readonly PlannedCheck[], phaseMs: number, pacedMs: (requests: number) => number): number {
+function etaMs(checks: readonly PlannedCheck[], phase: { readonly carried: number; readonly spanMs: number }, pacedMs: (requests: number) => number): number {
   let requests = 0;
   let waited = 0;
   let watchedUntil = 0;
@@ -297,7 +325,40 @@ function etaMs(checks: readonly PlannedCheck[], phaseMs: number, pacedMs: (reque
     waited += check.waitMs ?? 0;
     if (check.watchMs) watchedUntil = Math.max(watchedUntil, pacedMs(requests) + waited + check.watchMs);
   }
-  return Math.max(pacedMs(requests) + waited + phaseMs, watchedUntil);
+  return Math.max(pacedMs(Math.max(0, requests - phase.carried)) + waited + phase.spanMs, watchedUntil);
+}
+
+/**
+ * Where the rate-limit phase starts (RunPlan.rateLimit.at), given each paced unit's planned requests
+ * (scenarios, then families), and the paced requests after it. It needs a window of them to fill
+ * the pacer's window first, and then carries some in its own: with fewer than a window and a half
+ * after the start, it runs alone after them all.
+ */
+function phaseStart(scenarios: readonly LoadedScenario[], unitRequests: readonly number[], profile: Profile): { at: number | null; pacedAfter: number } {
+  const at = scenarios.reduce((last, s, i) => (sendsWithoutToken(s) ? i + 1 : last), 0);
+  const pacedAfter = unitRequests.slice(at).reduce((a, b) => a + b, 0);
+  return pacedAfter >= pacedToRunBeside(Math.max(1, profile.rate_limit.limit - 1)) ? { at, pacedAfter } : { at: null, pacedAfter: 0 };
+}
+
+/**
+ * The paced requests after its start the rate-limit phase needs to run beside them, for a pacer
+ * that lets `allowed` count at once: a window and a half of them (fewer: it runs alone, after them all).
+ */
+export function pacedToRunBeside(allowed: number): number {
+  return Math.ceil(allowed * 1.5);
+}
+
+/** Whether a scenario sends a request without the run's token, or with another one (auth: none, or a raw header; a built-in check such as plain-http). */
+function sendsWithoutToken(loaded: LoadedScenario): boolean {
+  const found = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(found);
+    if (value === null || typeof value !== 'object') return false;
+    const { auth, check } = value as { auth?: unknown; check?: unknown };
+    if (auth !== undefined && auth !== 'token' && auth !== 'raw-token' && auth !== 'bearer-token') return true;
+    if (typeof check === 'string' && CHECKS_WITHOUT_TOKEN.has(check)) return true;
+    return Object.values(value).some(found);
+  };
+  return found(loaded.scenario);
 }
 
 /** What a scenario's built-in checks wait beyond their requests: `watchMs` when its last step, a check, waits while the run goes on. */

@@ -54,7 +54,10 @@ export class RunTransport {
   readonly monitor = new RateMonitor();
   readonly #options: RunTransportOptions;
   #made = 0;
-  #segment = 'paced';
+  /** The part of the rate-limit phase a call belongs to, in the call's async context; absent: a paced check's call. */
+  readonly #segment = new AsyncLocalStorage<string>();
+  /** Who else sees each exchange with its part (the rate-limit phase, counting the paced checks' calls in its windows). */
+  readonly #taps = new Set<(exchange: Exchange, segment: string) => void>();
   /** Why bursts are no longer sent: an earlier burst stalled (one stall is the verdict; each later burst would wait as long). */
   #burstsStalled: string | null = null;
   /** Set while the run cleans up after a signal: those calls are not halted. */
@@ -74,13 +77,19 @@ export class RunTransport {
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
       pacer: { acquire: () => this.#acquire() },
-      onExchange: (exchange) => this.#seen(exchange, this.#segment),
+      onExchange: (exchange) => this.#seen(exchange, this.#segment.getStore() ?? 'paced'),
     });
   }
 
   /** Whether the call under way belongs to the rate-limit phase, where a 429 is what is asked. */
   get provoking(): boolean {
-    return this.#segment !== 'paced';
+    return this.#segment.getStore() !== undefined;
+  }
+
+  /** Calls `listener` with every exchange from now on and the part of the run it belongs to ('paced' for the checks' own); returns the way to stop. */
+  tap(listener: (exchange: Exchange, segment: string) => void): () => void {
+    this.#taps.add(listener);
+    return () => void this.#taps.delete(listener);
   }
 
   /** Requests sent so far, bursts included. */
@@ -96,7 +105,7 @@ export class RunTransport {
    */
   async send(request: TargetRequest): Promise<Exchange> {
     const first = await this.client.send(request);
-    if (this.#segment !== 'paced' || first.response?.status !== 429) return first;
+    if (this.provoking || first.response?.status !== 429) return first;
     const windowMs = this.#options.profile.rate_limit.window;
     const waitMs = Math.min(retryAfterMs(first.response.headers['retry-after'], Date.now()) ?? windowMs, 2 * windowMs) + this.#options.pacer.spanMs - windowMs;
     this.monitor.noteResent({ exchangeId: first.id, waitMs });
@@ -104,19 +113,18 @@ export class RunTransport {
     return this.client.send(request);
   }
 
-  /** One call of the cleanup after a signal: paced, recorded, and sent although the run was halted. */
+  /**
+   * One call of the cleanup after a signal: paced, recorded, and sent although the run was halted.
+   * The pacer's gate opens for it (a rate-limit phase cut short by the signal may have left it closed).
+   */
   sendCleanup(request: TargetRequest): Promise<Exchange> {
+    this.#options.pacer.admit();
     return this.#cleaning.run(true, () => this.client.send(request));
   }
 
   /** One call through the client, recorded under `segment` (a part of the rate-limit phase). */
-  async call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
-    this.#segment = segment;
-    try {
-      return await send(request);
-    } finally {
-      this.#segment = 'paced';
-    }
+  call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
+    return this.#segment.run(segment, () => send(request));
   }
 
   /**
@@ -140,7 +148,7 @@ export class RunTransport {
     });
     for (const exchange of run.exchanges) {
       this.#seen(exchange, segment);
-      await this.#options.pacer.acquire(); // inside pacer.exclusive: recorded, not waited for, so later checks keep their distance
+      await this.#options.pacer.acquire(); // inside pacer.unpaced: recorded, not waited for, so later checks keep their distance
     }
     if (run.stoppedEarly?.code === 'TLS_ERROR' && this.#options.onCertificateChange) throw this.#options.onCertificateChange(run.stoppedEarly.message);
     if (run.failure === null) return { exchanges: run.exchanges, unanswered: run.unanswered };
@@ -209,5 +217,6 @@ export class RunTransport {
     this.monitor.observe(retainExchange(exchange), segment); // the run-wide view keeps what a report keeps, not whole bodies
     this.#options.progress?.tick();
     this.#options.onExchange?.(exchange);
+    for (const listener of this.#taps) listener(exchange, segment);
   }
 }

@@ -88,13 +88,18 @@ async function budgetChoice(dialect: DialectName, options: SelftestOptions & { r
   return planned.choice!;
 }
 
-/** How a certification within a budget choice is made: its checks (`only`) and generated cases; for a rate-limit fault, null when the budget left the phase out. */
+/**
+ * How a certification within a budget choice is made: its checks (`only`) and generated cases. A
+ * rate-limit fault is certified by every chosen check (the phase runs beside the paced ones, as in
+ * the run the budget plans), or is null when the budget left the phase out; any other fault by the
+ * chosen checks but the phase's.
+ */
 function withinChoice(choice: BudgetChoice, bursts: boolean): { only: string[]; budget: number } | null {
   const phase = Object.keys(RATE_LIMIT_CHECKS);
-  const only = [...choice.checkIds].filter((id) => phase.includes(id) === bursts);
-  if (bursts && only.length === 0) return null;
-  const families = [...choice.checkIds].filter((id) => id.startsWith('properties/')).length;
-  return { only: bursts ? [...only, 'rate-limit/monitor'] : only, budget: choice.casesPerFamily * families };
+  const chosen = [...choice.checkIds];
+  if (bursts && !chosen.some((id) => phase.includes(id))) return null;
+  const families = chosen.filter((id) => id.startsWith('properties/')).length;
+  return { only: bursts ? chosen : chosen.filter((id) => !phase.includes(id)), budget: choice.casesPerFamily * families };
 }
 
 function detection(fault: Fault, dialect: DialectName, report: RunReport): FaultDetection {
@@ -118,8 +123,9 @@ function unjudged(fault: Fault, report: RunReport): boolean {
  * where the spec says "not shown", and the Laravel representations): in each, the clean server
  * must pass every check (the rate-limit bursts included), and every fault that changes anything
  * there must be caught by a failing check of the fault's own rule. Each fault is certified by the
- * phases that can observe it: a burst fault by the rate-limit phase at the embedded 1 s window; any
- * other by the scenarios and generated cases at the quick 100 ms window, without bursts. Burst
+ * phases that can observe it: a burst fault by a whole certification, its rate-limit phase at the
+ * embedded 1 s window beside the paced checks (as every run with bursts makes it); any other by the
+ * scenarios and generated cases at the quick 100 ms window, without bursts. Burst
  * faults are certified one at a time, after the others, and once more when the first certification
  * left the fault's rule unjudged (a check of it errored: the bursts' timing was not certain).
  */
@@ -143,7 +149,7 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
         options.onDetection?.(left);
         return;
       }
-      const phases = bursts ? { only: within?.only ?? ['rate-limit'], bursts: true } : { bursts: false, ...(within ? { only: within.only } : {}) };
+      const phases = { bursts, ...(within ? { only: within.only } : {}) };
       const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect });
       let report = await certification();
       let found = detection(fault, dialect, report);

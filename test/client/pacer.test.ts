@@ -122,26 +122,77 @@ describe('Pacer.acquire', () => {
   });
 });
 
-describe('Pacer.exclusive', () => {
-  it('waits for a quiet window, runs without pacing, holds others back, and leaves the burst in the history', async () => {
+describe('Pacer gate (the rate-limit phase steering the paced checks)', () => {
+  it('holds paced sends at a closed gate, runs unpaced sends beside them, and keeps the unpaced ones in the history', async () => {
     const clock = new FakeClock();
     const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
     (await clock.run(pacer.acquire())).done();
     await clock.advanceTo(300);
     (await clock.run(pacer.acquire())).done();
+    pacer.hold();
     const log: string[] = [];
-    const burst = pacer.exclusive(async () => {
-      log.push(`burst starts at ${clock.now()}`);
-      await Promise.all(Array.from({ length: 30 }, () => pacer.acquire()));
-      log.push(`30 sends done at ${clock.now()}`);
-      await clock.sleep(10);
-      return 'result';
+    const paced = pacer.acquire().then((send) => {
+      log.push(`paced at ${clock.now()}`);
+      send.done();
     });
-    const outsider = pacer.acquire().then(() => log.push(`outsider at ${clock.now()}`));
-    expect(await clock.run(burst)).toBe('result');
-    await clock.run(outsider);
-    // Quiet from 300 + 1025; the outsider waits for the burst, then for the burst to leave the window.
-    expect(log).toEqual(['burst starts at 1325', '30 sends done at 1325', `outsider at ${1325 + 1025}`]);
+    await clock.run(pacer.untilQuiet());
+    log.push(`quiet at ${clock.now()}`);
+    await pacer.unpaced(async () => {
+      await Promise.all(Array.from({ length: 30 }, () => pacer.acquire()));
+      log.push(`30 unpaced sends at ${clock.now()}`);
+    });
+    pacer.admit();
+    await clock.run(paced);
+    // Quiet from 300 + 1025; the paced send waits for the gate, then for the burst to leave the window.
+    expect(log).toEqual(['quiet at 1325', '30 unpaced sends at 1325', `paced at ${1325 + 1025}`]);
+  });
+
+  it('lets `count` paced sends through an admitted gate, then closes it; untilIdle comes once they are answered', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 10, windowMs: 1000, clock });
+    pacer.admit(3);
+    const sends = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    let fourth = false;
+    const later = pacer.acquire().then((send) => {
+      fourth = true;
+      send.done();
+    });
+    let idle = false;
+    const waiting = pacer.untilIdle().then(() => (idle = true));
+    await clock.advanceTo(10);
+    expect([fourth, idle, pacer.open]).toEqual([false, false, false]);
+    for (const send of sends) send.done();
+    await waiting;
+    expect(idle).toBe(true);
+    pacer.admit();
+    await clock.run(later);
+    expect([fourth, pacer.open]).toEqual([true, true]);
+  });
+
+  it('tells when a paced send finds the window full (untilBlocked)', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 3, windowMs: 1000, clock });
+    let blocked = false;
+    void pacer.untilBlocked().then(() => (blocked = true));
+    for (let i = 0; i < 2; i++) (await pacer.acquire()).done();
+    await clock.advanceTo(1);
+    expect(blocked).toBe(false);
+    const third = pacer.acquire();
+    await clock.advanceTo(2);
+    expect(blocked).toBe(true);
+    await clock.run(third);
+  });
+
+  it('paces at another limit and window after retime, with nothing counted (a restarted limiter)', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ limit: 10, windowMs: 100, clock });
+    for (let i = 0; i < 9; i++) (await pacer.acquire()).done();
+    pacer.retime(4, 1000);
+    expect([pacer.allowed, pacer.spanMs]).toEqual([3, 1025]);
+    for (let i = 0; i < 3; i++) (await pacer.acquire()).done();
+    expect(clock.now()).toBe(0);
+    await clock.run(pacer.acquire());
+    expect(clock.now()).toBe(1025);
   });
 });
 

@@ -21,6 +21,47 @@ const judgePageSizesUnderLoad = (answers: ReadonlyMap<number, readonly Exchange[
   judgeSizes([...answers.keys()], async (size) => answers.get(size)!, profile, outcome);
 const rulesOf = (result: { findings: readonly { ruleId: string }[] }) => result.findings.map((f) => f.ruleId);
 
+describe('judgeBoundary with the paced checks\' calls opening the window', () => {
+  /** 55 calls of the checks (2xx and 4xx alike: §8 counts all requests), then a burst of 9 at 1000 ms. */
+  const paced = (extra: readonly Exchange[] = []) => [...calls(0, 30, 201, 5), ...calls(150, 25, 422, 5), ...extra];
+  const burst = (served: number, limited: number, status: number | null = 429) => ({ exchanges: [...calls(1000, served, 200), ...calls(1000 + served, limited, status)], unanswered: 0 });
+
+  it('passes 55 counted calls and 5 of the burst served, the rest 429, and says how the window was opened', () => {
+    const result = judgeBoundary(burst(5, 4), profile(), outcome(), undefined, paced());
+    expect(result.status).toBe('passed');
+    expect(result.notes?.[0]).toMatch(/55 calls of the paced checks first \(201 ×30, 422 ×25\), then 9 calls at once/);
+  });
+
+  it('fails RATE-LIMIT-CAP when the burst serves one more than the paced calls left (off by one)', () => {
+    const result = judgeBoundary(burst(6, 3), profile(), outcome(), undefined, paced());
+    expect(rulesOf(result)).toEqual(['RATE-LIMIT-CAP']);
+    expect(result.findings[0]!.actual).toMatch(/^55 paced calls counted and 6 of the burst served within/);
+  });
+
+  it('fails RATE-LIMIT-QUOTA when it serves one fewer, and when a paced call of the window was refused', () => {
+    expect(rulesOf(judgeBoundary(burst(4, 5), profile(), outcome(), undefined, paced()))).toEqual(['RATE-LIMIT-QUOTA']);
+    const refused = judgeBoundary(burst(0, 9), profile(), outcome(), undefined, paced([call(400, 429)]));
+    expect(rulesOf(refused)).toEqual(['RATE-LIMIT-QUOTA']);
+  });
+
+  it('neither fails RATE-LIMIT-QUOTA for a call that may not have counted (401, 5xx, no token) nor counts it toward RATE-LIMIT-CAP', () => {
+    const unsure = paced([call(400, 401)]);
+    // The limiter did not count the 401: 5 served; it did: 4 served. Both pass.
+    expect(judgeBoundary(burst(5, 4), profile(), outcome(), undefined, unsure).status).toBe('passed');
+    expect(judgeBoundary(burst(4, 5), profile(), outcome(), undefined, unsure).status).toBe('passed');
+    expect(rulesOf(judgeBoundary(burst(3, 6), profile(), outcome(), undefined, unsure))).toEqual(['RATE-LIMIT-QUOTA']);
+  });
+
+  it('judges RATE-LIMIT-STATUS on the burst alone: the checks\' own 4xx answers are theirs to judge', () => {
+    expect(rulesOf(judgeBoundary(burst(5, 4, 503), profile(), outcome(), undefined, paced()))).toEqual(['RATE-LIMIT-STATUS']);
+  });
+
+  it('draws no verdict when the paced calls and the burst did not fit in one window', () => {
+    const late = { exchanges: [...calls(WINDOW, 5, 200), ...calls(WINDOW + 5, 4, 429)], unanswered: 0 };
+    expect(judgeBoundary(late, profile(), outcome(), undefined, paced()).status).toBe('errored');
+  });
+});
+
 describe('judgeBoundary (a burst of 60 + 4 after a quiet window)', () => {
   const burst = (served: number, limitedStatus: number | null, limited: number) => ({
     exchanges: [...calls(0, served, 200), ...calls(served, limited, limitedStatus)],
@@ -97,7 +138,7 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     const all = [...served([opener], 'poll'), ...served(before, 'page-size'), ...served(after, 'straddle-after')];
     const result = judgeSliding(all, straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result.status).toBe('passed');
-    expect(result.notes?.join('\n')).toContain('before the reset: 20 calls (4 served)');
+    expect(result.notes?.join('\n')).toContain('before the reset: 20 calls (20 counted)');
   });
 
   it('fails a fixed window, which serves all of the burst after its reset: one served call before it is enough', () => {
@@ -121,12 +162,12 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     expect(result.reason).toContain('missed');
   });
 
-  it('draws no verdict when nothing before the reset was served (a fixed window could then serve the burst and stay within the limit)', () => {
-    const before = calls(115_000, 20, 422);
+  it('draws no verdict when nothing before the reset certainly counted (a fixed window could then serve the burst and stay within the limit)', () => {
+    const before = calls(115_000, 20, 500);
     const after = calls(100_000 + 61_500, 60, 200);
     const result = judgeSliding(served(after, 'straddle-after'), straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result).toMatchObject({ status: 'errored', findings: [] });
-    expect(result.reason).toContain('before the reset: 422 ×20, none served');
+    expect(result.reason).toContain('before the reset: 500 ×20, none counted');
   });
 });
 
@@ -143,7 +184,7 @@ describe('no vacuous verdict in the rate-limit judges', () => {
     const after = calls(100_000 + 61_500, 60, 500);
     const result = judgeSliding([timed(opener, 'poll')], { opener, windowFrom: 99_000, before: { exchanges: before, unanswered: 0 }, after: { exchanges: after, unanswered: 0 } }, 60, WINDOW, outcome('rate-limit/sliding'));
     expect(result).toMatchObject({ status: 'errored', findings: [] });
-    expect(result.reason).toBe("the straddle's calls were not decided (before the reset: 500 ×4, none served; after it: 500 ×60): the sliding window needs a served call before the reset and the limiter's decision on every call after it");
+    expect(result.reason).toBe("the straddle's calls were not decided (before the reset: 500 ×4, none counted; after it: 500 ×60): the sliding window needs a call before the reset that certainly counted and the limiter's decision on every call after it");
   });
 
   it('judgeSliding: a few undecided calls (no response) after the reset are errored too', () => {

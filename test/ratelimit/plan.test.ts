@@ -8,26 +8,46 @@ describe('plannedRateLimitPhase', () => {
   it('plans every burst, the polls of a window and the page sizes, and three windows of time: the page sizes go inside the straddle', () => {
     const profile = defaultProfile();
     // boundary 64 + polls 11 + page sizes 5 × 4 (the straddle's calls before the reset) + the burst after it: one more
-    // than a sliding window leaves free after the page sizes a conforming target certainly serves (page_size=100 ×4)
-    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 11 + 20 + 57, ms: 3 * (60_000 + 60) + 7 * 250 });
+    // than a sliding window leaves free after the page sizes (each counts, served or answered 4xx)
+    const ms = 3 * (60_000 + 60) + 7 * 250;
+    expect(plannedRateLimitPhase(profile, all)).toEqual({ requests: 64 + 11 + 20 + 41, ms, carried: 0, spanMs: ms });
   });
 
   it('without the page sizes, the straddle sends a few probe calls before the reset instead', () => {
     const profile = defaultProfile();
     const windowChecks = (id: RateLimitCheckId) => id !== 'rate-limit/page-size-under-load';
-    expect(plannedRateLimitPhase(profile, windowChecks)).toEqual({ requests: 64 + 11 + 4 + 57, ms: 3 * (60_000 + 60) + 3 * 250 });
+    expect(plannedRateLimitPhase(profile, windowChecks)).toMatchObject({ requests: 64 + 11 + 4 + 57, ms: 3 * (60_000 + 60) + 3 * 250 });
   });
 
   it('plans only what is selected, and nothing when the profile turns the bursts off', () => {
     const profile = defaultProfile();
     const only = (id: RateLimitCheckId) => id === 'rate-limit/page-size-under-load';
-    expect(plannedRateLimitPhase(profile, only)).toEqual({ requests: 20, ms: 60_000 + 60 + 5 * 250 });
-    expect(plannedRateLimitPhase({ ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, all)).toEqual({ requests: 0, ms: 0 });
+    expect(plannedRateLimitPhase(profile, only)).toMatchObject({ requests: 20, ms: 60_000 + 60 + 5 * 250 });
+    expect(plannedRateLimitPhase({ ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, all)).toEqual({ requests: 0, ms: 0, carried: 0, spanMs: 0 });
   });
 
-  it('plans the burst after the reset from the page sizes the profile says are served: 101 and 1000 too where it clamps', () => {
-    const profile = { ...defaultProfile(), page_size_over_max: 'clamp' as const };
-    expect(plannedRateLimitPhase(profile, all).requests).toBe(64 + 11 + 20 + (60 - 12 + 1));
+});
+
+describe('plannedRateLimitPhase beside paced checks', () => {
+  it('carries paced requests in the boundary\'s window and the straddle\'s, once a window of them filled the pacer\'s', () => {
+    const profile = defaultProfile();
+    const alone = plannedRateLimitPhase(profile, all);
+    const beside = plannedRateLimitPhase(profile, all, 1000);
+    // Boundary: 58 paced calls, then 60 - 58 + 4 at once; the straddle: 59 less 8 polls, the opener and the 20 page sizes.
+    expect(beside.carried).toBe(58 + 30);
+    expect(beside.requests).toBe(6 + 11 + 20 + (60 - (20 + 30) + 1));
+    // The boundary to the opener, then a fifth of a window, a window and a guard until the calls before the reset leave the pacer's.
+    expect(beside.spanMs).toBe(60_060 + 12_000 + 60_060 + 7 * 250);
+    expect(beside.ms).toBeCloseTo(beside.spanMs - (88 * 60_060) / 59, 6);
+    // What it adds is less than one window; alone, three.
+    expect(beside.ms).toBeLessThan(60_000);
+    expect(alone.ms).toBeGreaterThan(3 * 60_000);
+  });
+
+  it('carries only what comes after a window of paced requests', () => {
+    const profile = defaultProfile();
+    expect(plannedRateLimitPhase(profile, all, 59 + 10).carried).toBe(10);
+    expect(plannedRateLimitPhase(profile, all, 59 + 70).carried).toBe(70);
   });
 });
 
@@ -42,12 +62,14 @@ describe('straddleAfterCalls', () => {
 });
 
 describe('estimateWithPhase', () => {
-  it("adds the phase's time to the paced estimate of the other requests until the phase starts", () => {
-    let started = false;
-    const eta = estimateWithPhase((n) => n * 1000, { requests: 100, ms: 240_000 }, () => started);
-    expect(eta(150)).toBe(50_000 + 240_000);
+  it("until the phase starts, adds its span to the paced estimate of the requests it neither sends nor carries; then what is left of the span", () => {
+    let startedAt: number | null = null;
+    const eta = estimateWithPhase((n) => n * 1000, { requests: 100, carried: 20, spanMs: 240_000 }, () => startedAt);
+    expect(eta(150)).toBe(30_000 + 240_000);
     expect(eta(80)).toBe(240_000);
-    started = true;
-    expect(eta(80)).toBe(0);
+    startedAt = Date.now() - 40_000;
+    const left = eta(80);
+    expect(left).toBeGreaterThan(199_000);
+    expect(left).toBeLessThanOrEqual(200_000);
   });
 });

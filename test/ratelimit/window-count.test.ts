@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { busiestSpan, callsThatCouldCount, handled, outcomeOf, timed } from '../../src/ratelimit/window-count.ts';
+import { busiestSpan, callsThatCouldCount, certainlyCounted, outcomeOf, timed } from '../../src/ratelimit/window-count.ts';
 import { call, calls } from './synthetic.ts';
 
-describe('outcomeOf and handled', () => {
+describe('outcomeOf and certainlyCounted', () => {
   it('tells served (2xx), limited (429) and other answers apart', () => {
     expect(outcomeOf(call(0, 200))).toBe('served');
     expect(outcomeOf(call(0, 204))).toBe('served');
@@ -11,9 +11,11 @@ describe('outcomeOf and handled', () => {
     expect(outcomeOf(call(0, 422))).toBe('other');
     expect(outcomeOf(call(0, null))).toBe('other');
   });
-  it('counts any answer but 429, 5xx and no answer as handled', () => {
-    expect([200, 422, 401, 429, 500, 503].map((s) => handled(call(0, s)))).toEqual([true, true, true, false, false, false]);
-    expect(handled(call(0, null))).toBe(false);
+  it('counts a call with the token answered anything but 401, 429 and 5xx as certainly counted toward the token', () => {
+    expect([200, 422, 404, 401, 429, 500, 503].map((s) => certainlyCounted(call(0, s)))).toEqual([true, true, true, false, false, false, false]);
+    expect(certainlyCounted(call(0, null))).toBe(false);
+    const withoutToken = call(0, 200);
+    expect(certainlyCounted({ ...withoutToken, request: { ...withoutToken.request, headers: {} } })).toBe(false);
   });
 });
 

@@ -221,10 +221,13 @@ describe('SlidingWindowLimiter (injected clock)', () => {
     expect(allowed(limiter, 'a', 1)).toBe(false);
   });
 
-  it('never frees a slot when built without expiry (the never-resets fault)', () => {
+  it('slides until it refuses, then refuses for good when built without expiry (the never-resets fault)', () => {
     const limiter = new SlidingWindowLimiter(1, 1000, false);
     expect(allowed(limiter, 'k', 0)).toBe(true);
+    expect(allowed(limiter, 'k', 1000)).toBe(true);
+    expect(allowed(limiter, 'k', 1001)).toBe(false);
     expect(allowed(limiter, 'k', 1_000_000)).toBe(false);
+    expect(allowed(limiter, 'other', 1_000_000)).toBe(true);
   });
 
   it('stays exact across thousands of calls, when its log compacts', () => {

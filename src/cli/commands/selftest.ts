@@ -18,8 +18,8 @@ export const SELFTEST_COMMAND = defineCommand({
   name: 'selftest',
   description: `In each dialect of the reference server, runs the full certification against the clean embedded
 server, then once per injected fault, and prints the detection matrix. A rate-limit fault is certified
-by the rate-limit phase (bursts at the embedded 60-per-second window); any other by the scenarios and
-generated cases (at 60 per 100 ms, no bursts). A fault that makes the choice a dialect already makes
+by a whole certification, its rate-limit phase beside the paced checks (bursts at the embedded
+60-per-second window); any other by the scenarios and generated cases (at 60 per 100 ms, no bursts). A fault that makes the choice a dialect already makes
 (email-format-unchecked where e-mails are not validated) is not run there. Exit 0 when, in every
 dialect, the clean server passes every check and every fault is caught by a failing check of its own
 rule; 1 otherwise.`,
