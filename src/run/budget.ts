@@ -153,14 +153,7 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
   let paced = fixed.reduce((n, c) => n + c.requests, 0);
   // The chosen paced requests after the phase's start: the phase carries some of them in its windows.
   let pacedAfter = 0;
-  const beside = pacedToRunBeside(pacing.allowed);
-  /** What a phase variant costs beside `after` chosen paced requests after its start (plannedRateLimitPhase's reading), or alone. */
-  const phaseCost = (variant: Unit['phase'], after: number): { requests: number; ms: number } | null => {
-    if (!variant) return null;
-    if (after < beside) return variant.alone;
-    const carried = Math.min(variant.beside.room, Math.max(0, after - pacing.allowed));
-    return { requests: variant.beside.requests - carried, ms: Math.max(0, variant.beside.spanMs - carried * msPerCall) };
-  };
+  const phaseCost = (variant: Unit['phase'], after: number) => (variant ? variantCost(variant, after, pacing) : null);
   let waited = 0;
   let phase: Unit | null = null;
   // Shared parts the chosen units send (a pair baseline, a read-only setup): a unit with one of them does not send it again.
@@ -228,20 +221,34 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
     },
   };
   if (first && state.fits(first)) state.take(first);
-  for (const worthOf of [breadthOf, depthOf]) {
-    for (;;) {
-      let best: { unit: Unit; value: number } | null = null;
-      for (const unit of remaining) {
-        const fresh = worthOf(unit);
-        if (fresh <= 0 || !state.fits(unit)) continue;
-        const value = fresh / state.share(unit);
-        if (best === null || value > best.value) best = { unit, value };
-      }
-      if (best === null) break;
-      state.take(best.unit);
-    }
-  }
+  for (const worthOf of [breadthOf, depthOf]) takeGreedily(state, worthOf);
   return state;
+}
+
+/** While a unit that fits adds worth, takes the one with the most worth per share of the budget. */
+function takeGreedily(state: Cover, worthOf: (unit: Unit) => number): void {
+  for (;;) {
+    let best: { unit: Unit; value: number } | null = null;
+    for (const unit of state.remaining) {
+      const fresh = worthOf(unit);
+      if (fresh <= 0 || !state.fits(unit)) continue;
+      const value = fresh / state.share(unit);
+      if (best === null || value > best.value) best = { unit, value };
+    }
+    if (best === null) return;
+    state.take(best.unit);
+  }
+}
+
+/**
+ * What a phase variant costs beside `after` chosen paced requests after its start, as the plan
+ * would run it (plannedRateLimitPhase): less what it carries of them, or alone after them all when
+ * they are too few.
+ */
+function variantCost(variant: NonNullable<Unit['phase']>, after: number, pacing: Pacing): { requests: number; ms: number } {
+  if (after < pacedToRunBeside(pacing.allowed)) return variant.alone;
+  const carried = Math.min(variant.beside.room, Math.max(0, after - pacing.allowed));
+  return { requests: variant.beside.requests - carried, ms: Math.max(0, variant.beside.spanMs - (carried * pacing.spanMs) / pacing.allowed) };
 }
 
 /** The plan's checks as the chooser takes them: each scenario and family alone, the rate-limit checks as one phase. */

@@ -23,7 +23,18 @@ export interface PlanDocument {
   readonly pacedAt: { readonly limit: number; readonly windowMs: number };
   readonly etaMs: number;
   readonly checks: readonly PlannedCheck[];
-  readonly rateLimitPhase: { readonly checks: readonly string[]; readonly requests: number; readonly windows: number; readonly ms: number } | null;
+  /**
+   * The phase: its own requests, the windows and time it adds, the paced requests it carries in its
+   * windows, and the check it starts after (null: after all the paced checks, alone).
+   */
+  readonly rateLimitPhase: {
+    readonly checks: readonly string[];
+    readonly requests: number;
+    readonly windows: number;
+    readonly ms: number;
+    readonly carried: number;
+    readonly startsAfter: string | null;
+  } | null;
   /** The records the run would leave on the target: the spec has no delete for users, timesheets or breaks. */
   readonly writes: PlannedWrites;
 }
@@ -39,7 +50,7 @@ export function planDocument(plan: RunPlan, where: PlanTarget): PlanDocument {
     etaMs: Math.round(plan.etaMs),
     // The shared parts' keys are the chooser's (templates as JSON), not the reader's.
     checks: plan.checks.map(({ shared: _shared, ...check }) => check),
-    rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms },
+    rateLimitPhase: phaseChecks.length === 0 ? null : { checks: phaseChecks, requests: plan.rateLimit.requests, windows: plan.rateLimit.windows, ms: plan.rateLimit.ms, carried: plan.rateLimit.carried, startsAfter: phaseStartsAfter(plan) },
     writes: plannedWrites(plan, where.createAdmins ?? false),
   };
 }
@@ -65,7 +76,7 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
   const phase = doc.rateLimitPhase;
   if (phase) {
     lines.push(
-      row(String(phase.requests), 'rate-limit phase', `${phase.checks.length} checks, ${formatWindows(phase.windows)} (${formatDuration(phase.ms)}), after the paced checks`),
+      row(String(phase.requests), 'rate-limit phase', `${phase.checks.length} checks, ${formatWindows(phase.windows)} (${formatDuration(phase.ms)}) added, ${phaseWhere(phase)}`),
     );
   }
   lines.push(
@@ -73,6 +84,19 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
     ...writesText(doc.writes),
   );
   return lines.join('\n');
+}
+
+/** The check the phase starts after (the paced checks after it carry its windows): null when it runs alone after them all, or first. */
+function phaseStartsAfter(plan: RunPlan): string | null {
+  const { at } = plan.rateLimit;
+  if (at === null || at === 0) return null;
+  const units = [...plan.scenarios.map((s) => s.id), ...plan.families.map((f) => `properties/${f.name}`)];
+  return units[at - 1] ?? null;
+}
+
+function phaseWhere(phase: NonNullable<PlanDocument['rateLimitPhase']>): string {
+  if (phase.carried === 0) return 'alone, after the paced checks';
+  return `beside the paced checks${phase.startsAfter ? ` from after ${phase.startsAfter}` : ''}, carrying ${phase.carried} of their requests in its windows`;
 }
 
 /** The permanent writes, for people: what the scenarios and the generated cases create, and at most what the needs do. */

@@ -15,20 +15,30 @@ const LIMIT = { limit: 40, windowMs: 1000 };
 /** 20 per second: too small for the page sizes there, which then come last, after a quiet window. */
 const SMALL_LIMIT = { limit: 20, windowMs: 1000 };
 
-async function certifyRateLimit(options: ReferenceServerOptions, waivers: Profile['waivers'] = [], rateLimit = LIMIT): Promise<RunReport> {
-  const server = await startReferenceServer({ rateLimit, ...options });
+/** The rate-limit checks alone (`--only rate-limit`), read-only, against the reference server at `rateLimit`. */
+function certifyRateLimit(options: ReferenceServerOptions, waivers: Profile['waivers'] = [], rateLimit = LIMIT): Promise<RunReport> {
+  return certifyOn({ rateLimit, ...options }, { only: ['rate-limit'], readOnly: true, waivers });
+}
+
+/** A certification with paced checks after the phase's start (auth's scenarios first): the phase runs beside them. */
+function certifyBeside(options: ReferenceServerOptions): Promise<RunReport> {
+  return certifyOn({ rateLimit: { limit: 60, windowMs: 1000 }, ...options }, { only: ['auth', 'breaks', 'pagination', 'query', 'rate-limit'], readOnly: false, waivers: [] });
+}
+
+async function certifyOn(options: ReferenceServerOptions, run: { only: string[]; readOnly: boolean; waivers: Profile['waivers'] }): Promise<RunReport> {
+  const server = await startReferenceServer(options);
   try {
     return await certify({
       origin: server.origin,
       embedded: true,
-      profile: { ...embeddedProfile(server), waivers },
+      profile: { ...embeddedProfile(server), waivers: run.waivers },
       token: server.token,
       caPem: server.tls.caPem,
       insecure: false,
       suitesDir: SUITES,
       suiteGlob: '**/*.yaml',
-      only: ['rate-limit'],
-      readOnly: true,
+      only: run.only,
+      readOnly: run.readOnly,
       seed: 1,
       budget: 0,
       progress: null,
@@ -91,6 +101,36 @@ describe('the rate-limit phase against real servers', () => {
     // window may reset in the middle of the boundary burst); the fault's own rules must be among them.
     expect(failedRules(report)).toEqual(expect.arrayContaining(rules));
   }, 30_000);
+
+  it('runs beside the paced checks: their calls open the boundary\'s window, every rate-limit check passes, no unintended 429', async () => {
+    const report = await certifyBeside({});
+    const phase = report.checks.filter((c) => c.id.startsWith('rate-limit/'));
+    expect(Object.fromEntries(phase.map((c) => [c.id, c.status]))).toEqual({
+      'rate-limit/boundary': 'passed',
+      'rate-limit/reset': 'passed',
+      'rate-limit/sliding': 'passed',
+      'rate-limit/page-size-under-load': 'passed',
+      'rate-limit/monitor': 'passed',
+    });
+    const boundary = phase.find((c) => c.id === 'rate-limit/boundary')!;
+    const paced = Number(boundary.notes![0]!.match(/(\d+) calls of the paced checks first/)![1]);
+    expect(paced).toBeGreaterThan(0);
+    expect(paced).toBeLessThanOrEqual(58);
+    expect(report.requests.unintended429).toBe(0);
+    // Checks ran after the phase's start: the paced checks did not wait for the phase to end.
+    expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'errored')).toEqual([]);
+  }, 60_000);
+
+  it.each([
+    ['rate-limit-one-extra', 'RATE-LIMIT-CAP'],
+    ['rate-limit-too-strict', 'RATE-LIMIT-QUOTA'],
+    ['rate-limit-race', 'RATE-LIMIT-CAP'],
+  ])('beside the paced checks, still catches %s under %s', async (fault, rule) => {
+    const report = await certifyBeside({ faults: [fault] });
+    const boundary = report.checks.find((c) => c.id === 'rate-limit/boundary')!;
+    expect(boundary.notes![0]).toMatch(/calls of the paced checks first/);
+    expect(boundary.findings.map((f) => f.ruleId)).toContain(rule);
+  }, 60_000);
 
   it('reports a known fixed window as waived, with the reason, when the profile waives RATE-LIMIT-SLIDING', async () => {
     const reason = 'Laravel throttle, fixed window, OPS-123';
