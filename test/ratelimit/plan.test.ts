@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { estimateWithPhase, plannedRateLimitPhase, straddleAfterCalls, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
+import { join } from 'node:path';
 import { defaultProfile } from '../../src/profile/profile.ts';
+import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/run/embedded-profile.ts';
+import { planRun } from '../../src/run/plan.ts';
+import { ROOT } from '../support/cli.ts';
 
 const all = () => true;
 
@@ -71,5 +75,28 @@ describe('estimateWithPhase', () => {
     const left = eta(80);
     expect(left).toBeGreaterThan(199_000);
     expect(left).toBeLessThanOrEqual(200_000);
+  });
+});
+
+describe('where the plan starts the phase', () => {
+  const profile = (() => {
+    const embedded = embeddedProfile(unstartedEmbeddedFacts());
+    return { ...embedded, rate_limit: { ...embedded.rate_limit, limit: 60, window: 60_000 } };
+  })();
+  const plan = (only: string[]) => planRun({ profile, suitesDir: join(ROOT, 'suites'), suiteGlob: '**/*.yaml', only, budget: 110 });
+
+  it('after the last scenario that sends calls without the run\'s token, carrying paced requests after it, and the ETA with it', async () => {
+    const full = await plan([]);
+    const at = full.rateLimit.at!;
+    expect(full.scenarios[at - 1]!.id).toBe('transport/https-only');
+    // No scenario after it sends without the token: the boundary's window counts each call.
+    expect(full.scenarios.slice(at).some((s) => JSON.stringify(s.scenario).match(/"auth":"none"|"auth":\{"raw"|"check":"plain-http"/))).toBe(false);
+    expect(full.rateLimit.carried).toBe(88);
+    expect(full.etaMs).toBeLessThan(9.5 * 60_000);
+  });
+
+  it('alone, after everything, when too few paced requests follow (--only rate-limit, or a small selection)', async () => {
+    expect((await plan(['rate-limit'])).rateLimit).toMatchObject({ at: null, carried: 0 });
+    expect((await plan(['auth', 'rate-limit'])).rateLimit).toMatchObject({ at: null, carried: 0 });
   });
 });
