@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 describe('clockcheck run --within against a target at 60 calls per 2 s', () => {
-  // 20 s: ten windows, short of a full run's eleven (its ETA at 60 per 2 s is 22 s), so something is left out.
-  it.each([12, 20])('--within %is: ends within it and 5 s, passes, and leaves out (never errors) what did not fit', async (seconds) => {
+  // 16 s: eight windows, short of a full run (at 60 per 2 s its ETA is under 19 s, and 20 s held all of it, since the phase rides on the paced checks), so something is left out.
+  it.each([12, 16])('--within %is: ends within it and 5 s, passes, and leaves out (never errors) what did not fit', async (seconds) => {
     const reportDir = await mkdtemp(join(dir, 'reports-'));
     const started = Date.now();
     const run = await runClockcheck(['run', '--target', server.origin, '--profile', profile, '--within', `${seconds}s`, '--report-dir', reportDir, '--seed', '9'], env);
@@ -49,7 +49,7 @@ describe('clockcheck run --within against a target at 60 calls per 2 s', () => {
     const notRun = report.checks.filter((c) => c.status === 'not-run');
     expect(notRun.length).toBeGreaterThan(0);
     expect(notRun.filter((c) => !c.reason?.startsWith('not run: budget ')).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
-    expect(report.summary.rulesCovered).toBeGreaterThan(seconds >= 20 ? 80 : 60);
+    expect(report.summary.rulesCovered).toBeGreaterThan(seconds >= 16 ? 80 : 60);
     expect(run.stdout).toMatch(/seed 9 {2}\d+(\.\d)? s \(plan ETA \d+(\.\d)? s\)/);
     expect(run.stdout).toMatch(/^PASSED {2}\d+ of 102 rules judged; \d+ not run/m);
   }, 90_000);
