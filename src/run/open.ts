@@ -81,7 +81,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     maxTimeMs,
     startedAtMs: startedAt.getTime(),
     timeIsBudget: options.maxTimeMs === undefined && options.runBudget?.withinMs !== undefined,
-    waitMs: () => (pacer.inExclusive ? 0 : pacer.estimateMs(1)),
+    waitMs: () => (pacer.inUnpaced ? 0 : pacer.estimateMs(1)),
     waitBoundMs: pacer.spanMs * 2,
     refusalWindowMs: profile.rate_limit.window,
     provoking: () => transport.provoking,

@@ -14,6 +14,16 @@ import { retryAfterMs } from '../client/retry-after.ts';
 import { retainExchange } from '../client/retained.ts';
 import { LARGE_BODIES } from '../client/large-body-collector.ts';
 
+/**
+ * The part of the rate-limit phase a call belongs to, in the call's async context (absent: a paced
+ * check's call), and the transport cleaning up after a signal (its calls are not halted). One store
+ * each for every transport: on Node 20 every AsyncLocalStorage that ever ran stays in the list each
+ * new async resource is propagated through, so a store per run would slow a long process (the
+ * selftest's hundreds of runs) with each run.
+ */
+const SEGMENT = new AsyncLocalStorage<{ readonly transport: RunTransport; readonly segment: string }>();
+const CLEANING = new AsyncLocalStorage<RunTransport>();
+
 export interface RunTransportOptions {
   readonly origin: string;
   readonly profile: Profile;
@@ -54,14 +64,12 @@ export class RunTransport {
   readonly monitor = new RateMonitor();
   readonly #options: RunTransportOptions;
   #made = 0;
-  /** The part of the rate-limit phase a call belongs to, in the call's async context; absent: a paced check's call. */
-  readonly #segment = new AsyncLocalStorage<string>();
+
   /** Who else sees each exchange with its part (the rate-limit phase, counting the paced checks' calls in its windows). */
   readonly #taps = new Set<(exchange: Exchange, segment: string) => void>();
   /** Why bursts are no longer sent: an earlier burst stalled (one stall is the verdict; each later burst would wait as long). */
   #burstsStalled: string | null = null;
-  /** Set while the run cleans up after a signal: those calls are not halted. */
-  readonly #cleaning = new AsyncLocalStorage<true>();
+
 
   constructor(options: RunTransportOptions) {
     this.#options = options;
@@ -77,13 +85,13 @@ export class RunTransport {
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
       pacer: { acquire: () => this.#acquire() },
-      onExchange: (exchange) => this.#seen(exchange, this.#segment.getStore() ?? 'paced'),
+      onExchange: (exchange) => this.#seen(exchange, this.#segmentNow() ?? 'paced'),
     });
   }
 
   /** Whether the call under way belongs to the rate-limit phase, where a 429 is what is asked. */
   get provoking(): boolean {
-    return this.#segment.getStore() !== undefined;
+    return this.#segmentNow() !== undefined;
   }
 
   /** Calls `listener` with every exchange from now on and the part of the run it belongs to ('paced' for the checks' own); returns the way to stop. */
@@ -119,12 +127,12 @@ export class RunTransport {
    */
   sendCleanup(request: TargetRequest): Promise<Exchange> {
     this.#options.pacer.admit();
-    return this.#cleaning.run(true, () => this.client.send(request));
+    return CLEANING.run(this, () => this.client.send(request));
   }
 
   /** One call through the client, recorded under `segment` (a part of the rate-limit phase). */
   call(send: (request: TargetRequest) => Promise<Exchange>, request: TargetRequest, segment: string): Promise<Exchange> {
-    return this.#segment.run(segment, () => send(request));
+    return SEGMENT.run({ transport: this, segment }, () => send(request));
   }
 
   /**
@@ -200,12 +208,18 @@ export class RunTransport {
   /** The pacer's turn, then the halt: a call that waited its turn past a signal or the run's limit is not sent. */
   async #acquire() {
     const slot = await this.#options.pacer.acquire();
-    const stop = this.#cleaning.getStore() ? null : (this.#options.halt?.() ?? null);
+    const stop = CLEANING.getStore() === this ? null : (this.#options.halt?.() ?? null);
     if (stop !== null) {
       slot.done();
       throw stop;
     }
     return slot;
+  }
+
+  /** The part of the rate-limit phase the call under way belongs to (RunTransport.call); undefined for a paced check's call. */
+  #segmentNow(): string | undefined {
+    const store = SEGMENT.getStore();
+    return store?.transport === this ? store.segment : undefined;
   }
 
   #tls() {
