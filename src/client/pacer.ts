@@ -100,7 +100,7 @@ export class Pacer {
     if (!(Number.isFinite(windowMs) && windowMs > 0)) invalid(`windowMs must be a positive number, not ${windowMs}`);
     if (!(Number.isInteger(reserve) && reserve >= 0)) invalid(`reserve must be a whole number of calls, not ${reserve}`);
     if (!(Number.isFinite(guardMs) && guardMs >= 0)) invalid(`guardMs must be a non-negative number, not ${guardMs}`);
-    this.#allowed = limit === Infinity ? Infinity : Math.max(1, limit - reserve);
+    this.#allowed = limit === Infinity ? Infinity : pacedAllowed(limit, reserve);
     this.#spanMs = windowMs + guardMs;
     this.#reserve = reserve;
     this.#clock = clock;
@@ -125,7 +125,7 @@ export class Pacer {
    */
   retime(limit: number, windowMs: number): void {
     if (this.allowed === Infinity) return;
-    this.#allowed = Math.max(1, limit - this.#reserve);
+    this.#allowed = pacedAllowed(limit, this.#reserve);
     this.#spanMs = windowMs + defaultGuardMs(windowMs);
     this.#sends = this.#sends.filter((s) => s.end === Infinity);
     this.#moveGate();
@@ -177,11 +177,6 @@ export class Pacer {
   admit(count = Infinity): void {
     this.#grants = count;
     this.#moveGate();
-  }
-
-  /** Whether the gate is open for good (no `hold`, no `admit(count)` under way). */
-  get open(): boolean {
-    return this.#grants === Infinity;
   }
 
   /** Resolves once the gate is closed (held, or its admitted sends all let go) and no paced send is in flight. */
@@ -319,4 +314,9 @@ function invalid(message: string): never {
 /** The pacer's default guard for a window: a send counts this long beyond the window after its answer (25 ms, or a thousandth of a long window). */
 export function defaultGuardMs(windowMs: number): number {
   return Math.max(25, windowMs / 1000);
+}
+
+/** Sends a pacer lets count at once at a target's `limit`: all but `reserve` (default 1, 59 of §8's 60), and at least one. */
+export function pacedAllowed(limit: number, reserve = 1): number {
+  return Math.max(1, limit - reserve);
 }

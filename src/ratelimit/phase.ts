@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { defaultGuardMs } from '../client/pacer.ts';
+import { defaultGuardMs, pacedAllowed } from '../client/pacer.ts';
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { RuleId } from '../contract/rules.ts';
@@ -207,7 +207,7 @@ export function plannedRateLimitPhase(profile: Profile, selected: (id: RateLimit
   // The page sizes go after the reset check's opener (inside the straddle's window) when they fit; else, or without the window checks, after a quiet window.
   const inside = pageSizes && windowChecks && pageSizesAfterOpener(profile);
   const guard = defaultGuardMs(windowMs);
-  const allowed = Math.max(1, limit - 1);
+  const allowed = pacedAllowed(limit);
   const free = Math.max(0, pacedAfter - allowed);
   const boundaryCarried = windowChecks ? Math.min(free, allowed, limit - BOUNDARY_BURST_SERVED) : 0;
   // The pacer still counts the polls of the last window, the opener and the calls before the reset.

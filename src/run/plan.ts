@@ -10,7 +10,7 @@ import { baselineKey } from '../scenarios/shared-baselines.ts';
 import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import type { RuleId } from '../contract/rules.ts';
-import { Pacer } from '../client/pacer.ts';
+import { Pacer, pacedAllowed } from '../client/pacer.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { PropertyFamily } from '../properties/family.ts';
@@ -238,7 +238,7 @@ function phaseVariants(profile: Profile, selected: (id: RateLimitCheckId) => boo
     const here = plannedRateLimitPhase(profile, chosen, pacedAfter);
     const alone = plannedRateLimitPhase(profile, chosen);
     // Beside a window of paced requests and no more: nothing carried; beside any number: all it can carry.
-    const uncarried = plannedRateLimitPhase(profile, chosen, Math.max(1, profile.rate_limit.limit - 1));
+    const uncarried = plannedRateLimitPhase(profile, chosen, pacedAllowed(profile.rate_limit.limit));
     const room = plannedRateLimitPhase(profile, chosen, Number.MAX_SAFE_INTEGER).carried;
     variants.push({ ids, requests: here.requests, ms: here.ms, alone: { requests: alone.requests, ms: alone.ms }, beside: { requests: uncarried.requests + uncarried.carried, spanMs: uncarried.spanMs, room } });
   }
@@ -337,7 +337,7 @@ function etaMs(checks: readonly PlannedCheck[], phase: { readonly carried: numbe
 function phaseStart(scenarios: readonly LoadedScenario[], unitRequests: readonly number[], profile: Profile): { at: number | null; pacedAfter: number } {
   const at = scenarios.reduce((last, s, i) => (sendsWithoutToken(s) ? i + 1 : last), 0);
   const pacedAfter = unitRequests.slice(at).reduce((a, b) => a + b, 0);
-  return pacedAfter >= pacedToRunBeside(Math.max(1, profile.rate_limit.limit - 1)) ? { at, pacedAfter } : { at: null, pacedAfter: 0 };
+  return pacedAfter >= pacedToRunBeside(pacedAllowed(profile.rate_limit.limit)) ? { at, pacedAfter } : { at: null, pacedAfter: 0 };
 }
 
 /**
