@@ -38,6 +38,8 @@ export interface InitOptions {
   readonly progress: ProgressStream | null;
   /** The deadlines of init's exchanges, as a profile's `timeouts` (ms); absent: the defaults. The stall budget is twice `exchange`. */
   readonly timeouts?: Profile['timeouts'];
+  /** Receives each exchange init makes, redacted, as it is made (`init --har` keeps them), also when discovery then fails. */
+  readonly onExchange?: (exchange: Exchange) => void;
 }
 
 /** Everything init found out, key by key, with how (or why not). */
@@ -133,6 +135,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
   const seen: Exchange[] = [];
   const client = initClient(options, profile, pacer, (exchange) => {
     seen.push(exchange);
+    options.onExchange?.(exchange);
     progress?.tick();
   });
   try {

@@ -150,7 +150,7 @@ function capitalized(text: string): string {
 
 function pathLines(paths: ReportPaths | undefined): string[] {
   if (!paths) return [];
-  return ['Reports', `  JSON   ${paths.json}`, `  HTML   ${paths.html}`, `  JUnit  ${paths.junit}`, ...(paths.regressions ? [`  YAML   ${paths.regressions} (the failing generated cases as a suite)`] : []), ''];
+  return ['Reports', `  JSON   ${paths.json}`, `  HTML   ${paths.html}`, `  JUnit  ${paths.junit}`, ...(paths.har ? [`  HAR    ${paths.har}`] : []), ...(paths.regressions ? [`  YAML   ${paths.regressions} (the failing generated cases as a suite)`] : []), ''];
 }
 
 /** The run's verdict as the last line of the summary says it (all `clockcheck run --quiet` prints). */

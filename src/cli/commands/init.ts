@@ -1,7 +1,10 @@
 import { access, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ClockcheckError, UsageError } from '../../errors.ts';
-import { discoverProfile } from '../../init/discover-profile.ts';
+import { discoverProfile, type DiscoveredProfile, type InitOptions } from '../../init/discover-profile.ts';
+import type { Exchange } from '../../client/exchange.ts';
+import { Redactor } from '../../client/redaction.ts';
+import { retainExchange } from '../../client/retained.ts';
 import { discoveredKeys, renderProfileYaml } from '../../init/profile-yaml.ts';
 import { toolVersion } from '../../version.ts';
 import { parseDuration } from '../../duration.ts';
@@ -25,6 +28,8 @@ status of a refused token, and the rate limit (--rate-limit, else the X-RateLimi
 RateLimit-Policy the answers carry). Every key comes with a comment saying which request showed it;
 a key it could not establish is left as a commented line saying what to fill in. It never guesses,
 and never writes the token (it is read from CLOCKCHECK_TOKEN, or the variable --token-env names).
+--har also writes init's exchanges, redacted, as HAR 1.2 beside the profile (FILE.har for --out FILE.yaml),
+also when init stops before writing the profile.
 Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refused, file exists).`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', required: true, help: "the server: the spec's {base_url}; /api/public is added" },
@@ -46,6 +51,7 @@ Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refus
     'token-env': { kind: 'parsed', placeholder: 'NAME', default: 'CLOCKCHECK_TOKEN', parse: environmentVariableName, help: 'the environment variable that holds the token' },
     'allow-http': { kind: 'boolean', help: 'read a plain-HTTP development server' },
     quiet: { kind: 'boolean', help: 'no progress on stderr' },
+    har: { kind: 'boolean', help: "also write init's exchanges, redacted, as HAR 1.2 beside --out (FILE.har for FILE.yaml), even when init fails" },
   },
 });
 
@@ -72,9 +78,11 @@ export async function initCommand(argv: string[]): Promise<number> {
   if (options.ca && options.insecure) throw new UsageError('init: --ca and --insecure exclude each other');
   const out = resolve(options.out);
   if (!options.force && (await exists(out))) throw new UsageError(`init: ${options.out} exists; pass --force to overwrite it, or --out another file`);
+  const har = options.har ? harPathOf(options.out) : null;
+  if (har !== null && !options.force && (await exists(har))) throw new UsageError(`init: ${har} exists; pass --force to overwrite it, or --out another file`);
 
   const access = await resolveTargetAccess(options.target, { ...defaultProfile(), token_env: options['token-env'] }, { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] });
-  const found = await discoverProfile({
+  const discovery: InitOptions = {
     origin: access.origin,
     token: access.token,
     ...(access.caPem ? { caPem: access.caPem } : {}),
@@ -83,7 +91,8 @@ export async function initCommand(argv: string[]): Promise<number> {
     ...(rateLimit ? { rateLimit } : {}),
     probeWrites: options['probe-writes'],
     progress: options.quiet ? null : process.stderr,
-  });
+  };
+  const found = har === null ? await discoverProfile(discovery) : await discoverWithHar(discovery, { file: har, force: options.force });
   const text = renderProfileYaml(found, {
     target: access.origin,
     tokenEnv: options['token-env'],
@@ -105,10 +114,45 @@ export async function initCommand(argv: string[]): Promise<number> {
   for (const [key, why] of keys.missing) console.log(`  not found  ${key}: ${why.length > 150 ? `${why.slice(0, 150)}…` : why}`);
   for (const warning of found.warnings) console.log(`  warning    ${warning}`);
   for (const created of found.writes?.created ?? []) console.log(`  created    ${created}`);
+  if (har !== null) console.log(`  exchanges  ${har} (HAR 1.2, redacted)`);
   const limit = found.rateLimit.value ?? { limit: 60, window: '60s' };
   console.log(
     `${found.requests} requests (${found.writes ? 'read-only, then writes' : 'read-only'}); they count against the target's limit (${limit.limit} calls per ${(parseDuration(limit.window) ?? 60_000) / 1000} s) for one window.`,
   );
   console.log(`next: clockcheck run --profile ${options.out}`);
   return 0;
+}
+
+/** Where `--har` writes: --out with `.har` for its `.yaml`/`.yml` (added when it has neither). */
+function harPathOf(out: string): string {
+  return /\.ya?ml$/i.test(out) ? out.replace(/\.ya?ml$/i, '.har') : `${out}.har`;
+}
+
+/**
+ * discoverProfile, with its exchanges (redacted, kept as a report keeps them) written to `har.file`
+ * as HAR 1.2, also when discovery stops (the exchanges then say why); that failure is the one thrown.
+ */
+async function discoverWithHar(options: InitOptions, har: { readonly file: string; readonly force: boolean }): Promise<DiscoveredProfile> {
+  const exchanges: Exchange[] = [];
+  const write = async () => {
+    const { harOf, renderHar } = await import('../../report/har.ts');
+    const redactor = new Redactor(options.token);
+    const comment = `clockcheck init of ${options.origin}: its exchanges, in the order sent. The token is redacted ([REDACTED]). Each exchange is timed whole (from sending to the end of its body), as timings.wait.`;
+    const text = renderHar(harOf({ version: toolVersion(), comment, exchanges: exchanges.map((exchange) => ({ exchange, checkIds: [] })) }, { redact: (t) => redactor.text(t) }));
+    await writeFile(resolve(har.file), text, { encoding: 'utf8', flag: har.force ? 'w' : 'wx' });
+  };
+  let found: DiscoveredProfile;
+  try {
+    found = await discoverProfile({ ...options, onExchange: (exchange) => exchanges.push(retainExchange(exchange)) });
+  } catch (error) {
+    if (exchanges.length > 0) {
+      await write().then(
+        () => console.log(`wrote ${har.file}: init's ${exchanges.length} exchanges (HAR 1.2, redacted); no profile was written`),
+        () => undefined, // the failure of init is the news, not that of its HAR
+      );
+    }
+    throw error;
+  }
+  await write();
+  return found;
 }

@@ -7,7 +7,8 @@ import type { RateLimitSetting } from '../../contract/rate-limit.ts';
 import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
 import type { RunReport } from '../../report/model.ts';
 import { minRulesShortfall } from '../../report/run-verdict.ts';
-import type { ReportPaths } from '../../report/write-reports.ts';
+import type { ExtraReports, ReportPaths } from '../../report/write-reports.ts';
+import { Redactor } from '../../client/redaction.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
 import type { RunBudget } from '../../run/budget.ts';
 import { readLastFailed, type LastFailed } from '../../run/last-failed.ts';
@@ -75,7 +76,8 @@ minimal pair (the failing case repaired by the spec model, then the one change),
 and each failed scenario with only its failed variants; run it with --suite PATH/regressions.yaml --only
 regressions.
 Exit codes: 0 nothing judged failed (skips and budget cuts do not change it), 1 a rule failed or fewer
-rules were judged than --min-rules, 2 the run could not be made, 3 no rule failed but checks errored.`,
+rules were judged than --min-rules, 2 the run could not be made, 3 no rule failed but checks errored.
+--har also writes reports/<run-id>/exchanges.har: every exchange of the run once, redacted, as HAR 1.2.`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else the embedded reference server", help: "the server to certify: the spec's {base_url}; /api/public is added" },
     profile: { kind: 'string', placeholder: 'FILE', help: 'the target profile (YAML; `clockcheck init` writes one)' },
@@ -113,6 +115,7 @@ rules were judged than --min-rules, 2 the run could not be made, 3 no rule faile
     path: { kind: 'string', placeholder: 'P', help: "replay one generated case: --only properties/FAMILY --seed S --path P, as a failure's replay command says" },
     'max-time': { kind: 'duration', placeholder: 'DURATION', defaultHelp: "three times the plan's ETA, at least 10m", help: "the run's time limit" },
     quiet: { kind: 'boolean', help: 'print only the verdict line (no progress, no summary table)' },
+    har: { kind: 'boolean', help: "also write <run-id>/exchanges.har: the run's exchanges, redacted, as HAR 1.2 (browser devtools, Charles, Insomnia)" },
     plan: { kind: 'boolean', help: 'print what the run would do, and send nothing' },
     format: { kind: 'choice', values: ['text', 'json'], default: 'text', help: "--plan's output: for people, or JSON for machines" },
     'last-failed': {
@@ -172,6 +175,7 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
   const targetUrl = options.target ?? profile.target;
   if (options.fault.length > 0 && targetUrl) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (options.format === 'json' && !options.plan) throw new UsageError('--format applies to --plan (a run writes report.json anyway)');
+  if (options.har && options.plan) throw new UsageError('--har applies to a run: --plan sends nothing, so it has no exchanges');
   const lastFailed = rerun ? await readLastFailed(report, options['report-dir'], targetUrl ? { embedded: false, baseUrl: originOf(targetUrl) } : { embedded: true }) : null;
   // A re-run family that failed replays its failing case alone; one that errored or was not run sends
   // as many generated cases as it did in the report, so they are the same cases.
@@ -252,7 +256,10 @@ async function certifyAndReport(run: RunInput): Promise<number> {
     // A run that could not be made says why first (its progress held back) and last (after the report paths).
     const fatal = report.runError === undefined ? null : `clockcheck: ${terminalSafe(report.runError)}`;
     if (fatal !== null) console.error(fatal);
-    const paths = await writeRunReports(run, report, profile, server);
+    // The HAR's query parameters are decoded from the URLs: redacted once more, with the run's secrets.
+    const redactor = options.har ? new Redactor(target.token, webhookSecret === undefined ? [] : [webhookSecret]) : null;
+    const extra: ExtraReports = redactor ? { har: { redact: (text) => redactor.text(text) } } : {};
+    const paths = await writeRunReports(run, report, profile, server, extra);
     const color = useColor(process.stdout);
     process.stdout.write(options.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n${ledgerText(report)}\n`);
     const shortfall = minRulesShortfall(report.summary, report.options.minRules);
@@ -276,8 +283,8 @@ async function openTarget(run: RunInput, server: EmbeddedProcess | null): Promis
   return { origin: access.origin, token: access.token, caPem: access.caPem, profile: run.profile };
 }
 
-/** report.json, report.html, junit.xml (and the embedded server's CA) in <report-dir>/<run-id>/, and regressions.yaml when something failed. */
-async function writeRunReports(run: RunInput, report: RunReport, profile: Profile, server: EmbeddedProcess | null): Promise<ReportPaths> {
+/** report.json, report.html, junit.xml (and the embedded server's CA, and exchanges.har with --har) in <report-dir>/<run-id>/, and regressions.yaml when something failed. */
+async function writeRunReports(run: RunInput, report: RunReport, profile: Profile, server: EmbeddedProcess | null, extra: ExtraReports): Promise<ReportPaths> {
   const [{ writeReports }, { regressionSuite }] = await Promise.all([import('../../report/write-reports.ts'), import('../../regressions/regression-suite.ts')]);
   const { options, selection } = run;
   const dir = resolve(options['report-dir'], report.runId);
@@ -287,7 +294,7 @@ async function writeRunReports(run: RunInput, report: RunReport, profile: Profil
     caFile = join(dir, 'ca.pem');
     await writeFile(caFile, server.caPem);
   }
-  const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: options.insecure || profile.tls.insecure });
+  const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: options.insecure || profile.tls.insecure }, extra);
   // A failed scenario's definition goes into regressions.yaml: the suites as this run read them.
   const failedScenarios = report.checks.some((c) => c.status === 'failed' && c.source.kind === 'scenario');
   const regressions = regressionSuite(report, failedScenarios ? await loadSuites(selection.suitesDir, selection.suiteGlob, BUILTIN_CHECK_NAMES) : []);
