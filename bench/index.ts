@@ -13,6 +13,7 @@ import { initDiscovery, type InitFigures } from './init-discovery.ts';
 import { hostileRuns, type HostileRunFigures } from './hostile-runs.ts';
 import { cliStartup, type StartupFigures } from './cli-startup.ts';
 import { planFigures, type PlanFigures } from './plan-figures.ts';
+import { gradeFaults, type GradeFaultFigures } from './grade-faults.ts';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, duration: { type: 'string', default: '10' }, deadline: { type: 'string', default: '300' } },
@@ -20,7 +21,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const RAISED = { limit: 100_000_000, windowMs: 60_000 };
 
-type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures | StartupFigures | PlanFigures;
+type Figures = ThroughputFigures | LoopFigures | CertificationFigures | GeneratorFigures | RatioFigures | InitFigures | HostileRunFigures | StartupFigures | PlanFigures | GradeFaultFigures;
 
 const BENCHES: Record<string, () => Promise<Figures[]>> = {
   reference: async () => [
@@ -41,9 +42,13 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   hostile: () => hostileRuns(Number(values.deadline)),
   startup: async () => [cliStartup(['--help']), cliStartup(['--version']), cliStartup(['rules'])],
   plan: planFigures,
+  grade: () => gradeFaults(),
 };
 
 function describe(f: Figures): string {
+  if ('falseFailures' in f) {
+    return `${f.label}: ${f.caught}/${f.judgeable} faults whose rule a recording shows failed by grade under that rule${f.missed.length ? ` (missed: ${f.missed.join(', ')})` : ''}; ${f.falseFailures.length} false failures${f.falseFailures.length ? ` (${f.falseFailures.join('; ')})` : ''}; ${f.rulesJudgedClean} rules judged on the clean run's HAR`;
+  }
   if ('requestsPerRule' in f) {
     const eta = `${Math.floor(f.etaMs / 60_000)} min ${String(Math.round((f.etaMs % 60_000) / 1000)).padStart(2, '0')} s`;
     return (

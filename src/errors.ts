@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   CLOCKCHECK_PROFILE: 'a profile value cannot serve as declared',
   /** A report given to `diff` or `--last-failed` is not one clockcheck can read. */
   CLOCKCHECK_REPORT: 'a report given to it is not one clockcheck reads',
+  /** A traffic recording given to `grade` (a HAR file) is malformed, or holds no exchange of the API. */
+  CLOCKCHECK_TRAFFIC: 'a HAR file given to grade is malformed or holds no exchange of the API',
   /** The run could not be made: the target unreachable, TLS trouble, the token refused, the API redirected. */
   CLOCKCHECK_TARGET: 'the target could not be reached or refused the token',
   /** A value the target sent cannot go into a request (a link off its origin, an ID no URL or header can hold). */

@@ -34,6 +34,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'load', summary: 'send load to one endpoint (autocannon); latency percentiles, status histogram, JSON and HTML reports', load: () => import('./commands/load.ts').then((m) => ({ spec: m.LOAD_COMMAND, run: m.loadCommand })) },
   { name: 'sink', summary: "receive a target's webhook notifications: print each, check its signature and payload, log JSONL", load: () => import('./commands/sink.ts').then((m) => ({ spec: m.SINK_COMMAND, run: m.sinkCommand })) },
   { name: 'openapi', summary: 'print the API as OpenAPI 3.1, derived from the spec model (for Schemathesis, Prism, Postman)', load: () => import('./commands/openapi.ts').then((m) => ({ spec: m.OPENAPI_COMMAND, run: m.openapiCommand })) },
+  { name: 'grade', summary: 'judge recorded traffic (a HAR file) against the spec without sending a request; the run\'s reports and rule IDs', load: () => import('./commands/grade.ts').then((m) => ({ spec: m.GRADE_COMMAND, run: m.gradeCommand })) },
   { name: 'diff', summary: 'compare two reports: new failures, fixed, still failing, coverage; exit 1 on a regression (a CI gate)', load: () => import('./commands/diff.ts').then((m) => ({ spec: m.DIFF_COMMAND, run: m.diffCommand })) },
 ];
 

@@ -1,0 +1,65 @@
+import { parseOffsetDateTime } from '../contract/formats/index.ts';
+import { naiveDateTime, offsetDateTime } from '../contract/primitives.ts';
+import { USER_DEFAULT_RULES, USER_DEFAULTS } from '../contract/payloads/user.ts';
+import { isJsonObject } from '../contract/payloads/validate.ts';
+import { readField } from '../records/field-name.ts';
+import { locateRecord } from '../records/locate.ts';
+import { recordReading } from '../records/record-reading.ts';
+import { sameMeaning } from '../records/same-meaning.ts';
+import { isSuccess, judged, statusOf, type Judgement } from './judgement.ts';
+import type { GradeReading } from './request-judges.ts';
+import type { Observed } from './traffic.ts';
+
+const LISTED_FIELDS = ['id', 'start', 'end', 'break_rule_id', 'duration_in_seconds', 'created_at', 'updated_at'] as const;
+const CREATED_FIELDS = ['id', 'timesheet_id', 'start', 'end', 'break_rule_id', 'duration', 'created_at', 'updated_at'] as const;
+const INTEGER_FIELDS = new Set(['id', 'timesheet_id', 'break_rule_id', 'duration', 'duration_in_seconds']);
+
+/**
+ * What one break record shows (§2.4): its fields (BRK-LIST-SHAPE listed, BRK-CREATE-SHAPE created),
+ * `start`/`end` with an offset (BRK-DATETIME-FORMAT), `created_at`/`updated_at` without one
+ * (BRK-TIMESTAMP-FORMAT), and the duration as end minus start in seconds (BRK-DURATION).
+ */
+export function breakRecordJudgements(o: Observed, item: unknown, kind: 'listed' | 'created'): Judgement[] {
+  if (!isJsonObject(item)) return [judged(o, kind === 'listed' ? 'BRK-LIST-SHAPE' : 'BRK-CREATE-SHAPE', false, 'a break object', JSON.stringify(item)?.slice(0, 80) ?? 'nothing')];
+  const shapeRule = kind === 'listed' ? 'BRK-LIST-SHAPE' : 'BRK-CREATE-SHAPE';
+  const fields = kind === 'listed' ? LISTED_FIELDS : CREATED_FIELDS;
+  const id = `break ${String(item.id)}`;
+  const missing = fields.filter((f) => item[f] === undefined || (INTEGER_FIELDS.has(f) && !Number.isInteger(item[f])));
+  const out: Judgement[] = [judged(o, shapeRule, missing.length === 0, `${fields.join(', ')} (integers where §2.4 says so)`, missing.length === 0 ? `${id} has them` : `${id}: ${missing.map((f) => (item[f] === undefined ? `no ${f}` : `${f} ${JSON.stringify(item[f])}`)).join(', ')}`)];
+  for (const field of ['start', 'end'] as const) {
+    if (typeof item[field] !== 'string') continue;
+    out.push(judged(o, 'BRK-DATETIME-FORMAT', offsetDateTime.safeParse(item[field]).success, `${field} YYYY-MM-DDTHH:MM:SS±HH:MM`, `${id}: ${field} ${String(item[field])}`));
+  }
+  for (const field of ['created_at', 'updated_at'] as const) {
+    if (typeof item[field] !== 'string') continue;
+    out.push(judged(o, 'BRK-TIMESTAMP-FORMAT', naiveDateTime.safeParse(item[field]).success, `${field} YYYY-MM-DDTHH:MM:SS without offset`, `${id}: ${field} ${String(item[field])}`));
+  }
+  const durationField = kind === 'listed' ? 'duration_in_seconds' : 'duration';
+  const start = typeof item.start === 'string' ? parseOffsetDateTime(item.start) : null;
+  const end = typeof item.end === 'string' ? parseOffsetDateTime(item.end) : null;
+  if (start && end && item[durationField] !== undefined) {
+    const expected = Math.round((end.dateTime.toMillis() - start.dateTime.toMillis()) / 1000);
+    out.push(judged(o, 'BRK-DURATION', item[durationField] === expected, `${durationField} = ${expected} (end − start, seconds)`, `${id}: ${durationField} ${JSON.stringify(item[durationField])}`));
+  }
+  return out;
+}
+
+/**
+ * The user defaults (§2.2) a create shows: a field the request left out, read in the created record
+ * the answer carries (when it carries one with that field), must hold its default. The spec does
+ * not show the create response, so an answer without the record judges nothing.
+ */
+export function userDefaultJudgements(o: Observed, reading: GradeReading): Judgement[] {
+  if (o.operation?.operationId !== 'createUser' || !isSuccess(statusOf(o)) || !isJsonObject(o.requestJson)) return [];
+  const sent = o.requestJson;
+  const record = locateRecord(o.responseJson, recordReading(reading.profile));
+  if (!isJsonObject(record)) return [];
+  const out: Judgement[] = [];
+  for (const [field, value] of Object.entries(USER_DEFAULTS)) {
+    if (sent[field] !== undefined) continue;
+    const found = readField(record, field, reading.profile.record_fields);
+    if (!found.found || found.value === null || found.value === undefined) continue;
+    out.push(judged(o, USER_DEFAULT_RULES[field as keyof typeof USER_DEFAULTS], sameMeaning(found.value, value), `${field} ${JSON.stringify(value)} when the create leaves it out`, `${field} ${JSON.stringify(found.value)}`));
+  }
+  return out;
+}
