@@ -31,8 +31,8 @@ import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
 
 /**
  * Default generated cases for the property checks. Against a target at 60 calls a minute the
- * scenarios take ~8 minutes; 110 cases (10 per family) add ~2 and the rate-limit phase ~4, so a
- * full run takes about thirteen (measured: 13 min 06 s for 790 requests, docs/budgets.md).
+ * scenarios take ~7 minutes; 110 cases (10 per family) add ~2 and the rate-limit phase, beside
+ * them, under 1, so a full run takes about nine (measured: 9 min 14 s for 554 requests, docs/budgets.md).
  */
 export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 
@@ -53,13 +53,14 @@ itself follows the same plan.
 --within and --max-requests fit the run into a budget at the target's limit: first every rule once with
 the cheapest checks that cover it (a weighted set cover), then more checks and generated cases while the
 budget lasts; the checks left out are not-run ("not run: budget …"), and a note says which rules went uncovered.
-The rate-limit phase is costed in windows (about three whole windows at any request count, its opening quiet window included).
+The rate-limit phase is costed as the plan runs it: beside the chosen paced checks, less the calls of theirs it carries.
 --last-failed re-runs only the checks that failed, errored or were not run in a report, with that run's seed; a
 family that failed replays its failing case alone, one that errored its generated cases; the new report names the run it re-ran.
-The run ends with the rate-limit checks (§8): after a window without calls, bursts of at most limit + 4
-calls probe the 429 boundary, the reset, the sliding window and page sizes under load; --only rate-limit
-runs just them, and the profile's rate_limit.bursts: false skips them. The default --budget keeps a
-60-per-minute run near thirteen minutes (13 min 06 s measured for 790 requests).
+The rate-limit checks (§8) run beside the paced checks once the calls without the run's token are done:
+the checks' own calls open the boundary's window, bursts of at most limit + 4 calls probe the 429 boundary,
+the reset, the sliding window and page sizes under load; --only rate-limit runs just them (after a window
+without calls), and the profile's rate_limit.bursts: false skips them. A full 60-per-minute run takes about
+9 minutes (9 min 14 s measured for 554 requests).
 The preflight checks the token first: refused as §5.2 sends it but served as Bearer, the run goes on
 with Bearer and fails AUTH-HEADER-RAW once; refused in both forms, or the API's path redirected, the run
 exits 2, its cause the first line of the output and the last (and a report that says so). No redirect is
