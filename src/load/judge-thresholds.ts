@@ -7,6 +7,8 @@ export interface LoadMeasures {
   readonly sent: number;
   /** Latency of the served calls (2xx), as the run timed each; null when none was served. */
   readonly served: ServedLatencyFigures | null;
+  /** Why `served` is null when calls were served but their latency is not known (an Artillery report without it). */
+  readonly servedUnknown?: string;
   readonly errors: number;
   readonly timeouts: number;
   /** The unanswered calls the verdict judges (cut-offs at the end of a timed run excluded). */
@@ -58,7 +60,7 @@ export function judgeThreshold(t: Threshold, m: LoadMeasures): ThresholdCheck {
   if (kind === 'rate') return judged(t, m.requestsPerSecond, `${two(m.requestsPerSecond)} responses/s`);
   if (kind === 'latency') {
     const q = t.quantity as keyof ServedLatencyFigures;
-    if (m.served === null) return judged(t, null, `no call was served (2xx): no ${t.quantity} to judge`);
+    if (m.served === null) return judged(t, null, m.servedUnknown ?? `no call was served (2xx): no ${t.quantity} to judge`);
     return judged(t, m.served[q], `${t.quantity} ${two(m.served[q])} ms over ${m.served.count} served calls`);
   }
   const quantity = t.quantity as keyof typeof COUNTED;

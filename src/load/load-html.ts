@@ -4,7 +4,7 @@ import { html, trustedHtml, type SafeHtml } from '../report/safe-html.ts';
 import { timelineChart } from './_internals/timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
 import { LOAD_CSS } from './_internals/load-css.ts';
-import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
+import { LATENCY_PERCENTILES, notJudgedBeyondVerdict, type LoadReport } from './load-report.ts';
 import type { LoadCheck } from './load-verdict.ts';
 
 /** Nothing may load from anywhere, and only clockcheck's own stylesheet applies; the page has no script. */
@@ -67,8 +67,18 @@ ${fact('Load', runShape(report))}
 ${fact('Requests', requestsText(report))}
 ${fact('Rate limit judged', limit ? `${limit.limit} calls in any ${limit.windowMs % 1000 === 0 ? `${limit.windowMs / 1000} s` : `${limit.windowMs} ms`} window` : 'none given')}
 ${fact('Tool', `${report.tool.name} ${report.tool.version}`)}
+${report.source === 'artillery' ? fact('Measured by', 'Artillery: its JSON report, read by clockcheck load --from-artillery') : ''}
 </dl>
+${notJudgedList(report)}
 </header>`;
+}
+
+/** What this report could not judge (an Artillery report keeps no call's time), one line each, but for what the verdict says. */
+function notJudgedList(report: LoadReport): SafeHtml | '' {
+  const lines = notJudgedBeyondVerdict(report);
+  if (lines.length === 0) return '';
+  const items = lines.map((line) => html`<li>not judged: ${line}</li>`);
+  return html`<ul class="note" data-testid="not-judged">${items}</ul>`;
 }
 
 /** A default check's rule, or `--ensure` on a threshold's line. */
@@ -86,13 +96,18 @@ function verdictSection(report: LoadReport): SafeHtml {
 
 function latencySection(report: LoadReport): SafeHtml {
   const l = report.latencyMs;
+  // A percentile the engine does not give (Artillery has no p97.5) has no bar.
   const bars: Bar[] = [
-    ...LATENCY_PERCENTILES.map((p) => ({ key: p.key, label: p.label, value: l[p.key], text: ms(l[p.key]), tone: p.key === 'p50' || p.key === 'p75' ? 't-latency' : 't-tail' })),
+    ...LATENCY_PERCENTILES.flatMap((p) => {
+      const value = l[p.key];
+      return value === null ? [] : [{ key: p.key, label: p.label, value, text: ms(value), tone: p.key === 'p50' || p.key === 'p75' ? 't-latency' : 't-tail' }];
+    }),
     { key: 'max', label: 'max', value: l.max, text: ms(l.max), tone: 't-tail' },
   ];
+  const measured = report.source === 'artillery' ? "Artillery's http.response_time: from each call written to its answer's first byte" : 'in whole milliseconds (0: under 1 ms)';
   return html`<section id="latency"><h2>Latency percentiles</h2>
 ${barChart({ testId: 'latency-chart', dataName: 'percentile', title: `Response latency by percentile, p50 ${ms(l.p50)} to max ${ms(l.max)}`, bars })}
-<p class="note">Of every response, 2xx and 429 alike, in whole milliseconds (0: under 1 ms). min ${ms(l.min)} · mean ${ms(l.mean)} · stddev ${ms(l.stddev)}</p>
+<p class="note">Of every response, 2xx and 429 alike, ${measured}. min ${ms(l.min)} · mean ${ms(l.mean)}${l.stddev === null ? '' : ` · stddev ${ms(l.stddev)}`}</p>
 ${servedTable(report)}
 ${byStatusTable(report)}
 </section>`;
@@ -103,7 +118,8 @@ function servedTable(report: LoadReport): SafeHtml | '' {
   const s = report.latencyServedMs;
   if (s === null) return '';
   const cells = [s.p50, s.p90, s.p95, s.p99, s.max, s.mean].map((v) => html`<td class="num">${v.toFixed(2)}</td>`);
-  return html`<p class="note">The served calls (2xx), each timed by the run to 0.01 ms: what --ensure judges a latency against.</p>
+  const timed = report.source === 'artillery' ? "Artillery's http.response_time.2xx" : 'each timed by the run to 0.01 ms';
+  return html`<p class="note">The served calls (2xx), ${timed}: what --ensure judges a latency against.</p>
 <table data-testid="latency-served"><thead><tr><th>Calls</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>mean ms</th></tr></thead><tbody><tr><td class="num">${s.count}</td>${cells}</tr></tbody></table>`;
 }
 
@@ -129,7 +145,10 @@ function throughputSection(report: LoadReport): SafeHtml {
   return html`<section id="throughput"><h2>Throughput</h2>
 <dl class="facts">
 ${fact('Average', `${t.requestsPerSecond.toFixed(0)} requests/s over ${formatDuration(report.durationMs)}`)}
-${fact('Per sample', `${t.samples.count} sample${t.samples.count === 1 ? '' : 's'} of ${formatDuration(t.samples.intervalMs)}: mean ${t.samples.mean.toFixed(0)} · stddev ${t.samples.stddev.toFixed(0)} · min ${t.samples.min.toFixed(0)} · max ${t.samples.max.toFixed(0)} requests/s`)}
+${fact(
+  report.source === 'artillery' ? 'Per period' : 'Per sample',
+  `${t.samples.count} ${report.source === 'artillery' ? "of Artillery's reporting periods" : `sample${t.samples.count === 1 ? '' : 's'}`} of ${formatDuration(t.samples.intervalMs)}: mean ${t.samples.mean.toFixed(0)} · stddev ${t.samples.stddev.toFixed(0)} · min ${t.samples.min.toFixed(0)} · max ${t.samples.max.toFixed(0)} ${report.source === 'artillery' ? 'calls sent/s (http.request_rate)' : 'requests/s'}`,
+)}
 ${fact('Bytes', `${(t.bytesPerSecond / 1024).toFixed(1)} KiB/s`)}
 </dl>
 ${t.perSecond.length > 0 ? html`<h3>Responses per second</h3>${timelineChart(t.perSecond)}<p class="note">Each column is one second of the run: served (2xx) at the bottom, then 429, then any other status.</p>` : ''}

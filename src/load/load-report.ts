@@ -8,11 +8,17 @@ import type { ServedLatencyFigures } from './served-latency.ts';
 import { accountUnanswered, type UnansweredCalls } from './unanswered.ts';
 
 /**
- * Bumped on any incompatible change of LoadReport (load.json). 2.0.0: `requests.unanswered` leaves out
- * the calls a timed run cut off (`requests.cutOffAtEnd`), `requests.sent` is the calls written (answered
- * + unanswered + cut off), the check `no-transport-errors` became `all-answered`, and `--ensure` lines.
+ * Bumped on any change of LoadReport (load.json): the major on an incompatible one. 2.0.0:
+ * `requests.unanswered` leaves out the calls a timed run cut off (`requests.cutOffAtEnd`),
+ * `requests.sent` is the calls written (answered + unanswered + cut off), the check
+ * `no-transport-errors` became `all-answered`, and `--ensure` lines. 2.1.0: `source` (who measured
+ * the run: autocannon, or Artillery through `load --from-artillery`), `notJudged`, and
+ * `latencyMs.p97_5` / `latencyMs.stddev` may be null (Artillery gives neither).
  */
-export const LOAD_REPORT_SCHEMA_VERSION = '2.0.0';
+export const LOAD_REPORT_SCHEMA_VERSION = '2.1.0';
+
+/** Who measured the run: `load`'s own autocannon run, or an Artillery run read by `load --from-artillery`. */
+export type LoadSource = 'autocannon' | 'artillery';
 
 /** The latency percentiles a load report gives, in chart order, as autocannon names them. */
 export const LATENCY_PERCENTILES = [
@@ -27,13 +33,15 @@ export const LATENCY_PERCENTILES = [
 export type LatencyPercentile = (typeof LATENCY_PERCENTILES)[number]['key'];
 
 /**
- * Response latency in ms, of all responses (2xx and 429 alike: autocannon does not split by status).
- * autocannon's histogram keeps whole milliseconds, rounded down: 0 means under 1 ms.
+ * Response latency in ms, of all responses (2xx and 429 alike: neither autocannon nor Artillery splits
+ * them here). autocannon's histogram keeps whole milliseconds, rounded down: 0 means under 1 ms.
+ * `p97_5` and `stddev` are null when the engine does not give them (Artillery).
  */
-export type LatencyFigures = { readonly [K in LatencyPercentile]: number } & {
+export type LatencyFigures = { readonly [K in Exclude<LatencyPercentile, 'p97_5'>]: number } & {
+  readonly p97_5: number | null;
   readonly min: number;
   readonly mean: number;
-  readonly stddev: number;
+  readonly stddev: number | null;
   readonly max: number;
 };
 
@@ -42,6 +50,13 @@ export interface LoadReport {
   readonly schemaVersion: string;
   readonly runId: string;
   readonly tool: { readonly name: 'clockcheck'; readonly version: string };
+  /** Who measured the run: `autocannon` (`load` itself) or `artillery` (`load --from-artillery`). */
+  readonly source: LoadSource;
+  /**
+   * What `load` judges that this report could not, each `what: why`; empty for `load`'s own runs. An
+   * Artillery report keeps counts and percentiles, not each call's time (see docs/rate-limit-and-load.md).
+   */
+  readonly notJudged: readonly string[];
   readonly target: { readonly origin: string; readonly apiPrefix: string; readonly embedded: boolean };
   readonly endpoint: { readonly method: string; readonly path: string };
   readonly options: {
@@ -112,6 +127,12 @@ export interface LoadReport {
   readonly verdict: LoadVerdict;
   /** 0 passed, 1 failed. */
   readonly exitCode: 0 | 1;
+}
+
+/** What the report could not judge (`notJudged`), but for what a skipped check of its verdict already says. */
+export function notJudgedBeyondVerdict(report: Pick<LoadReport, 'notJudged' | 'verdict'>): string[] {
+  const inVerdict = report.verdict.checks.filter((c) => c.detail.startsWith('not judged: ')).map((c) => c.detail.slice('not judged: '.length));
+  return report.notJudged.filter((line) => !inVerdict.some((why) => line.endsWith(`: ${why}`)));
 }
 
 /** What the report needs besides autocannon's figures. */
@@ -205,6 +226,8 @@ export function buildLoadReport(run: AutocannonRun, context: LoadReportContext):
     schemaVersion: LOAD_REPORT_SCHEMA_VERSION,
     runId: context.runId,
     tool: { name: 'clockcheck', version: context.toolVersion },
+    source: 'autocannon',
+    notJudged: [],
     target: { origin: context.origin, apiPrefix: context.apiPrefix, embedded: context.embedded },
     endpoint: { method: context.options.endpoint.method, path: context.options.endpoint.path },
     options: {

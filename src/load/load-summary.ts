@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration.ts';
 import { oneLine, painter } from '../report/terminal-text.ts';
-import { LATENCY_PERCENTILES, type LoadReport } from './load-report.ts';
+import { LATENCY_PERCENTILES, notJudgedBeyondVerdict, type LoadReport } from './load-report.ts';
 import type { LoadCheckStatus } from './load-verdict.ts';
 import type { LoadReportPaths } from './write-load-reports.ts';
 
@@ -35,12 +35,13 @@ export function loadSummary(report: LoadReport, options: { readonly color: boole
     `${shape}  ${formatDuration(report.durationMs)}`,
     '',
     `Requests  ${requestsLine(report, paint)}   ${report.throughput.requestsPerSecond.toFixed(0)} req/s`,
-    `Latency   ${LATENCY_PERCENTILES.map((p) => `${p.label} ${l[p.key]}`).join('  ')}  max ${l.max}  (ms, every response)`,
-    ...(report.latencyServedMs ? [`Served    ${(['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const).map((k) => `${k} ${report.latencyServedMs?.[k]}`).join('  ')}  (ms, the ${report.latencyServedMs.count} 2xx, each timed)`] : []),
+    `Latency   ${LATENCY_PERCENTILES.flatMap((p) => (l[p.key] === null ? [] : [`${p.label} ${l[p.key]}`])).join('  ')}  max ${l.max}  (ms, every response)`,
+    ...(report.latencyServedMs ? [`Served    ${(['p50', 'p90', 'p95', 'p99', 'max', 'mean'] as const).map((k) => `${k} ${report.latencyServedMs?.[k]}`).join('  ')}  (ms, the ${report.latencyServedMs.count} 2xx, ${report.source === 'artillery' ? "Artillery's http.response_time.2xx" : 'each timed'})`] : []),
     ...(report.latencyByStatus.length > 1 ? [`By answer ${report.latencyByStatus.map((s) => `${s.kind} p50 ${s.p50} p99 ${s.p99}`).join('   ')}  (ms)`] : []),
     ...(report.cappedByDuration ? [paint('red', 'Stopped at the hard cap on time: the target stopped answering?')] : []),
     `Statuses  ${report.statuses.length > 0 ? report.statuses.map((s) => `${s.status} ×${s.count}`).join('   ') : 'none'}${counts.non2xx > 0 ? `   (${counts.non2xx} non-2xx, ${counts.non2xxExcept429} besides 429)` : ''}`,
     `Errors    ${counts.errors > 0 ? paint('red', `${counts.errors} (${counts.timeouts} timeouts)`) : '0 (0 timeouts)'}`,
+    ...(report.source === 'artillery' ? [`Source    Artillery's report (load --from-artillery)`, ...notJudgedBeyondVerdict(report).map((line) => paint('dim', `          not judged: ${line}`))] : []),
     '',
     ...report.verdict.checks.map((c) => `  ${paint(MARK[c.status][0], MARK[c.status][1])} ${c.title.padEnd(checkWidth)}  ${paint('dim', c.detail)}`),
     '',

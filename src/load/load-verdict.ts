@@ -61,6 +61,11 @@ export interface LoadObservation {
   readonly measures: LoadMeasures;
   /** Why the run stopped before its amount or duration, the target's doing (nothing answered for a while, a certificate that changed), or null. */
   readonly stoppedEarly?: string | null;
+  /**
+   * Default checks the measurements cannot judge, each with why (an Artillery report keeps no call's
+   * time): the check is `skipped`, its detail `not judged: <why>`.
+   */
+  readonly notJudged?: Readonly<Partial<Record<'within-rate-limit' | 'ran-to-end', string>>>;
 }
 
 /**
@@ -94,6 +99,8 @@ function limitCheck(observation: LoadObservation, served: number): { check: Defa
   const base = { id: 'within-rate-limit', title: 'No call accepted beyond the limit', rule: 'RATE-LIMIT-CAP' } as const;
   const { rateLimit, durationMs } = observation;
   if (rateLimit === null) return { check: { ...base, status: 'skipped', detail: 'no limit given (--rate-limit or the profile\'s rate_limit)' }, accounting: null };
+  const notJudged = observation.notJudged?.['within-rate-limit'];
+  if (notJudged !== undefined) return { check: { ...base, status: 'skipped', detail: `not judged: ${notJudged}` }, accounting: null };
   if (durationMs === null) return { check: { ...base, status: 'skipped', detail: 'no response came back, so the run has no length to judge' }, accounting: null };
   const maxServed = maxServedCalls(rateLimit.limit, rateLimit.windowMs, durationMs);
   const accounting: LimitAccounting = { ...rateLimit, durationMs, served, maxServed, beyondLimit: Math.max(0, served - maxServed) };
@@ -157,6 +164,8 @@ function answeredCheck(observation: LoadObservation): DefaultCheck {
 /** The run went to its amount or duration: one that the target stopped (nothing answered for 30 s, a certificate that changed) fails. */
 function ranToEnd(observation: LoadObservation): DefaultCheck {
   const base = { id: 'ran-to-end', title: 'The run went to its end' } as const;
+  const notJudged = observation.notJudged?.['ran-to-end'];
+  if (notJudged !== undefined) return { ...base, status: 'skipped', detail: `not judged: ${notJudged}` };
   const why = observation.stoppedEarly ?? null;
   return why === null ? { ...base, status: 'passed', detail: 'the run was not stopped by the target' } : { ...base, status: 'failed', detail: `the run stopped before its end: ${why}` };
 }

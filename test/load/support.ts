@@ -1,9 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type autocannon from 'autocannon';
 import type { AutocannonRun } from '../../src/load/autocannon-run.ts';
 import { resolveLoadOptions } from '../../src/load/load-options.ts';
 import type { LoadReportContext } from '../../src/load/load-report.ts';
+import { artilleryReportSchema, type ArtilleryReport } from '../../src/load/artillery-report.ts';
+
+/** test/fixtures/artillery: reports of the real Artillery 2.0.21 and the scripts that made them (its README says how). */
+export const ARTILLERY_FIXTURES = join(import.meta.dirname, '../fixtures/artillery');
+
+/** A committed Artillery report (`limited`, `refused`, `http-pool`), through the schema `load --from-artillery` reads it with. */
+export function artilleryFixture(name: string): ArtilleryReport {
+  return artilleryReportSchema.parse(JSON.parse(readFileSync(join(ARTILLERY_FIXTURES, `${name}.report.json`), 'utf8')));
+}
 
 function histogram(values: Partial<autocannon.Histogram>): autocannon.Histogram {
   const zero = { total: 0, average: 0, mean: 0, stddev: 0, min: 0, max: 0, p0_001: 0, p0_01: 0, p0_1: 0, p1: 0, p2_5: 0, p10: 0, p25: 0, p50: 0, p75: 0, p90: 0, p97_5: 0, p99: 0, p99_9: 0, p99_99: 0, p99_999: 0 };

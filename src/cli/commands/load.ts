@@ -1,5 +1,13 @@
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.ts';
+import { readJsonFile, type JsonFileRole } from '../../input/json-file.ts';
+import { artilleryEndpoint } from '../../load/artillery-endpoint.ts';
+import { artilleryScript } from '../../load/artillery-export.ts';
+import { artilleryReportSchema } from '../../load/artillery-report.ts';
+import { buildArtilleryLoadReport } from '../../load/from-artillery.ts';
+import type { LoadOptions } from '../../load/load-options.ts';
+import { readPemFile } from '../../tls/pem-file.ts';
 import { isLoopbackHost } from '../../load/loopback.ts';
 import { CONNECTIONS, DEFAULT_DURATION_SECONDS, describeLoad, MAX_AMOUNT, MAX_DURATION_SECONDS, resolveLoadOptions } from '../../load/load-options.ts';
 import { loadRunId, runLoad } from '../../load/load-run.ts';
@@ -13,7 +21,7 @@ import { startEmbeddedTarget } from '../../run/embedded-target.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { Redactor } from '../../client/redaction.ts';
-import { defineCommand } from '../../input/option-table.ts';
+import { defineCommand, type ResolvedOptions } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { resolveTargetAccess, type TargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
@@ -30,8 +38,14 @@ By default the run fails on any 5xx, any request left unanswered (timed out, los
 or held until the run stopped), any transport error, and more calls served than the limit allows;
 --ensure adds thresholds, and a threshold on non2xx, unanswered, timeouts or errors takes the place of
 the default for what it bounds.
-Exit codes: 0 every check and threshold met; 1 otherwise; 2 the run could not be made, or an option
-(--ensure among them) is malformed.`,
+To scale out on Artillery: --export artillery FILE writes the run as an Artillery 2.x script (same
+endpoint, target, TLS trust, shape, and --ensure and the default checks as its ensure checks; the token
+read from the environment when Artillery runs) and sends nothing; --from-artillery REPORT.json reads the
+report of \`artillery run --output\` (or run-fargate, run-lambda) and writes load.json and load.html with the
+verdict drawn from what Artillery measured (the rate-limit reading, per-second throughput and calls held
+to the end need each call's time, which Artillery does not keep: not judged).
+Exit codes: 0 every check and threshold met (or the script written); 1 otherwise; 2 the run could not be
+made, an option (--ensure among them) is malformed, or the Artillery report is not one.`,
   options: {
     target: { kind: 'string', placeholder: 'https://host[:port]', defaultHelp: "the profile's target, else an embedded reference server", help: "the server to load: the spec's {base_url}; /api/public is added" },
     endpoint: { kind: 'string', placeholder: 'METHOD:/path', defaultHelp: 'GET:/breaks', help: 'the one endpoint, under /api/public, with any query string; GET only (a load run sends no body and changes nothing)' },
@@ -62,8 +76,29 @@ Exit codes: 0 every check and threshold met; 1 otherwise; 2 the run could not be
     'server-rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW|off', default: 'off', parse: parseRateLimit, help: "the embedded server's limit (without --target)" },
     fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a fault of the embedded server (without --target; `clockcheck serve --list-faults` lists them)' },
     quiet: { kind: 'boolean', help: 'no progress line on stderr' },
+    export: {
+      kind: 'choice',
+      values: ['artillery'],
+      help: 'write the run as an Artillery 2.x script to FILE (- for stdout) instead of running it: `--export artillery FILE`; sends nothing, needs no token, needs --target',
+    },
+    'from-artillery': {
+      kind: 'string',
+      placeholder: 'REPORT.json',
+      help: "render the report of `artillery run --output REPORT.json` as load.json and load.html, judged as load judges (give the options the script was exported with)",
+    },
   },
+  positionals: [{ name: 'file', help: 'with --export artillery: the script to write (- for stdout)' }],
 });
+
+/** How `--from-artillery` names its file in every error about it (exit 2, one line). */
+const ARTILLERY_REPORT_ROLE: JsonFileRole = {
+  reader: 'load --from-artillery',
+  what: 'an Artillery JSON report',
+  hint: 'give the file `artillery run --output FILE` wrote',
+  code: 'CLOCKCHECK_REPORT',
+  // What is kept is counters and summaries, never the serialized histograms: a few kilobytes a period.
+  maxKeptBytes: 64 * 1024 * 1024,
+};
 
 function hostnameOf(target: string): string | null {
   try {
@@ -85,10 +120,97 @@ async function openTarget(
   return { reach: { origin: server.origin, token: server.token, caPem: server.tls.caPem, insecure: false }, server };
 }
 
+type LoadValues = ResolvedOptions<(typeof LOAD_COMMAND)['options']>;
+
+/** The options of the embedded reference server, which neither --export nor --from-artillery starts. */
+function refuseEmbeddedOptions(values: LoadValues, flag: string): void {
+  if (values.fault.length > 0) throw new UsageError(`--fault applies to the embedded reference server, which ${flag} does not start; drop it`);
+  if (values['server-rate-limit'] !== null) throw new UsageError(`--server-rate-limit applies to the embedded reference server, which ${flag} does not start; drop it`);
+}
+
+/** The limit load would judge against without an embedded server: the one given, else the profile's. */
+function givenRateLimit(values: LoadValues, profile: Profile): RateLimitWindow | null {
+  if (values['rate-limit'] !== undefined) return values['rate-limit'];
+  return values.profile ? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window } : null;
+}
+
+/** `--target` as the origin a script calls, checked as for a run (HTTPS unless --allow-http, no path), without the token a run needs. */
+function scriptOrigin(target: string, profile: Profile, allowHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new UsageError(`--target "${target}" is not a URL; give the base URL, e.g. https://api.example.com`);
+  }
+  if (url.protocol === 'http:' && !allowHttp) throw new UsageError(`refusing ${url.origin}: the spec serves the API over HTTPS only (§1); use https:// (or --allow-http for a plain-HTTP development server)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be https://host[:port], got ${url.protocol}`);
+  if (url.pathname !== '/' && url.pathname !== '') throw new UsageError(`--target is the base URL (scheme, host, port); ${profile.api_prefix} is added: drop "${url.pathname}"`);
+  return url.origin;
+}
+
+/**
+ * `--export artillery FILE`: the run as an Artillery script, written and not run. Neither the embedded
+ * server nor the token is needed: the script reads the token from the environment when Artillery runs.
+ */
+async function exportArtillery(values: LoadValues, file: string | undefined, options: LoadOptions, profile: Profile): Promise<number> {
+  if (file === undefined) throw new UsageError('load: --export artillery needs FILE, the script to write (- for stdout): --export artillery load.yml');
+  refuseEmbeddedOptions(values, '--export');
+  const target = values.target ?? profile.target;
+  if (!target) throw new UsageError('load --export artillery needs --target (or a profile with target): the script runs later, where no embedded reference server is');
+  const envToken = process.env[profile.token_env];
+  if (envToken && new Redactor(envToken).text(options.endpoint.path) !== options.endpoint.path) {
+    throw new UsageError(`load --export artillery: --endpoint holds the value of ${profile.token_env}, and the script would carry it; the token goes in Authorization only`);
+  }
+  const caFile = values.ca ?? profile.tls.ca;
+  const exported = artilleryScript({
+    options,
+    origin: scriptOrigin(target, profile, values['allow-http']),
+    apiPrefix: profile.api_prefix,
+    tokenEnv: profile.token_env,
+    tls: { caPem: caFile ? await readPemFile(caFile) : undefined, insecure: values.insecure || profile.tls.insecure },
+    rateLimit: givenRateLimit(values, profile),
+    toolVersion: toolVersion(),
+    file: file === '-' ? 'script.yml' : file,
+  });
+  if (file === '-') process.stdout.write(exported.yaml);
+  else await writeFile(file, exported.yaml, 'utf8');
+  const where = file === '-' ? 'stdout' : file;
+  if (!values.quiet) process.stderr.write(`load: wrote ${where}: an Artillery 2.x script of ${describeLoad(options)}; run it with ${profile.token_env} set: artillery run --output report.json ${file === '-' ? 'SCRIPT' : file}\n`);
+  for (const line of exported.unmapped) process.stderr.write(`load: no Artillery equivalent, not in the script: ${line}\n`);
+  return 0;
+}
+
+/** `--from-artillery REPORT.json`: Artillery's report as load.json and load.html, judged as load judges; nothing is sent. */
+async function fromArtillery(values: LoadValues, options: LoadOptions, profile: Profile): Promise<number> {
+  refuseEmbeddedOptions(values, '--from-artillery');
+  const file = values['from-artillery'] as string;
+  const report = await readJsonFile(file, artilleryReportSchema, ARTILLERY_REPORT_ROLE);
+  const given = values.endpoint === undefined ? undefined : options.endpoint;
+  const endpoint = artilleryEndpoint(report.aggregate, given, profile.api_prefix, file);
+  const target = values.target ?? profile.target;
+  // As for a run: a token pasted into the endpoint (here, into a request's name) is redacted wherever it is shown.
+  const envToken = process.env[profile.token_env];
+  const redact = envToken ? (text: string) => new Redactor(envToken).text(text) : (text: string) => text;
+  const runId = loadRunId(new Date(report.aggregate.firstMetricAt));
+  const loadReport = buildArtilleryLoadReport(report, {
+    runId,
+    toolVersion: toolVersion(),
+    origin: target ? scriptOrigin(target, profile, true) : 'unknown',
+    apiPrefix: profile.api_prefix,
+    options: { ...options, endpoint: { ...endpoint, path: redact(endpoint.path) } },
+    rateLimit: givenRateLimit(values, profile),
+  });
+  const paths = await writeLoadReports(loadReport, resolve(values['report-dir'], runId));
+  process.stdout.write(redact(loadSummary(loadReport, { color: useColor(process.stdout), paths })));
+  return loadReport.exitCode;
+}
+
 export async function loadCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(LOAD_COMMAND, argv);
   if (!input) return 0;
   const values = input.options;
+  if (values.export !== undefined && values['from-artillery'] !== undefined) throw new UsageError('load: --export writes a script and --from-artillery reads a report: give one');
+  if (input.args.file !== undefined && values.export === undefined) throw new UsageError(`load: "${input.args.file}": a FILE is for --export artillery FILE; load takes no other argument`);
   const options = resolveLoadOptions({
     endpoint: values.endpoint,
     connections: values.connections,
@@ -98,6 +220,13 @@ export async function loadCommand(argv: string[]): Promise<number> {
     ensure: values.ensure,
   });
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
+  if (values.export !== undefined) return exportArtillery(values, input.args.file, options, profile);
+  if (values['from-artillery'] !== undefined) return fromArtillery(values, options, profile);
+  return runLoadCommand(values, options, profile);
+}
+
+/** `load` itself: the run against --target or an embedded reference server, its reports and verdict. */
+async function runLoadCommand(values: LoadValues, options: LoadOptions, profile: Profile): Promise<number> {
   const target = values.target ?? profile.target;
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
@@ -109,14 +238,14 @@ export async function loadCommand(argv: string[]): Promise<number> {
     throw new UsageError(envToken ? new Redactor(envToken).text(refusal) : refusal);
   }
   const serverRateLimit = values['server-rate-limit'];
-  const givenRateLimit = values['rate-limit'];
+  const rateLimitOption = values['rate-limit'];
   const { reach, server } = await openTarget(target, profile, values, serverRateLimit);
   try {
     const { origin, token } = reach;
     const tls = { caPem: reach.caPem, insecure: reach.insecure };
     // The limit to judge against: the one given, else the embedded server's own, else the profile's.
     let rateLimit: RateLimitWindow | null = null;
-    if (givenRateLimit !== undefined) rateLimit = givenRateLimit;
+    if (rateLimitOption !== undefined) rateLimit = rateLimitOption;
     else if (server) rateLimit = serverRateLimit;
     else if (values.profile) rateLimit = { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window };
 
