@@ -58,7 +58,7 @@ export function userDefaultJudgements(o: Observed, reading: GradeReading): Judge
   for (const [field, value] of Object.entries(USER_DEFAULTS)) {
     if (sent[field] !== undefined) continue;
     const found = readField(record, field, reading.profile.record_fields);
-    if (!found.found || found.value === null || found.value === undefined) continue;
+    if (!found.found || found.value === undefined) continue; // null is a value the record holds: pay_rate null is not 0
     out.push(judged(o, USER_DEFAULT_RULES[field as keyof typeof USER_DEFAULTS], sameMeaning(found.value, value), `${field} ${JSON.stringify(value)} when the create leaves it out`, `${field} ${JSON.stringify(found.value)}`));
   }
   return out;

@@ -33,9 +33,15 @@ export function bodyViolations(o: Observed, reading: GradeReading): Violation[] 
   if (!model || !o.requestBody.known || o.requestJsonProblem !== undefined) return null;
   const body = o.requestBody.text.trim() === '' ? {} : o.requestJson;
   if (!isJsonObject(body)) return null;
-  const all = model.violations(body, { companyTimezone: reading.profile.company_timezone });
+  const all = [...model.violations(body, { companyTimezone: reading.profile.company_timezone }), ...emailViolations(o, body)];
   const own = model.operation === 'update' ? all.filter((v) => v.ruleId === 'SCH-UPDATE-EVENT-PID' || (v.field !== '' && body[v.field.split('.')[0]!] !== undefined)) : all;
   return own.filter((v) => judgeable(v.ruleId, reading));
+}
+
+/** An e-mail no reading takes for one (no `@` between two parts, or a blank in it): USR-EMAIL-FORMAT, judged as the profile declares (`validated`). */
+function emailViolations(o: Observed, body: Readonly<Record<string, unknown>>): Violation[] {
+  const user = o.operation?.operationId === 'createUser' || o.operation?.operationId === 'editUser';
+  return user && typeof body.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(body.email) ? [{ ruleId: 'USR-EMAIL-FORMAT', field: 'email', message: `email ${JSON.stringify(body.email)} is not an address` }] : [];
 }
 
 /** ERR-VALIDATION-STATUS: a body that breaks a field rule is refused with a 4xx other than 429, the profile's code when it names one. */

@@ -97,6 +97,16 @@ describe('what a recorded exchange shows', () => {
     expect(refused.verdict('ERR-NO-SERVER-ERROR')).toBe('passed');
   });
 
+  it('reads the user defaults in a create answer that carries the record (null is not 0), and an e-mail only as the profile declares', async () => {
+    const user = { first_name: 'A', last_name: 'B', email: 'not-an-address', password: 'Valid-pass1' };
+    const { verdict } = await grade([entry({ method: 'POST', url: '/users', body: user, status: 201, response: { id: 5, role_id: 3, pay_rate: null, track_location: false } })]);
+    expect(verdict('USR-PAY-RATE-DEFAULT')).toBe('failed');
+    expect(verdict('USR-ROLE-ID-DEFAULT')).toBe('passed');
+    expect(verdict('USR-EMAIL-FORMAT')).toBe('unseen');
+    const validated = await grade([entry({ method: 'POST', url: '/users', body: user, status: 201, response: { id: 5 } })], { ...defaultProfile(), user_email_format: 'validated' }, true);
+    expect(validated.verdict('USR-EMAIL-FORMAT')).toBe('failed');
+  });
+
   it('does not say which rule a refusal was for when the body breaks two', async () => {
     const { verdict } = await grade([entry({ method: 'POST', url: '/schedules', body: { ...schedule, start_date: '2026-01-12', start_time: '25:00' }, status: 422, response: {} })]);
     expect(verdict('SCH-DATE-FORMAT')).toBe('unseen');
