@@ -15,7 +15,8 @@ function jsonBodyJudgements(o: Observed): Judgement[] {
   const parses = o.responseJson !== undefined;
   const ok = parses && /json/i.test(type);
   const actual = `content-type ${type || 'none'}${parses ? '' : ', a body that is not JSON'}`;
-  return [judged(o, 'JSON-RESPONSE', ok, 'a JSON body with a JSON content type', actual), ...(isRejection(status) ? [judged(o, 'ERR-BODY-SHAPE', parses, 'an error body that is JSON', parses ? 'JSON' : 'not JSON')] : [])];
+  // An error body that is not JSON is JSON-RESPONSE's finding (as the run attributes it); ERR-BODY-SHAPE (default: any JSON) is shown by one that is.
+  return [judged(o, 'JSON-RESPONSE', ok, 'a JSON body with a JSON content type', actual), ...(isRejection(status) && parses ? [judged(o, 'ERR-BODY-SHAPE', true, 'an error body that is JSON', 'JSON')] : [])];
 }
 
 /** HEAD-SUPPORTED (§1): HEAD on a GET route is answered, without a body. */

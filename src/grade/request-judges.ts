@@ -84,7 +84,8 @@ function malformedJson(o: Observed, status: number): Judgement[] {
   const type = headerValue(Object.entries(o.exchange.request.headers).map(([name, value]) => ({ name, value })), 'content-type') ?? '';
   if (!/json/i.test(type)) return [];
   const expected = `${requestLine(o)} with a body that is not JSON (${o.requestJsonProblem}) refused with a 4xx`;
-  if (isServerError(status)) return [judged(o, 'JSON-MALFORMED-REJECTED', false, expected, `status ${status}`), judged(o, 'ERR-NO-SERVER-ERROR', false, expected, `status ${status}`)];
+  // A 5xx here is JSON-MALFORMED-REJECTED's own finding (as the run attributes it), not a second one under ERR-NO-SERVER-ERROR.
+  if (isServerError(status)) return [judged(o, 'JSON-MALFORMED-REJECTED', false, expected, `status ${status}`)];
   if (isSuccess(status)) return [judged(o, 'JSON-MALFORMED-REJECTED', false, expected, `status ${status}: accepted`)];
   return isRejection(status) ? [judged(o, 'JSON-MALFORMED-REJECTED', true, expected, `status ${status}`), judged(o, 'ERR-NO-SERVER-ERROR', true, expected, `status ${status}`)] : [];
 }
