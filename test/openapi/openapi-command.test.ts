@@ -34,4 +34,18 @@ describe('clockcheck openapi', () => {
     expect(declared.webhooks.notification.post.description).toMatch(/the form the profile declares \(webhook\.notification\)\.$/);
     expect(declared.components.schemas.NotificationBody).toMatchObject({ type: 'object', required: ['data', 'type'], properties: { type: { type: 'string' }, data: { required: ['id'] } } });
   }, 60_000);
+
+  it("--target names the server with the profile's api_prefix; --profile writes the answers to its status codes; a target with a path is refused", async () => {
+    const profile = join(await mkdtemp(join(tmpdir(), 'clockcheck-openapi-cli-')), 'profile.yaml');
+    await writeFile(profile, ['api_prefix: /api/v2', 'status_codes: { create: 201, validation: 422, unauthenticated: 401 }', ''].join('\n'));
+    const plain = JSON.parse((await runClockcheck(['openapi', '--target', 'https://time.test'], process.env)).stdout);
+    expect(plain.servers).toEqual([expect.objectContaining({ url: 'https://time.test/api/public' })]);
+    expect(Object.keys(plain.paths['/breaks'].post.responses)).toEqual(['200', '201', '400', '401', '403', '422', '429']);
+    const declared = JSON.parse((await runClockcheck(['openapi', '--profile', profile, '--target', 'https://time.test:8081'], process.env)).stdout);
+    expect(declared.servers[0].url).toBe('https://time.test:8081/api/v2');
+    expect(Object.keys(declared.paths['/breaks'].post.responses)).toEqual(['201', '401', '422', '429']);
+    const refused = await runClockcheck(['openapi', '--target', 'https://time.test/api/public'], process.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--target is the base URL/);
+  }, 60_000);
 });

@@ -7,6 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/openapi/openapi-document.ts';
+import { openApiReading, WEAKEST_READING } from '../../src/openapi/openapi-reading.ts';
+import { DIALECT_NAMES } from '../../src/reference/dialect.ts';
+import { dialectProfile } from './dialect-profiles.ts';
 import { OPERATIONS, operationFor } from '../../src/contract/operations.ts';
 import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
 import { seedContext } from '../../src/properties/seed-context.ts';
@@ -35,25 +38,34 @@ function operationOf(method: string, path: string) {
 }
 
 describe('clockcheck openapi: the spec model as OpenAPI 3.1', () => {
-  it("is valid for Redocly's linter (@redocly/cli lint, recommended rules): no error, no warning", async () => {
+  it("is valid for Redocly's linter (@redocly/cli lint, recommended rules), plain and for each dialect's profile: no error, no warning", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'clockcheck-openapi-'));
-    const file = join(dir, 'openapi.json');
-    await writeFile(file, JSON.stringify(document, null, 2));
-    const lint = async (path: string) => {
-      const result = await exec(join(ROOT, 'node_modules/.bin/redocly'), ['lint', path, '--format', 'json'], {
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-        timeout: 60_000,
-      }).catch((error: { stdout: string }) => error);
-      return JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
-    };
-    const report = await lint(file);
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-    // A real check: the same document with a parameter that lacks `in` is refused.
+    const documents: Record<string, unknown> = { plain: document };
+    for (const dialect of DIALECT_NAMES) {
+      const reading = openApiReading(await dialectProfile(dialect), 'https://time.test');
+      documents[dialect] = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) }, reading });
+    }
+    // Real checks: a parameter without `in` is an error; an example its schema refuses, a warning.
     const broken = structuredClone(document);
     broken.paths['/users'].get.parameters.push({ name: 'x' });
-    await writeFile(join(dir, 'broken.json'), JSON.stringify(broken));
-    expect((await lint(join(dir, 'broken.json'))).totals.errors).toBeGreaterThan(0);
+    const badExample = structuredClone(document);
+    badExample.paths['/timesheets'].post.requestBody.content['application/json'].example.start = '2026-10-31 22:00';
+    Object.assign(documents, { broken, badExample });
+    const files = Object.keys(documents).map((name) => join(dir, `${name}.json`));
+    await Promise.all(Object.entries(documents).map(([name, doc]) => writeFile(join(dir, `${name}.json`), JSON.stringify(doc, null, 2))));
+    const result = await exec(join(ROOT, 'node_modules/.bin/redocly'), ['lint', ...files, '--format', 'json'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      timeout: 60_000,
+    }).catch((error: { stdout: string }) => error);
+    // One JSON report per file, one after the other.
+    const reports = JSON.parse(`[${result.stdout.trim().replace(/}\s*{\s*"totals"/g, '},{"totals"')}]`) as { totals: { errors: number; warnings: number }; problems: unknown[] }[];
+    const byName = Object.fromEntries(Object.keys(documents).map((name, i) => [name, reports[i]!]));
+    for (const name of ['plain', ...DIALECT_NAMES]) {
+      expect(byName[name]!.problems, name).toEqual([]);
+      expect(byName[name]!.totals, name).toMatchObject({ errors: 0, warnings: 0 });
+    }
+    expect(byName.broken!.totals.errors).toBeGreaterThan(0);
+    expect(byName.badExample!.totals.warnings).toBeGreaterThan(0);
   }, 90_000);
 
   it('has every operation of §4 with its rule IDs, the token in Authorization and the 429 of §8', () => {
@@ -89,7 +101,7 @@ describe('clockcheck openapi: the spec model as OpenAPI 3.1', () => {
     ];
 
     it.each(FORMS)('%s: the bodies and signature headers senders write validate; a body without its ID, or a cut signature, does not', (_name, form) => {
-      const doc = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) }, notification: form }) as any;
+      const doc = openApiDocument({ toolVersion: '0.0.0-test', spec: { title: 'spec', sha256: 'a'.repeat(64) }, reading: { ...WEAKEST_READING, notification: form } }) as any;
       const post = doc.webhooks.notification.post;
       const validate = ajv.compile(doc.components.schemas.NotificationBody);
       for (const [id, change, at] of [[12, 'created', 1_700_000_000], ['abc-1', 'updated', false]] as const) {

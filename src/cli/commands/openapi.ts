@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { openApiDocument } from '../../openapi/openapi-document.ts';
+import { openApiReading } from '../../openapi/openapi-reading.ts';
 import { specIdentity } from '../../run/spec-document.ts';
 import { toolVersion } from '../../version.ts';
 import { defineCommand } from '../../input/option-table.ts';
@@ -11,16 +12,27 @@ export const OPENAPI_COMMAND = defineCommand({
   name: 'openapi',
   description: `Prints the API as OpenAPI 3.1, derived from clockcheck's model of the spec (never written by hand):
 every operation of §4, request schemas from the field tables (types, required fields, formats as
-patterns and enums, the conditional rules as if/then), the list parameters, the response schemas the
-spec shows, the token in Authorization (§5.2), and each rule ID as x-rule-ids where it applies. What
-JSON Schema cannot say (offsets that match their timezone, references to stored records) is listed
-per body in x-clockcheck-rules-beyond-schema. The webhook notifications (§6) are under webhooks, in the
-form the service publishes, or the one --profile declares. For Schemathesis, Prism, Postman and code
-generators.`,
+patterns and enums, the conditional rules as if/then) with an example request a server accepts, the
+list parameters, every answer as a literal status code (no 2XX/4XX ranges) with the response schemas
+the spec shows, the token in Authorization (§5.2), and each rule ID as x-rule-ids where it applies.
+What JSON Schema cannot say (offsets that match their timezone, references to stored records) is
+listed per body in x-clockcheck-rules-beyond-schema. Without --profile the document is the spec's
+weakest reading: every code the spec admits (200 and 201 for a creation, 400 and 422 for a
+validation failure, 401 and 403 for a refused token). --profile writes it to that server's readings:
+its status_codes, where its records are (id_pointer, list_items) and how their fields are spelled
+(record_fields), user_email_format, user_edit_required, page_size_over_max, its fixtures in the
+examples, and its webhook notifications' form. For Prism, Portman/Newman, Schemathesis, Postman and
+code generators.`,
   options: {
     format: { kind: 'choice', values: ['json', 'yaml'], default: 'json', help: 'the document as JSON or YAML' },
     out: { kind: 'string', placeholder: 'FILE', defaultHelp: 'stdout', help: 'write the document to FILE' },
-    profile: { kind: 'string', placeholder: 'FILE', help: "a target profile: its webhook.notification is the notifications' form" },
+    profile: { kind: 'string', placeholder: 'FILE', help: "a target profile: the document is written to its readings (status codes, records, examples, notifications)" },
+    target: {
+      kind: 'string',
+      placeholder: 'https://host[:port]',
+      defaultHelp: "the profile's target, else the spec's {base_url} variable",
+      help: "the server the document names: the spec's {base_url}; the profile's api_prefix (default /api/public) is added",
+    },
   },
 });
 
@@ -28,8 +40,9 @@ export async function openapiCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(OPENAPI_COMMAND, argv);
   if (!input) return 0;
   const { options } = input;
-  const notification = options.profile === undefined ? undefined : (await loadProfile(options.profile)).webhook?.notification;
-  const document = openApiDocument({ toolVersion: toolVersion(), spec: specIdentity(), ...(notification ? { notification } : {}) });
+  const profile = options.profile === undefined ? undefined : await loadProfile(options.profile);
+  const reading = openApiReading(profile, options.target);
+  const document = openApiDocument({ toolVersion: toolVersion(), spec: specIdentity(), reading });
   const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
   if (options.out) {
     await writeFile(options.out, text, 'utf8');

@@ -1,0 +1,208 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/contract/operations.ts';
+import { DIALECT_NAMES, DIALECTS, type DialectName } from '../../src/reference/dialect.ts';
+import { FAULTS, type FaultName } from '../../src/reference/faults.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
+import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
+import { runClockcheck } from '../support/cli.ts';
+import { DIALECT_PROFILE_FILES, dialectProfile } from '../openapi/dialect-profiles.ts';
+import { FAULT_EXPECTATIONS } from './fixtures-openapi/fault-expectations.ts';
+import { iterationOf, portmanConfig, runNewman, runPortman, startPrism, tally, withRouteHeader, type GeneratedOperation, type NewmanRun, type PrismProxy } from './fixtures-openapi/peer-tools.ts';
+import { ROUTE_HEADER, startRoutingUpstream } from './fixtures-openapi/routing-upstream.ts';
+import { tool } from './tools.ts';
+
+/**
+ * `clockcheck openapi --profile` for each dialect of the reference server, handed to the peer tools
+ * as a user would: Portman generates contract tests from the document (its examples are the
+ * requests), Newman runs them against a clean server, and again through Prism's validating proxy;
+ * then against servers with one fault each, every fault a schema or a status code can show must be
+ * flagged. Runs only where scripts/install-interop-tools.sh installed the tools.
+ */
+
+const PORTMAN = tool('portman');
+const NEWMAN = tool('newman');
+const PRISM = tool('prism');
+const TOKEN = 'interop-openapi-token';
+
+let root: string;
+/** Each dialect's export and collection, made once. */
+const exportsByDialect = new Map<DialectName, Exported>();
+/** What each run reported, printed at the end (docs/openapi-and-other-tools.md quotes it). */
+const summary: string[] = [];
+
+/** A reference server of the dialect (no rate limit: the collection's calls are few) and its CA as a file; `tls` shares one identity among many. */
+async function serve(dialect: DialectName, dir: string, faults: readonly FaultName[] = [], tls?: TlsIdentity): Promise<{ server: ReferenceServer; ca: string }> {
+  const server = await startReferenceServer({ dialect, faults, token: TOKEN, rateLimit: null, ...(tls ? { tls } : {}) });
+  const ca = join(dir, `ca-${server.port}.pem`);
+  await writeFile(ca, server.tls.caPem);
+  return { server, ca };
+}
+
+/** Runs `use` with a fresh reference server of the dialect and its faults, and stops the server after. */
+async function withServer<T>(dialect: DialectName, faults: readonly FaultName[], use: (server: ReferenceServer, ca: string) => Promise<T>): Promise<T> {
+  const { server, ca } = await serve(dialect, root, faults);
+  try {
+    return await use(server, ca);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs the collection through a Prism proxy in front of a fresh clean server of the dialect. */
+function throughPrism(exported: Exported, dialect: DialectName, out: string): Promise<NewmanRun> {
+  return withServer(dialect, [], async (server, ca) => {
+    const prism = await startPrism(PRISM!, exported.document, `${server.origin}/api/public`, ca);
+    try {
+      return await runNewman(NEWMAN!, exported.collection, { baseUrl: prism.origin, token: TOKEN }, out);
+    } finally {
+      await prism.stop();
+    }
+  });
+}
+
+/** The collection of one dialect's export: the document (--profile, --target the server) and what Portman made of it. */
+interface Exported {
+  readonly document: string;
+  readonly collection: string;
+  readonly operations: readonly GeneratedOperation[];
+  readonly baseUrl: string;
+}
+
+async function exportAndGenerate(dialect: DialectName, target: string): Promise<Exported> {
+  const dir = join(root, dialect);
+  await mkdir(dir, { recursive: true });
+  const document = join(dir, 'openapi.json');
+  const exported = await runClockcheck(['openapi', '--profile', DIALECT_PROFILE_FILES[dialect], '--target', target, '--out', document], process.env);
+  if (exported.code !== 0) throw new Error(`openapi exited ${exported.code}: ${exported.stderr}`);
+  const { collection, operations } = await runPortman(PORTMAN!, dir, document, portmanConfig(await dialectProfile(dialect)));
+  const variables = JSON.parse(await readFile(collection, 'utf8')).variable as { key: string; value: string }[];
+  return { document, collection, operations, baseUrl: variables.find((v) => v.key === 'baseUrl')!.value };
+}
+
+/** A run's failures and violations, one line each, for an assertion's message. */
+const shown = (run: NewmanRun) => JSON.stringify({ failures: run.failures, answers: run.executions.map((e) => `${e.request} ${e.status} ${e.violations.map((v) => `${v.location}: ${v.message}`).join('; ')}`) }, null, 1);
+
+/**
+ * Newman against one faulty server per fault, twice: straight at the servers, one iteration each, and
+ * through a single Prism whose upstream routes each iteration to a server of its own (two runs for
+ * the catalog, side by side, not two per fault). Each fault's iteration of each run.
+ */
+async function sweep(dialect: DialectName, flagged: readonly FaultName[]): Promise<Map<FaultName, { direct: NewmanRun; prism: NewmanRun | null }>> {
+  const exported = exportsByDialect.get(dialect) ?? (await exportAndGenerate(dialect, 'https://127.0.0.1:1'));
+  const dir = join(root, dialect, 'faults');
+  await mkdir(dir, { recursive: true });
+  const tls = await generateTlsIdentity();
+  const servers = await Promise.all(flagged.flatMap((name) => [serve(dialect, dir, [name], tls), serve(dialect, dir, [name], tls)]));
+  const upstream = await startRoutingUpstream();
+  let prism: PrismProxy | null = null;
+  try {
+    prism = PRISM === null ? null : await startPrism(PRISM, exported.document, `${upstream.origin}/api/public`);
+    const ca = join(dir, 'ca.pem');
+    await writeFile(ca, tls.caPem);
+    flagged.forEach((name, i) => upstream.route(name, servers[2 * i + 1]!.server.origin, tls.caPem));
+    await writeFile(join(dir, 'direct.json'), JSON.stringify(flagged.map((_, i) => ({ baseUrl: `${servers[2 * i]!.server.origin}/api/public` }))));
+    await writeFile(join(dir, 'prism.json'), JSON.stringify(flagged.map((name) => ({ baseUrl: prism?.origin, route: name }))));
+    const routed = await withRouteHeader(exported.collection, ROUTE_HEADER, join(dir, 'collection-routed.json'));
+    const [direct, through] = await Promise.all([
+      runNewman(NEWMAN!, exported.collection, { token: TOKEN, ca, iterationData: join(dir, 'direct.json') }, join(dir, 'newman-direct.json')),
+      prism ? runNewman(NEWMAN!, routed, { token: TOKEN, iterationData: join(dir, 'prism.json') }, join(dir, 'newman-prism.json')) : null,
+    ]);
+    return new Map(flagged.map((name, i) => [name, { direct: iterationOf(direct, i), prism: through && iterationOf(through, i) }]));
+  } finally {
+    await prism?.stop();
+    await upstream.close();
+    await Promise.all(servers.map((s) => s.server.close()));
+  }
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'clockcheck-interop-openapi-'));
+});
+
+afterAll(async () => {
+  if (summary.length > 0) console.info(`openapi interop:\n  ${summary.join('\n  ')}`);
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('the fault expectations', () => {
+  it('place every fault of the catalog, each flagged one with how, each other with why not', () => {
+    expect(Object.keys(FAULT_EXPECTATIONS).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+});
+
+describe.skipIf(PORTMAN === null || NEWMAN === null)('the export with Portman, Newman and Prism', () => {
+  describe.each(DIALECT_NAMES)('the %s dialect, with the export for its profile', (dialect) => {
+    let exported: Exported;
+    let clean: { server: ReferenceServer; ca: string };
+
+    beforeAll(async () => {
+      clean = await serve(dialect, root);
+      exported = await exportAndGenerate(dialect, clean.server.origin);
+      exportsByDialect.set(dialect, exported);
+    }, 120_000);
+    afterAll(() => clean?.server.close());
+
+    it('Portman generates contract tests for every operation: the 2xx, the literal code, the content type, a JSON body, the schema where there is one', () => {
+      expect(exported.baseUrl).toBe(`${clean.server.origin}/api/public`);
+      expect(exported.operations).toHaveLength(OPERATIONS.length);
+      for (const operation of exported.operations) {
+        expect(operation.tests, operation.request).toEqual(expect.arrayContaining(['Status code is 2xx', 'Content-Type is application/json', 'Response has JSON Body']));
+        expect(operation.tests.some((t) => /^Response status code is 2\d\d$/.test(t)), operation.request).toBe(true);
+      }
+      const schemas = exported.operations.filter((o) => o.tests.includes('Schema is valid')).map((o) => o.request);
+      expect(schemas).toEqual(expect.arrayContaining(['POST /schedules', 'POST /users', 'GET /users', 'POST /timesheets', 'GET /timesheets', 'POST /breaks', 'GET /breaks']));
+      const count = exported.operations.reduce((n, o) => n + o.tests.length, 0);
+      summary.push(`${dialect}: Portman generated ${count} assertions over ${exported.operations.length} operations (${schemas.length} with a schema)`);
+    });
+
+    it('Newman runs them against a clean server: every assertion passes', async () => {
+      const run = await runNewman(NEWMAN!, exported.collection, { baseUrl: exported.baseUrl, token: TOKEN, ca: clean.ca }, join(root, dialect, 'newman-clean.json'));
+      const { assertions, failed } = tally(run);
+      expect(run.failures, shown(run)).toEqual([]);
+      expect(assertions).toBeGreaterThanOrEqual(4 * OPERATIONS.length);
+      summary.push(`${dialect}: Newman, clean server: ${assertions} assertions, ${failed} failed`);
+    }, 60_000);
+
+    it.skipIf(PRISM === null)("the same run through Prism's validating proxy (TLS to the server with its CA): no violation, every assertion passes", async () => {
+      const run = await throughPrism(exported, dialect, join(root, dialect, 'newman-prism.json'));
+      const { assertions, failed, violations } = tally(run);
+      expect(violations, shown(run)).toBe(0);
+      expect(run.failures, shown(run)).toEqual([]);
+      expect(run.executions.every((e) => e.status !== null && e.status < 300), shown(run)).toBe(true);
+      summary.push(`${dialect}: through Prism, clean server: ${violations} violations, ${assertions} assertions, ${failed} failed`);
+    }, 90_000);
+  });
+
+  describe.each(DIALECT_NAMES)('servers of the %s dialect with one fault each: every fault a schema or a status code can show is flagged', (dialect) => {
+    const flagged = FAULTS.filter((f) => FAULT_EXPECTATIONS[f.name].flagged && f.appliesTo(DIALECTS[dialect])).map((f) => f.name);
+    /** Per fault, its iteration of the run straight at the servers and of the run through Prism (null without Prism). */
+    const results = new Map<FaultName, { direct: NewmanRun; prism: NewmanRun | null }>();
+
+    beforeAll(async () => {
+      for (const [name, result] of await sweep(dialect, flagged)) results.set(name, result);
+    }, 180_000);
+
+    it('some faults are flagged', () => {
+      expect(flagged.length).toBeGreaterThanOrEqual(10);
+    });
+
+    it.each(flagged)('%s: Newman fails an assertion, and Prism reports a violation or the run through it fails', (name) => {
+      const { direct, prism } = results.get(name)!;
+      // Flagged by an assertion on an answer, never by a request that got none (a TLS or connection error).
+      expect(direct.executions.map((e) => e.status === null), shown(direct)).toEqual(OPERATIONS.map(() => false));
+      expect(direct.failures.length, shown(direct)).toBeGreaterThan(0);
+      const requests = (list: readonly { request: string }[]) => [...new Set(list.map((x) => x.request))].join(', ') || 'none';
+      let through = 'Prism not installed';
+      if (prism) {
+        const { violations, failed } = tally(prism);
+        expect(prism.executions.map((e) => e.status === null), shown(prism)).toEqual(OPERATIONS.map(() => false));
+        expect(violations + failed, shown(prism)).toBeGreaterThan(0);
+        through = `through Prism ${violations} violations (${requests(prism.executions.filter((e) => e.violations.length > 0))}), ${failed} failed assertions`;
+      }
+      summary.push(`${dialect}, fault ${name}: Newman ${direct.failures.length} failed assertions (${requests(direct.failures)}); ${through}`);
+    });
+  });
+});
