@@ -29,7 +29,7 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 /** What each exit code means, for `--help` and the docs. */
 export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'passed: nothing judged failed (skipped checks, budget cuts and waived failures do not change it); other commands: done',
-  1: 'failed: a rule failed (run, selftest, load), run judged fewer rules than --min-rules, or diff found a regression',
+  1: 'failed: a rule failed (run, grade, selftest, load), run judged fewer rules than --min-rules, or diff found a regression',
   2: 'usage: the command, a flag, the profile, a suite or another input was wrong, or the run could not be made (nothing was judged)',
   3: 'errored: no rule failed, but some checks errored (could not reach a verdict)',
   70: "internal: clockcheck's own bug (one line says so; CLOCKCHECK_DEBUG=1 prints the stack)",
