@@ -9,7 +9,7 @@ export interface ExchangeRequest {
   readonly method: HttpMethod;
   /** Absolute URL, redacted. */
   readonly url: string;
-  /** Header names lower-cased; values redacted (Authorization becomes `[REDACTED]`). */
+  /** Header names lower-cased; values redacted (Authorization becomes `[REDACTED]`, or `Bearer [REDACTED]` when the token went with a scheme). */
   readonly headers: Readonly<Record<string, string>>;
   /** The body as sent (text), redacted; undefined when none was sent. */
   readonly body?: string;

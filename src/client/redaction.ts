@@ -148,7 +148,12 @@ export class Redactor {
   }
 
   #credential(value: string): string {
-    if (this.reveals(value)) return REDACTED;
+    if (this.reveals(value)) {
+      // The scheme is no secret, and a replay (curl.ts) or a recording's reader (`grade`) needs it: `Bearer <token>` becomes
+      // `Bearer [REDACTED]`. Anything else that reveals the token (an encoding of it, more around it) is hidden whole.
+      const scheme = /^([A-Za-z][A-Za-z0-9-]*) +/.exec(value);
+      return scheme && value.slice(scheme[0].length) === this.#token && !this.reveals(scheme[1]!) ? `${scheme[1]} ${REDACTED}` : REDACTED;
+    }
     const piece = value.trim();
     return piece.length > 0 && piece.length * 2 >= this.#token.length && this.#token.includes(piece) ? REDACTED : value;
   }

@@ -33,8 +33,12 @@ function pathJudgements(o: Observed, reading: GradeReading): Judgement[] {
   const status = statusOf(o);
   const out: Judgement[] = [];
   if (new URL(o.exchange.request.url).protocol === 'http:' && status !== null) {
+    // Data over plain HTTP fails; a redirect to HTTPS passes. A refusal shows nothing by itself: the
+    // API's own 401 over plain HTTP is the API served there (the run compares it with the HTTPS answer).
     const data = isSuccess(status) && o.responseBody.known && o.responseBody.text.trim() !== '';
-    out.push(judged(o, 'HTTPS-ONLY', !data, `plain-HTTP ${requestLine(o)} refused or redirected, no API data`, `status ${status}${data ? ' with a body' : ''}`));
+    const location = o.exchange.response?.headers.location ?? '';
+    const upgraded = status >= 300 && status < 400 && location.startsWith('https://');
+    if (data || upgraded) out.push(judged(o, 'HTTPS-ONLY', upgraded, `plain-HTTP ${requestLine(o)} redirected to HTTPS or refused, no API data`, `status ${status}${data ? ' with a body' : ` to ${location}`}`));
   }
   const list = o.exchange.request.method === 'GET' && o.operation?.method === 'get' && reading.profile.api_prefix === '/api/public';
   if (list && (isSuccess(status) || status === 404)) out.push(judged(o, 'VER-PUBLIC-PATH', status !== 404, `${requestLine(o)} served under /api/public`, `status ${status}`));

@@ -6,7 +6,7 @@ import { RULES, type RuleId } from '../contract/rules.ts';
  * saying what it would need. Every other rule needs clockcheck to send probes (NOT_PASSIVE says why).
  */
 export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
-  'HTTPS-ONLY': 'a plain-HTTP request to the API',
+  'HTTPS-ONLY': 'a plain-HTTP request to the API answered with data, or redirected to HTTPS',
   'JSON-RESPONSE': 'a 2xx or 4xx answer with a body',
   'JSON-MALFORMED-REJECTED': 'a JSON request body that does not parse',
   'HEAD-SUPPORTED': 'a HEAD request to the API',

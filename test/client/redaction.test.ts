@@ -80,7 +80,7 @@ describe('Redactor.text', () => {
 describe('Redactor.headers', () => {
   it('hides an Authorization header that holds the token, whatever else it holds', () => {
     expect(redactor.headers({ authorization: TOKEN })).toEqual({ authorization: REDACTED });
-    expect(redactor.headers({ Authorization: `Bearer ${TOKEN}` })).toEqual({ Authorization: REDACTED });
+    expect(redactor.headers({ Authorization: `Bearer ${TOKEN}` })).toEqual({ Authorization: `Bearer ${REDACTED}` });
     expect(redactor.headers({ authorization: `Basic ${Buffer.from(TOKEN).toString('base64')}` })).toEqual({ authorization: REDACTED });
   });
 

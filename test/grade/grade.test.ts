@@ -155,6 +155,16 @@ describe('what a recorded exchange shows', () => {
     expect(cookie.verdict('AUTH-REQUIRED')).toBe('unseen');
   });
 
+  it("fails AUTH-HEADER-RAW when the raw token was refused and the same token served as Bearer, redacted as clockcheck's HAR keeps it", async () => {
+    const { verdict } = await grade([
+      entry({ url: '/users', status: 401, headers: { authorization: '[REDACTED]' }, response: { message: 'Unauthenticated.' } }),
+      entry({ url: '/users', at: 10, status: 200, headers: { authorization: 'Bearer [REDACTED]' }, response: page([]) }),
+    ]);
+    expect(verdict('AUTH-HEADER-RAW')).toBe('failed');
+    const raw = await grade([entry({ url: '/users', status: 200, response: page([]) })]);
+    expect(raw.verdict('AUTH-HEADER-RAW')).toBe('passed');
+  });
+
   it('fails RATE-LIMIT-CAP when more than the limit were served inside one window, and passes it when the call beyond was refused', async () => {
     const calls = (lastStatus: number) => Array.from({ length: 61 }, (_, i) => entry({ url: '/users', at: i * 500, status: i === 60 ? lastStatus : 200, response: page([]) }));
     expect((await grade(calls(200))).verdict('RATE-LIMIT-CAP')).toBe('failed');
@@ -162,6 +172,13 @@ describe('what a recorded exchange shows', () => {
     // Spread over more than a window: nothing shown.
     const spread = Array.from({ length: 61 }, (_, i) => entry({ url: '/users', at: i * 1100, status: 200, response: page([]) }));
     expect((await grade(spread)).verdict('RATE-LIMIT-CAP')).toBe('unseen');
+  });
+
+  it('fails HTTPS-ONLY on data over plain HTTP, passes a redirect to HTTPS, and reads nothing into a refusal there', async () => {
+    const http = 'http://api.example.test/api/public/users';
+    expect((await grade([entry({ url: http, status: 200, response: page([]) })])).verdict('HTTPS-ONLY')).toBe('failed');
+    expect((await grade([entry({ url: http, status: 301, responseHeaders: { location: 'https://api.example.test/api/public/users' } })])).verdict('HTTPS-ONLY')).toBe('passed');
+    expect((await grade([entry({ url: http, status: 401, response: { message: 'Unauthenticated.' } })])).verdict('HTTPS-ONLY')).toBe('unseen');
   });
 
   it('compares HEAD with the GET of the same URL', async () => {
