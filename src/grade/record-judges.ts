@@ -10,6 +10,26 @@ import { isSuccess, judged, statusOf, type Judgement } from './judgement.ts';
 import type { GradeReading } from './request-judges.ts';
 import type { Observed } from './traffic.ts';
 
+/** What a datetime string of a break reads as; the same strings recur page after page, so each is read once (luxon's parsing is most of a large recording's time). */
+interface DateTimeReading {
+  readonly offsetForm: boolean;
+  readonly naiveForm: boolean;
+  readonly ms: number | null;
+}
+const READINGS = new Map<string, DateTimeReading>();
+/** Readings kept before the memo starts over: a bound on its memory. */
+const MAX_READINGS = 100_000;
+
+function readDateTime(value: string): DateTimeReading {
+  let reading = READINGS.get(value);
+  if (reading) return reading;
+  if (READINGS.size >= MAX_READINGS) READINGS.clear();
+  const parsed = parseOffsetDateTime(value);
+  reading = { offsetForm: offsetDateTime.safeParse(value).success, naiveForm: naiveDateTime.safeParse(value).success, ms: parsed ? parsed.dateTime.toMillis() : null };
+  READINGS.set(value, reading);
+  return reading;
+}
+
 const LISTED_FIELDS = ['id', 'start', 'end', 'break_rule_id', 'duration_in_seconds', 'created_at', 'updated_at'] as const;
 const CREATED_FIELDS = ['id', 'timesheet_id', 'start', 'end', 'break_rule_id', 'duration', 'created_at', 'updated_at'] as const;
 const INTEGER_FIELDS = new Set(['id', 'timesheet_id', 'break_rule_id', 'duration', 'duration_in_seconds']);
@@ -28,17 +48,17 @@ export function breakRecordJudgements(o: Observed, item: unknown, kind: 'listed'
   const out: Judgement[] = [judged(o, shapeRule, missing.length === 0, `${fields.join(', ')} (integers where §2.4 says so)`, missing.length === 0 ? `${id} has them` : `${id}: ${missing.map((f) => (item[f] === undefined ? `no ${f}` : `${f} ${JSON.stringify(item[f])}`)).join(', ')}`)];
   for (const field of ['start', 'end'] as const) {
     if (typeof item[field] !== 'string') continue;
-    out.push(judged(o, 'BRK-DATETIME-FORMAT', offsetDateTime.safeParse(item[field]).success, `${field} YYYY-MM-DDTHH:MM:SS±HH:MM`, `${id}: ${field} ${String(item[field])}`));
+    out.push(judged(o, 'BRK-DATETIME-FORMAT', readDateTime(item[field]).offsetForm, `${field} YYYY-MM-DDTHH:MM:SS±HH:MM`, `${id}: ${field} ${String(item[field])}`));
   }
   for (const field of ['created_at', 'updated_at'] as const) {
     if (typeof item[field] !== 'string') continue;
-    out.push(judged(o, 'BRK-TIMESTAMP-FORMAT', naiveDateTime.safeParse(item[field]).success, `${field} YYYY-MM-DDTHH:MM:SS without offset`, `${id}: ${field} ${String(item[field])}`));
+    out.push(judged(o, 'BRK-TIMESTAMP-FORMAT', readDateTime(item[field]).naiveForm, `${field} YYYY-MM-DDTHH:MM:SS without offset`, `${id}: ${field} ${String(item[field])}`));
   }
   const durationField = kind === 'listed' ? 'duration_in_seconds' : 'duration';
-  const start = typeof item.start === 'string' ? parseOffsetDateTime(item.start) : null;
-  const end = typeof item.end === 'string' ? parseOffsetDateTime(item.end) : null;
-  if (start && end && item[durationField] !== undefined) {
-    const expected = Math.round((end.dateTime.toMillis() - start.dateTime.toMillis()) / 1000);
+  const start = typeof item.start === 'string' ? readDateTime(item.start).ms : null;
+  const end = typeof item.end === 'string' ? readDateTime(item.end).ms : null;
+  if (start !== null && end !== null && item[durationField] !== undefined) {
+    const expected = Math.round((end - start) / 1000);
     out.push(judged(o, 'BRK-DURATION', item[durationField] === expected, `${durationField} = ${expected} (end − start, seconds)`, `${id}: ${durationField} ${JSON.stringify(item[durationField])}`));
   }
   return out;

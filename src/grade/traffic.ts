@@ -107,7 +107,7 @@ function headerMap(list: readonly { name: string; value: string }[], redactor: R
 }
 
 /** One entry as clockcheck's exchange: redacted as every artifact is. */
-function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody; response: RecordedBody }, redactor: Redactor): Exchange {
+function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody; response: RecordedBody }, json: unknown, redactor: Redactor): Exchange {
   const startMs = Date.parse(entry.startedDateTime);
   const method = entry.request.method.toUpperCase();
   const request = {
@@ -119,7 +119,6 @@ function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody
   const base = { id, startedAt: new Date(startMs).toISOString(), sentAtMs: startMs, durationMs: entry.time ?? 0, request };
   if (entry.response.status === 0) return { ...base, error: { code: 'OTHER', message: redactor.text(entry.response._error ?? 'no response recorded') } };
   const body = bodies.response.known ? redactor.text(bodies.response.text) : '';
-  const json = parseJson(bodies.response).json;
   const response = { status: entry.response.status, headers: headerMap(entry.response.headers, redactor), body, bodyBytes: bodies.response.known ? bodies.response.bytes : 0, bodyTruncated: false };
   return { ...base, response: json === undefined ? response : { ...response, json: redactor.json(json) } };
 }
@@ -150,7 +149,7 @@ export function apiTraffic(entries: readonly HarEntry[], options: { readonly api
     const response = parseJson(bodies.response);
     const startMs = Date.parse(entry.startedDateTime);
     observed.push({
-      exchange: exchangeOf(entry, observed.length + 1, bodies, redactor),
+      exchange: exchangeOf(entry, observed.length + 1, bodies, response.json, redactor),
       path,
       query: url.searchParams,
       operation: operationFor(entry.request.method, path),
