@@ -6,7 +6,7 @@ import type { Observed } from './traffic.ts';
 
 const DATE_RANGE = /^(\d{4})-(\d{2})-(\d{2}),(\d{4})-(\d{2})-(\d{2})$/;
 
-/** JSON-RESPONSE and ERR-BODY-SHAPE (§1, §7): a body a 2xx or a refusal carries is JSON, with a JSON content type. */
+/** JSON-RESPONSE (§1): a body a 2xx or a refusal carries is JSON, with a JSON content type. */
 function jsonBodyJudgements(o: Observed): Judgement[] {
   const status = statusOf(o);
   if (o.exchange.request.method === 'HEAD' || !o.responseBody.known || o.responseBody.text.trim() === '') return [];
@@ -15,8 +15,7 @@ function jsonBodyJudgements(o: Observed): Judgement[] {
   const parses = o.responseJson !== undefined;
   const ok = parses && /json/i.test(type);
   const actual = `content-type ${type || 'none'}${parses ? '' : ', a body that is not JSON'}`;
-  // An error body that is not JSON is JSON-RESPONSE's finding (as the run attributes it); ERR-BODY-SHAPE (default: any JSON) is shown by one that is.
-  return [judged(o, 'JSON-RESPONSE', ok, 'a JSON body with a JSON content type', actual), ...(isRejection(status) && parses ? [judged(o, 'ERR-BODY-SHAPE', true, 'an error body that is JSON', 'JSON')] : [])];
+  return [judged(o, 'JSON-RESPONSE', ok, 'a JSON body with a JSON content type', actual)];
 }
 
 /** HEAD-SUPPORTED (§1): HEAD on a GET route is answered, without a body. */

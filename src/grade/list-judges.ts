@@ -4,7 +4,7 @@ import { pageSizeProblems } from '../checks/page-size-verdict.ts';
 import { tolerantOrder } from '../checks/sorted.ts';
 import { selectedBreakIds } from '../contract/payloads/break.ts';
 import { isJsonObject } from '../contract/payloads/validate.ts';
-import { breakCreateResponse, createdItem, paginationBlock } from '../contract/responses.ts';
+import { paginationBlock } from '../contract/responses.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { readField, snakeCase } from '../records/field-name.ts';
 import { sameMeaning } from '../records/same-meaning.ts';
@@ -85,9 +85,8 @@ export function breakCreateJudgements(o: Observed): Judgement[] {
   const top = isJsonObject(json) && json.items !== undefined && typeof json.message === 'string';
   const out = [judged(o, 'BRK-CREATE-RESPONSE', top, '{items: <the break>, message: "..."}', top ? 'so' : (JSON.stringify(json) ?? 'no JSON').slice(0, 80))];
   if (!top) return out;
-  const parsed = breakCreateResponse.safeParse(json);
-  const item = parsed.success ? createdItem(parsed.data.items) : Array.isArray(json.items) ? json.items[0] : json.items;
-  return [...out, ...breakRecordJudgements(o, item, 'created')];
+  // `items` is the break or a one-element array of it (§4.4 does not say which); its fields are judged one by one.
+  return [...out, ...breakRecordJudgements(o, Array.isArray(json.items) ? json.items[0] : json.items, 'created')];
 }
 
 /** The record field a sort name orders by: the profile's sort_names read backwards, else the name in snake_case (§4.2 shows firstName). */

@@ -73,10 +73,9 @@ export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
   'AUTH-HEADER-RAW': 'a request with the raw token',
   'RATE-LIMIT-CAP': 'more than the limit of calls with one token within one window',
   'RATE-LIMIT-BODY': 'a 429, under a profile that names rate_limit.body_text',
-  'ERR-VALIDATION-STATUS': 'a write whose body breaks a field rule, refused',
+  'ERR-VALIDATION-STATUS': 'a write whose body breaks a field rule, refused, under a profile that names status_codes.validation',
   'ERR-NO-SERVER-ERROR': 'a write whose body breaks a rule, or an odd page_size or date_range',
   'ERR-SUCCESS-STATUS': 'an operation answered 2xx, under a profile that names status_codes',
-  'ERR-BODY-SHAPE': 'a 4xx with a body',
   'VER-PUBLIC-PATH': 'a GET of a list under /api/public',
 };
 

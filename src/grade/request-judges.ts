@@ -2,7 +2,6 @@ import { ruleById, type RuleId } from '../contract/rules.ts';
 import { isJsonObject } from '../contract/payloads/validate.ts';
 import type { Violation } from '../contract/violation.ts';
 import type { Profile } from '../profile/profile.ts';
-import { headerValue } from './har-input.ts';
 import { isRejection, isServerError, isSuccess, judged, requestLine, statusOf, type Judgement } from './judgement.ts';
 import type { Observed } from './traffic.ts';
 
@@ -44,11 +43,13 @@ function emailViolations(o: Observed, body: Readonly<Record<string, unknown>>): 
   return user && typeof body.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(body.email) ? [{ ruleId: 'USR-EMAIL-FORMAT', field: 'email', message: `email ${JSON.stringify(body.email)} is not an address` }] : [];
 }
 
-/** ERR-VALIDATION-STATUS: a body that breaks a field rule is refused with a 4xx other than 429, the profile's code when it names one. */
-function validationStatus(o: Observed, status: number, profile: Profile): Judgement {
+/**
+ * ERR-VALIDATION-STATUS: a body that breaks a field rule is refused with the profile's code. Judged
+ * only when the profile names one: without it any 4xx other than 429 holds, and a refusal is one.
+ */
+function validationStatus(o: Observed, status: number, profile: Profile): Judgement[] {
   const wanted = profile.status_codes.validation;
-  const ok = wanted === undefined || status === wanted;
-  return judged(o, 'ERR-VALIDATION-STATUS', ok, wanted === undefined ? 'a 4xx other than 429' : `status ${wanted} (profile)`, `status ${status}`);
+  return wanted === undefined ? [] : [judged(o, 'ERR-VALIDATION-STATUS', status === wanted, `status ${wanted} (profile)`, `status ${status}`)];
 }
 
 /**
@@ -73,7 +74,7 @@ export function requestRuleJudgements(o: Observed, reading: GradeReading): Judge
   if (!isRejection(status)) return [];
   return [
     judged(o, 'ERR-NO-SERVER-ERROR', true, 'a 4xx to a body that breaks a rule', `status ${status}`),
-    validationStatus(o, status, reading.profile),
+    ...validationStatus(o, status, reading.profile),
     ...(rules.length === 1 ? [judged(o, rules[0]!, true, `a body that breaks ${rules[0]} (${said(rules[0]!)}) refused`, `status ${status}`)] : []),
   ];
 }
@@ -81,8 +82,7 @@ export function requestRuleJudgements(o: Observed, reading: GradeReading): Judge
 /** JSON-MALFORMED-REJECTED (§1): a JSON request body that does not parse is refused with a 4xx, never accepted or a 5xx. */
 function malformedJson(o: Observed, status: number): Judgement[] {
   if (o.requestJsonProblem === undefined) return [];
-  const type = headerValue(Object.entries(o.exchange.request.headers).map(([name, value]) => ({ name, value })), 'content-type') ?? '';
-  if (!/json/i.test(type)) return [];
+  if (!/json/i.test(o.exchange.request.headers['content-type'] ?? '')) return [];
   const expected = `${requestLine(o)} with a body that is not JSON (${o.requestJsonProblem}) refused with a 4xx`;
   // A 5xx here is JSON-MALFORMED-REJECTED's own finding (as the run attributes it), not a second one under ERR-NO-SERVER-ERROR.
   if (isServerError(status)) return [judged(o, 'JSON-MALFORMED-REJECTED', false, expected, `status ${status}`)];

@@ -93,7 +93,10 @@ describe('what a recorded exchange shows', () => {
     expect(verdict('SCH-DATE-FORMAT')).toBe('failed');
     const refused = await grade([entry({ method: 'POST', url: '/schedules', body: { ...schedule, start_date: '2026-01-12' }, status: 422, response: { message: 'invalid' } })]);
     expect(refused.verdict('SCH-DATE-FORMAT')).toBe('passed');
-    expect(refused.verdict('ERR-VALIDATION-STATUS')).toBe('passed');
+    expect(refused.verdict('ERR-VALIDATION-STATUS')).toBe('unseen'); // any 4xx holds without the profile's code
+    const coded = { ...defaultProfile(), status_codes: { validation: 400 } };
+    const wrongCode = await grade([entry({ method: 'POST', url: '/schedules', body: { ...schedule, start_date: '2026-01-12' }, status: 422, response: {} })], coded, true);
+    expect(wrongCode.verdict('ERR-VALIDATION-STATUS')).toBe('failed');
     expect(refused.verdict('ERR-NO-SERVER-ERROR')).toBe('passed');
   });
 
@@ -111,7 +114,7 @@ describe('what a recorded exchange shows', () => {
     const { verdict } = await grade([entry({ method: 'POST', url: '/schedules', body: { ...schedule, start_date: '2026-01-12', start_time: '25:00' }, status: 422, response: {} })]);
     expect(verdict('SCH-DATE-FORMAT')).toBe('unseen');
     expect(verdict('SCH-TIME-FORMAT')).toBe('unseen');
-    expect(verdict('ERR-VALIDATION-STATUS')).toBe('passed');
+    expect(verdict('ERR-NO-SERVER-ERROR')).toBe('passed');
   });
 
   it('judges a partial update by what it sends, never by a requirement the stored schedule may meet', async () => {
