@@ -73,10 +73,12 @@ export class InternalError extends ClockcheckError {
 export type StopCause = 'target' | 'time-limit' | 'budget' | 'interrupted';
 
 /**
- * The run cannot go on (the token was revoked mid-run, the target stopped answering, the time or
- * budget is spent, a signal came): no request is sent any more and the reports are still written.
- * The check in progress is `errored` with this reason when the target or the time limit stopped the
- * run, `not-run` when its budget or a signal did; every check after it is `not-run`.
+ * The run cannot go on (the token was revoked mid-run, the target stopped answering or stalled, the
+ * time limit passed, the budget is spent, a signal came): no request is sent any more and the reports
+ * are still written. What it leaves unjudged follows `stoppedBy` (`isChosenStop`): a budget or a
+ * signal is the user's choice, so the checks it cut are `not-run`; anything else (the target, the
+ * time limit) left checks the run meant to judge unjudged, so they are `errored` with this reason and
+ * the run is never green (exit 3 unless a rule failed).
  */
 export class RunStopped extends ClockcheckError {
   constructor(
@@ -85,4 +87,9 @@ export class RunStopped extends ClockcheckError {
   ) {
     super('CLOCKCHECK_RUN_STOPPED', reason);
   }
+}
+
+/** Whether a stop is the user's own choice (a budget, a signal): what it cut is not run, not errored. */
+export function isChosenStop(stoppedBy: StopCause): boolean {
+  return stoppedBy === 'budget' || stoppedBy === 'interrupted';
 }

@@ -31,7 +31,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'passed: nothing judged failed (skipped checks, budget cuts and waived failures do not change it); other commands: done',
   1: 'failed: a rule failed (run, grade, selftest, load), run judged fewer rules than --min-rules, or diff found a regression',
   2: 'usage: the command, a flag, the profile, a suite or another input was wrong, or the run could not be made (nothing was judged)',
-  3: 'errored: no rule failed, but some checks errored (could not reach a verdict)',
+  3: 'errored: no rule failed, but some checks errored (could not reach a verdict), or the target or --max-time stopped the run before its end',
   70: "internal: clockcheck's own bug (one line says so; CLOCKCHECK_DEBUG=1 prints the stack)",
   130: 'interrupted: stopped by SIGINT (Ctrl-C)',
   143: 'interrupted: stopped by SIGTERM',

@@ -50,6 +50,7 @@ function inModelOrder(r: RunReport): RunReport {
       unjudged: r.summary.unjudged.map((g) => ({ status: g.status, reason: g.reason, checkIds: [...g.checkIds] })),
     },
     runError: r.runError,
+    stopped: r.stopped && { by: r.stopped.by, reason: r.stopped.reason },
     cleanup: r.cleanup && { outcome: r.cleanup.outcome, detail: r.cleanup.detail, exchanges: r.cleanup.exchanges.map(exchange) },
     status: r.status,
     exitCode: r.exitCode,

@@ -23,17 +23,19 @@ export const RUN_EXIT_CODES = {
 export type RunExitCode = (typeof RUN_EXIT_CODES)[keyof typeof RUN_EXIT_CODES];
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '2.0.0';
+export const REPORT_SCHEMA_VERSION = '2.1.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).
  * waived: failed, but the profile waives the rule (reported with the reason; does not fail the run).
  * Those three judged their rules; the other three judged nothing, and say why in `reason`:
- * errored: the check started and could not reach a verdict (transport trouble, a missing capture,
- * the run stopped while it was in progress).
+ * errored: the check could not reach a verdict for a cause on the target's side (transport trouble, a
+ * missing capture, a value no request can carry), or the run stopped for such a cause (the target
+ * stalled or stopped answering, the token was refused mid-run, the time limit passed) while it was
+ * in progress or before it started (`RunReport.stopped`).
  * skipped: the check does not apply to this target or selection (read-only, a fixture the profile lacks).
- * not-run: the run did not get to it: a budget (`--within`, `--max-requests`) left it out, or the run
- * stopped, or could not be made, before it started.
+ * not-run: the user's choice left it out: a budget (`--within`, `--max-requests`), `--only`/`--skip`
+ * choices recorded as such, a signal; or the run could not be made (`runError`) before it started.
  */
 export type CheckStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'not-run' | 'waived';
 
@@ -214,6 +216,13 @@ export interface RunReport {
   readonly summary: RunSummary;
   /** Why the run could not be made (unreachable, TLS, a refused token, a redirect); then the preflight is errored, every other check not-run, and exitCode is 2. */
   readonly runError?: string;
+  /**
+   * The run stopped before its end for a cause the user did not choose (the target stalled or stopped
+   * answering, the token was refused mid-run, the time limit passed): the checks it left unjudged are
+   * errored with `reason`, and the run is not green (exit 3 unless a rule failed). Absent when the run
+   * ran to its end, or a budget or a signal ended it.
+   */
+  readonly stopped?: { readonly by: 'target' | 'time-limit'; readonly reason: string };
   /** An interrupted run's one cleanup attempt of what it could remove (the webhook subscription it made); absent when the run was not interrupted. */
   readonly cleanup?: RunCleanup;
   /** `complete`: the run ended by itself (stopped early or not: see `notes`). `interrupted`: a signal (SIGINT, SIGTERM) ended it; exitCode is then 130 or 143. */

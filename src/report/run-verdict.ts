@@ -12,18 +12,21 @@ export interface RunFacts {
   readonly minRules?: number | undefined;
   /** The signal that interrupted the run, if one did. */
   readonly interruptedBy?: 'SIGINT' | 'SIGTERM' | undefined;
+  /** The run stopped before its end for a cause the user did not choose (RunReport.stopped): never green. */
+  readonly stopped?: boolean;
 }
 
 /**
  * The exit code of a run, first match wins: interrupted (130 SIGINT, 143 SIGTERM); the run could
- * not be made (2); a rule failed (1); fewer rules judged than --min-rules (1); a check errored (3);
- * else passed (0): skipped checks, budget cuts and waived failures do not change it.
+ * not be made (2); a rule failed (1); fewer rules judged than --min-rules (1); a check errored, or
+ * the target or the time limit stopped the run before its end (3); else passed (0): skipped checks,
+ * budget cuts and waived failures do not change it.
  */
 export function runExitCode(facts: RunFacts): RunExitCode {
   if (facts.interruptedBy !== undefined) return facts.interruptedBy === 'SIGINT' ? RUN_EXIT_CODES.sigint : RUN_EXIT_CODES.sigterm;
   if (facts.runError !== undefined) return RUN_EXIT_CODES.notMade;
   if (facts.summary.failed > 0 || minRulesShortfall(facts.summary, facts.minRules) !== null) return RUN_EXIT_CODES.failed;
-  if (facts.summary.errored > 0) return RUN_EXIT_CODES.errored;
+  if (facts.summary.errored > 0 || facts.stopped === true) return RUN_EXIT_CODES.errored;
   return RUN_EXIT_CODES.passed;
 }
 

@@ -160,7 +160,8 @@ export function verdictSummary(report: RunReport, options: Pick<SummaryTableOpti
 
 /**
  * `FAILED  37 of 102 rules judged; 2 failed, 1 errored, 115 not run`: the verdict (which the exit
- * code stands for), the rules judged, and the counts that are not passes.
+ * code stands for), the rules judged, the counts that are not passes, and what stopped the run
+ * before its end, if something did.
  */
 function verdictLine(report: RunReport, paint: Paint): string {
   const verdict = runVerdict(report);
@@ -168,5 +169,6 @@ function verdictLine(report: RunReport, paint: Paint): string {
   const judged = verdict === 'NOT JUDGED ENOUGH' ? `${rulesJudgedText(summary)}, fewer than --min-rules ${report.options.minRules}` : rulesJudgedText(summary);
   const counts = (['failed', 'errored', 'waived', 'not-run', 'skipped'] as const).filter((s) => countOf(summary, s) > 0).map((s) => `${countOf(summary, s)} ${STATUS_WORDS[s]}`);
   const interrupted = report.status === 'interrupted' ? '; the run was interrupted' : '';
-  return `${paint(VERDICT_STYLE[verdict], paint('bold', verdict))}  ${judged}${counts.length > 0 ? `; ${counts.join(', ')}` : ''}${interrupted}`;
+  const stopped = report.stopped ? `; the run stopped: ${oneLine(report.stopped.reason, TEXT_WIDTH * 2)}` : '';
+  return `${paint(VERDICT_STYLE[verdict], paint('bold', verdict))}  ${judged}${counts.length > 0 ? `; ${counts.join(', ')}` : ''}${interrupted}${stopped}`;
 }

@@ -34,8 +34,8 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
       return judge(run, contradicted, contradicted.results, await cleanUpAfterSignal(run));
     }
     options.onMade?.();
-    const results = await execute(run, planned, fates);
-    return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run));
+    const { results, stopped } = await execute(run, planned, fates);
+    return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run), stopped);
   } finally {
     await run.close();
   }

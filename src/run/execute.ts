@@ -1,4 +1,4 @@
-import { RunStopped } from '../errors.ts';
+import { isChosenStop, RunStopped } from '../errors.ts';
 import { retainExchange } from '../client/retained.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult } from '../report/model.ts';
@@ -33,28 +33,35 @@ export function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'sour
   return { ...check, status, reason, findings: [], exchanges: [], durationMs: 0 };
 }
 
+/** The checks' results, and what stopped the run before its end (null: it ran to its end). */
+export interface Executed {
+  readonly results: CheckResult[];
+  readonly stopped: RunStopped | null;
+}
+
 /**
  * Executes the plan's checks on an open run, after the preflight: the units in order, what a
  * budget left out not-run with the reason, what the sink saw, and the run-wide rate monitor's
- * verdict. Never throws for the target's behaviour; a run that stops reports the rest not-run.
+ * verdict. Never throws for the target's behaviour; a run that stops reports the rest errored (the
+ * target, the time limit) or not run (a budget, a signal), and says who stopped it.
  */
-export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates): Promise<CheckResult[]> {
+export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates): Promise<Executed> {
   const { options, plan, transport, guard, watch, sink } = run;
   const execution = executionOf(run, fates);
   const executed = await executeUnits(checkUnits(plan, execution, options), {
-    stopped: () => guard.stopped ?? watch.stopped,
+    stopped: () => guard.stopError() ?? watch.stopError(),
     admit: admission(run),
     profile: options.profile,
     ...(options.interruption ? { interrupted: options.interruption.interrupted } : {}),
   });
   const results = [...executed.results, ...leftOutByBudget(planned, execution, options)];
-  if (executed.stopped !== null) run.notes.push(`the run stopped: ${executed.stopped}`);
+  if (executed.stopped !== null) run.notes.push(`the run stopped: ${executed.stopped.reason}`);
   if (executed.cut.length > 0) run.notes.push(`${budgetLimits(options.runBudget ?? {})}: ${executed.cut.length} check${executed.cut.length === 1 ? '' : 's'} the budget had chosen did not fit what was left of it when ${executed.cut.length === 1 ? 'its' : 'their'} turn came: not run (${executed.cut.join(', ')})`);
   if (sink) run.notes.push(sinkNote(sink, run.webhookSecret !== null && options.webhookSecret === undefined));
   if (plan.monitor) {
     results.push(retainResult(applyWaivers(transport.monitor.check(options.profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), options.profile)));
   }
-  return results;
+  return { results, stopped: executed.stopped };
 }
 
 /**
@@ -142,8 +149,8 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
 
 /** How executeUnits goes on or stops. */
 interface UnitControl {
-  /** Why the run stopped (a signal, its time, the target), asked before each unit; null while it goes on. */
-  readonly stopped: () => string | null;
+  /** Why the run stopped (a signal, its time, the target, a budget), asked before each unit; null while it goes on. */
+  readonly stopped: () => RunStopped | null;
   /** Why a unit does not fit what is left of the budget ("not run: budget …"); null when it fits. */
   readonly admit: (unit: CheckUnit) => string | null;
   readonly profile: Profile;
@@ -157,25 +164,30 @@ interface UnitControl {
  * units run; all are awaited before the results are returned, in the units' order. A unit that
  * does not fit what is left of the budget is not run, and the run goes on with the next (a cheaper
  * one may fit). Once the run stops (a unit throws RunStopped, or `stopped()` says so before a unit),
- * the unit in progress is reported `errored` with the reason when the target or the time limit
- * stopped it (it started and could not finish) or `not-run` when the budget or a signal did, and
- * every later one `not-run` ("not run: <reason>"). A signal does not wait for the units under way:
- * they are reported not run at once. Each result keeps its exchanges as a report does (retained.ts):
- * what a run holds does not grow with what the target sends.
+ * the unit in progress and every later one are reported by who stopped it (`isChosenStop`): the
+ * target or the time limit left them unjudged, so `errored` with the reason (a run that judged too
+ * little is never green); a budget or a signal, the user's choice, `not-run` ("not run: <reason>").
+ * A signal does not wait for the units under way: they are reported not run at once. Each result
+ * keeps its exchanges as a report does (retained.ts): what a run holds does not grow with what the
+ * target sends.
  */
-async function executeUnits(units: readonly CheckUnit[], control: UnitControl): Promise<{ results: CheckResult[]; stopped: string | null; cut: string[] }> {
+async function executeUnits(units: readonly CheckUnit[], control: UnitControl): Promise<{ results: CheckResult[]; stopped: RunStopped | null; cut: string[] }> {
   const byUnit: (readonly CheckResult[] | undefined)[] = [];
   const waiting: Promise<void>[] = [];
   const cut: string[] = [];
-  let stopped: string | null = null;
+  let stopped: RunStopped | null = null;
   let signal: string | null = null;
   const interrupted = control.interrupted?.then((s) => void (signal = s)) ?? new Promise<void>(() => {});
   for (const [i, unit] of units.entries()) {
-    stopped ??= signal === null ? control.stopped() : `interrupted by ${signal}`;
+    stopped ??= signal === null ? control.stopped() : new RunStopped(`interrupted by ${signal}`, 'interrupted');
     const unfit = stopped === null ? control.admit(unit) : null;
-    if (stopped !== null || unfit !== null) {
-      byUnit[i] = unit.notRun(unfit ?? `not run: ${stopped}`);
-      if (unfit !== null) cut.push(...unit.ids);
+    if (stopped !== null) {
+      byUnit[i] = isChosenStop(stopped.stoppedBy) ? unit.notRun(`not run: ${stopped.reason}`) : unit.notRun(stopped.reason, 'errored');
+      continue;
+    }
+    if (unfit !== null) {
+      byUnit[i] = unit.notRun(unfit);
+      cut.push(...unit.ids);
       continue;
     }
     let release = () => {};
@@ -184,9 +196,9 @@ async function executeUnits(units: readonly CheckUnit[], control: UnitControl): 
       (results) => void (byUnit[i] ??= results.map((r) => retainResult(applyWaivers(r, control.profile)))),
       (error: unknown) => {
         if (!(error instanceof RunStopped)) throw error;
-        const cutShort = error.stoppedBy === 'budget' || error.stoppedBy === 'interrupted';
+        const cutShort = isChosenStop(error.stoppedBy);
         byUnit[i] ??= unit.notRun(cutShort ? `not run: ${error.reason}${error.stoppedBy === 'interrupted' ? ' while it ran' : ''}` : error.reason, cutShort ? 'not-run' : 'errored');
-        stopped ??= error.reason;
+        stopped ??= error;
       },
     );
     waiting.push(running);
@@ -197,7 +209,7 @@ async function executeUnits(units: readonly CheckUnit[], control: UnitControl): 
     // The units still under way are not waited for: not run, and what they do from here is dropped.
     for (const promise of waiting) promise.catch(() => {});
     for (const [i, unit] of units.entries()) byUnit[i] ??= unit.notRun(`not run: interrupted by ${signal} while it ran`);
-    stopped = `interrupted by ${signal}`;
+    stopped = new RunStopped(`interrupted by ${signal}`, 'interrupted');
   }
   return { results: byUnit.flatMap((r) => r ?? []), stopped, cut };
 }

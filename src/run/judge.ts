@@ -1,3 +1,4 @@
+import { isChosenStop, type RunStopped } from '../errors.ts';
 import { coverageOf } from '../report/coverage.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type RunCleanup, type RunReport } from '../report/model.ts';
 import { runExitCode } from '../report/run-verdict.ts';
@@ -9,13 +10,15 @@ import { specIdentity } from './spec-document.ts';
 
 /**
  * The report of a run: coverage, summary and exit code from its check results (report/coverage.ts,
- * report/run-verdict.ts), with what the run noted and created.
+ * report/run-verdict.ts), with what the run noted and created, and what stopped it before its end
+ * (`stopped`, when the target or the time limit did: never a green run).
  */
-export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup): RunReport {
+export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup, stop?: RunStopped | null): RunReport {
   const { options, startedAt, plan, transport } = run;
   const interruptedBy = options.interruption?.signal ?? undefined;
   const runError = opening.made ? undefined : opening.runError;
   const { coverage, summary } = coverageOf(results);
+  const stopped = stop && !isChosenStop(stop.stoppedBy) && interruptedBy === undefined ? { by: stop.stoppedBy === 'time-limit' ? ('time-limit' as const) : ('target' as const), reason: stop.reason } : undefined;
   const finishedAt = new Date();
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -54,8 +57,9 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     createdResources: run.ledger.created,
     summary,
     ...(runError === undefined ? {} : { runError }),
+    ...(stopped === undefined ? {} : { stopped }),
     ...(cleanup === undefined ? {} : { cleanup }),
     status: interruptedBy === undefined ? 'complete' : 'interrupted',
-    exitCode: runExitCode({ summary, runError, minRules: options.minRules, interruptedBy }),
+    exitCode: runExitCode({ summary, runError, minRules: options.minRules, interruptedBy, stopped: stopped !== undefined }),
   };
 }

@@ -2,6 +2,7 @@ import type { CheckResult } from '../report/model.ts';
 import type { TargetClient, TokenScheme } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
+import { formatDuration } from '../duration.ts';
 import { RunError } from './run-error.ts';
 
 /** The check the preflight's exchanges decide: is the token accepted as §5.2 sends it? */
@@ -29,18 +30,25 @@ function excerpt(exchange: Exchange): string {
   return body === '' ? '' : ` ${body.length > 100 ? `${body.slice(0, 100)}…` : body}`;
 }
 
-/** Exit 2 when the target cannot be reached at all: one line that says what to fix. */
+/** Exit 2 when the target cannot be reached at all, or stalls its first answer: one line that says what to fix. */
 function unreachable(exchange: Exchange, origin: string, profile: Profile): string | null {
   const error = exchange.error;
-  if (!error || exchange.response) return null;
+  if (!error) return null;
+  if (exchange.response) {
+    // A head, then a body that stalls: nothing of the run could be judged on such answers.
+    if (error.code !== 'BODY_TIMEOUT' && error.code !== 'EXCHANGE_TIMEOUT') return null;
+    return `${origin} answered GET /users with ${exchange.response.status}, then its body did not arrive within ${formatDuration(error.code === 'BODY_TIMEOUT' ? profile.timeouts.body : profile.timeouts.exchange)} (${error.code}): the target stalls; is it the API's server, and is it healthy?`;
+  }
   switch (error.code) {
     case 'TLS_ERROR':
       return `TLS error talking to ${origin}: ${error.message}. Trust its CA with --ca FILE (profile: tls.ca), or pass --insecure.`;
     case 'CONNECTION_REFUSED':
       return `nothing listens at ${origin} (connection refused): is the target up, and is the port right?`;
     case 'CONNECT_TIMEOUT':
+      return `${origin} did not take the connection within ${formatDuration(profile.timeouts.connect)} (${error.code}): is the address right?`;
     case 'HEADERS_TIMEOUT':
-      return `${origin} did not answer within ${profile.timeouts.headers / 1000}s (${error.code}): is the address right?`;
+    case 'EXCHANGE_TIMEOUT':
+      return `${origin} did not answer within ${formatDuration(error.code === 'HEADERS_TIMEOUT' ? profile.timeouts.headers : profile.timeouts.exchange)} (${error.code}): is the address right?`;
     default:
       return `cannot reach ${origin}: ${error.code} ${error.message}`;
   }

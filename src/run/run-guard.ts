@@ -102,7 +102,7 @@ export class RunGuard {
   #stopForTime(): void {
     this.#stopped = this.#options.timeIsBudget
       ? new RunStopped(`budget (--within ${formatDuration(this.#options.maxTimeMs)}) spent`, 'budget')
-      : new RunStopped(`the run's time limit of ${formatDuration(this.#options.maxTimeMs)} (${this.#options.maxTimeSource}) passed, so the checks from here on were not run`, 'time-limit');
+      : new RunStopped(`the run's time limit of ${formatDuration(this.#options.maxTimeMs)} (${this.#options.maxTimeSource}) passed, so no more requests were sent and the checks from here on errored`, 'time-limit');
   }
 
   /**
@@ -136,7 +136,7 @@ export class RunGuard {
     if (this.#failuresInARow >= MAX_CONSECUTIVE_TRANSPORT_FAILURES && this.#stopped === null) {
       this.#stopped = new RunStopped(
         `the target stopped answering after exchange ${exchange.id - MAX_CONSECUTIVE_TRANSPORT_FAILURES}: ${MAX_CONSECUTIVE_TRANSPORT_FAILURES} exchanges in a row ` +
-          `got no complete answer (the last: ${exchange.error!.code}), so no more requests were sent and the checks from here on were not run`,
+          `got no complete answer (the last: ${exchange.error!.code}), so no more requests were sent and the checks from here on errored`,
       );
     }
     return exchange;
@@ -152,13 +152,13 @@ export class RunGuard {
     if (this.#stalled.ms < budgetMs || this.#stopped !== null) return;
     this.#stopped = new RunStopped(
       `the target stalled: ${this.#stalled.count} exchanges waited ${formatDuration(this.#stalled.ms)} in all without a complete answer, past the run's ${formatDuration(budgetMs)} for stalls, twice the exchange deadline ` +
-        `(the last: ${what}), so no more requests were sent and the checks from here on were not run`,
+        `(the last: ${what}), so no more requests were sent and the checks from here on errored`,
     );
   }
 
   /** Stops the run for what the target did (a certificate that changed mid-run); returns the RunStopped a send now throws. */
   stopForTarget(reason: string): RunStopped {
-    this.#stopped ??= new RunStopped(`${reason}, so no more requests were sent and the checks from here on were not run`);
+    this.#stopped ??= new RunStopped(`${reason}, so no more requests were sent and the checks from here on errored`);
     return this.#stopped;
   }
 
@@ -179,7 +179,7 @@ export class RunGuard {
     const spanMs = this.#now() - this.#refused.since;
     if (spanMs > 2 * windowMs && this.#stopped === null) {
       this.#stopped = new RunStopped(
-        `the target answered 429 to every call for ${formatDuration(spanMs)}, more than two windows of ${formatDuration(windowMs)} (${this.#refused.count} calls in a row): it served nothing, so no more requests were sent and the checks from here on were not run`,
+        `the target answered 429 to every call for ${formatDuration(spanMs)}, more than two windows of ${formatDuration(windowMs)} (${this.#refused.count} calls in a row): it served nothing, so no more requests were sent and the checks from here on errored`,
       );
     }
   }

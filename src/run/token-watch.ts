@@ -29,6 +29,11 @@ export class TokenWatch {
     return this.#stopped?.reason ?? null;
   }
 
+  /** The RunStopped a send throws now, or null while the run goes on. */
+  stopError(): RunStopped | null {
+    return this.#stopped;
+  }
+
   /** Sends one request; throws RunStopped once the token is found revoked. */
   async send(request: TargetRequest): Promise<Exchange> {
     if (this.#stopped) throw this.#stopped;
@@ -42,7 +47,7 @@ export class TokenWatch {
     if (probeStatus !== undefined && this.#refused(probeStatus)) {
       this.#stopped = new RunStopped(
         `the token was refused from exchange ${exchange.id} on (${exchange.request.method} ${exchange.request.url} answered ${status}, ` +
-          `and GET /users, served at the preflight, answered ${probeStatus} in exchange ${probe.id}): it was revoked or expired during the run, so the checks from here on were not run`,
+          `and GET /users, served at the preflight, answered ${probeStatus} in exchange ${probe.id}): it was revoked or expired during the run, so no more requests were sent and the checks from here on errored`,
       );
       throw this.#stopped;
     }

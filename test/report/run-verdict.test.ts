@@ -21,6 +21,12 @@ describe('runExitCode', () => {
     expect(runExitCode({ summary: summaryOf(...statuses) })).toBe(code);
   });
 
+  it('exits 3 when the target or the time limit stopped the run, even if every check it reached passed; 1 still wins', () => {
+    expect(runExitCode({ summary: summaryOf('passed', 'passed'), stopped: true })).toBe(3);
+    expect(runExitCode({ summary: summaryOf('passed', 'failed'), stopped: true })).toBe(1);
+    expect(runExitCode({ summary: summaryOf('passed', 'passed'), stopped: false })).toBe(0);
+  });
+
   it('exits 2 when the run could not be made, whatever the checks say', () => {
     expect(runExitCode({ summary: summaryOf('errored', 'not-run'), runError: 'the token was refused' })).toBe(2);
   });

@@ -14,7 +14,7 @@ import { filesUnder, runClockcheck } from '../support/cli.ts';
  * the limit could count), the rest is errored or not run with that reason, and the reports are written.
  */
 describe('a target that answers 429 to every call after the preflight', () => {
-  it('stops within a few windows: RATE-LIMIT-QUOTA failed, the rest errored or not run with the reason, exit 1', async () => {
+  it('stops within a few windows: RATE-LIMIT-QUOTA failed, the rest errored with the reason, exit 1', async () => {
     const tls = await generateTlsIdentity();
     let calls = 0;
     const server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
@@ -47,7 +47,9 @@ describe('a target that answers 429 to every call after the preflight', () => {
       expect(report.notes).toContainEqual(expect.stringMatching(/^the run stopped: the target answered 429 to every call for [\d.]+ s, more than two windows of 1\.0 s/));
       const others = report.checks.filter((c) => c.id !== 'rate-limit/monitor' && c.id !== 'auth/token-form');
       expect(others.filter((c) => c.status === 'passed' || c.status === 'failed')).toEqual([]);
-      expect(others.some((c) => c.status === 'not-run' && /answered 429 to every call/.test(c.reason ?? ''))).toBe(true);
+      expect(others.filter((c) => c.status === 'not-run')).toEqual([]);
+      expect(others.some((c) => c.status === 'errored' && /answered 429 to every call/.test(c.reason ?? ''))).toBe(true);
+      expect(report.stopped).toMatchObject({ by: 'target', reason: expect.stringMatching(/answered 429 to every call/) });
       expect(calls).toBeLessThan(20);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate.ts';
 
@@ -25,15 +25,21 @@ import { generateTlsIdentity, type TlsIdentity } from '../../src/tls/certificate
  *   connections made after it (under `after-first`: after the first call);
  * - `stalls-alternate`: every other call is accepted and never answered; the others are served;
  * - `early-hints`: an honest server's interim responses: `100 Continue`, two `103 Early Hints`, then the answer.
+ *
+ * And the stalls of issue 35, each after a preflight served like an empty API:
+ * - `head-stall`: a status line and one header, then silence, the connection held open (the head never ends);
+ * - `tls-stall`: every answer closes its connection, and every connection made after the first call
+ *   is accepted and never gets a TLS handshake (the ClientHello is read and left unanswered).
  */
 export type HostileMode =
   | 'trickle' | 'deep-json' | 'wide-json' | 'error-500' | 'stops-answering' | 'goes-silent' | 'redirect'
-  | 'endless-headers' | 'negative-length' | 'held-open' | 'interim-flood' | 'endless-chunked' | 'cert-swap' | 'stalls-alternate' | 'early-hints';
+  | 'endless-headers' | 'negative-length' | 'held-open' | 'interim-flood' | 'endless-chunked' | 'cert-swap' | 'stalls-alternate' | 'early-hints'
+  | 'head-stall' | 'tls-stall';
 
 export const HOSTILE_MODES: readonly HostileMode[] = ['trickle', 'deep-json', 'wide-json', 'error-500', 'stops-answering', 'goes-silent', 'redirect'];
 
 /** The raw modes of issue 24. */
-export const CONNECTION_MODES = ['endless-headers', 'negative-length', 'held-open', 'interim-flood', 'endless-chunked', 'cert-swap', 'stalls-alternate', 'early-hints'] as const satisfies readonly HostileMode[];
+export const CONNECTION_MODES = ['endless-headers', 'negative-length', 'held-open', 'interim-flood', 'endless-chunked', 'cert-swap', 'stalls-alternate', 'early-hints', 'head-stall'] as const satisfies readonly HostileMode[];
 
 export interface HostileTargetOptions {
   readonly mode: HostileMode;
@@ -48,9 +54,9 @@ export interface HostileTargetOptions {
    * Which calls a raw mode (CONNECTION_MODES) answers its way: `after-first` (default) every call after
    * the first; `bursts` only the calls of autocannon's connections (a burst or `load`), told apart by
    * the `Host` header it spells with a capital letter (undici writes `host`) — the run's own client is
-   * served like an empty API.
+   * served like an empty API; `all` every call, the first (a run's preflight) included.
    */
-  readonly hostileOn?: 'after-first' | 'bursts';
+  readonly hostileOn?: 'after-first' | 'bursts' | 'all';
 }
 
 export interface HostileTarget {
@@ -78,7 +84,7 @@ export async function startHostileTarget(options: HostileTargetOptions): Promise
   let hostileCalls = 0;
   const swapTo = options.mode === 'cert-swap' ? await generateTlsIdentity() : null;
   const hostile = (req: IncomingMessage, first: boolean) =>
-    options.hostileOn === 'bursts' ? req.rawHeaders.includes('Host') : !first;
+    options.hostileOn === 'bursts' ? req.rawHeaders.includes('Host') : options.hostileOn === 'all' || !first;
 
   const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     received.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
@@ -86,7 +92,7 @@ export async function startHostileTarget(options: HostileTargetOptions): Promise
     res.on('error', () => {});
     const first = received.length === 1;
     const json = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...(options.mode === 'tls-stall' ? { connection: 'close' } : {}) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if ((CONNECTION_MODES as readonly string[]).includes(options.mode)) {
@@ -139,6 +145,8 @@ export async function startHostileTarget(options: HostileTargetOptions): Promise
           });
         }
         return;
+      case 'tls-stall':
+        return json(200, EMPTY_LIST);
       case 'deep-json':
         return json(200, first ? EMPTY_LIST : deep);
       case 'wide-json':
@@ -155,8 +163,18 @@ export async function startHostileTarget(options: HostileTargetOptions): Promise
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // tls-stall: a TCP front hands the connections made before the first call to the HTTPS server and
+  // holds the later ones open without a handshake.
+  const front = options.mode === 'tls-stall'
+    ? createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      if (received.length === 0) server.emit('connection', socket);
+    })
+    : server;
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const origin = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
   return {
     origin,
     tls,
@@ -166,7 +184,7 @@ export async function startHostileTarget(options: HostileTargetOptions): Promise
       for (const socket of sockets) socket.destroy();
       if (!listening) return;
       listening = false;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => front.close(() => resolve()));
     },
   };
 }
@@ -195,6 +213,9 @@ function rawAnswer(mode: string, socket: Duplex, timers: Set<NodeJS.Timeout>): v
       return;
     case 'held-open':
       socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n');
+      return;
+    case 'head-stall':
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n');
       return;
     case 'interim-flood': {
       const timer = setInterval(() => {

@@ -254,8 +254,9 @@ async function certifyAndReport(run: RunInput): Promise<number> {
       replayBase: replayBaseOf(options, server ? null : target.origin),
     });
     progress?.settle(report.runError === undefined);
-    // A run that could not be made says why first (its progress held back) and last (after the report paths).
-    const fatal = report.runError === undefined ? null : `clockcheck: ${terminalSafe(report.runError)}`;
+    // A run that could not be made says why first (its progress held back) and last (after the report paths);
+    // so does a run the target or its time limit stopped before its end.
+    const fatal = report.runError !== undefined ? `clockcheck: ${terminalSafe(report.runError)}` : report.stopped ? `clockcheck: the run stopped: ${terminalSafe(report.stopped.reason)}` : null;
     if (fatal !== null) console.error(fatal);
     // The HAR's query parameters are decoded from the URLs: redacted once more, with the run's secrets.
     const redactor = options.har ? new Redactor(target.token, webhookSecret === undefined ? [] : [webhookSecret]) : null;
