@@ -16,7 +16,17 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
+// The event loop emptied with the command still awaited: it waits on a promise nothing can settle.
+// A run notices this first (run/loop-watch.ts: its own beforeExit listener ends it with a report and
+// exit 70); anything else is one line and exit 70 here, never Node's silent exit 13.
+let done = false;
+process.on('beforeExit', () => {
+  if (done || process.listenerCount('beforeExit') > 1) return;
+  done = true;
+  crash(new Error(`the command waited on something nothing could ever settle (the event loop emptied): clockcheck ${process.argv[2] ?? ''}`.trimEnd()));
+});
 process.exitCode = await main(process.argv.slice(2));
+done = true;
 // An interrupted run has written its reports; what its stopped checks were still waiting for (a
 // quiet period, a window) is dropped, not waited for.
 if (process.exitCode === 130 || process.exitCode === 143) process.exit(process.exitCode);

@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { z } from 'zod';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import { select } from '../records/json-path.ts';
@@ -27,7 +28,7 @@ export const durationMatches = builtinCheck(Args, async (ctx, args) => {
     judged++;
     const expected = Math.round((end.dateTime.toMillis() - start.dateTime.toMillis()) / 1000);
     if (b[args.field] !== expected) {
-      ctx.fail('BRK-DURATION', `${args.field} = ${expected} (end ${b.end} − start ${b.start}, in seconds)`, `${args.field} = ${JSON.stringify(b[args.field])} (break ${String(b.id)})`);
+      ctx.fail('BRK-DURATION', `${args.field} = ${expected} (end ${b.end} − start ${b.start}, in seconds)`, `${args.field} = ${jsonText(b[args.field])} (break ${String(b.id)})`);
     }
   }
   // No break to judge: BRK-DURATION was never shown. A break without the field or a parsable start and

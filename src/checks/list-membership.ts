@@ -42,7 +42,7 @@ export const listMembership = builtinCheck(Args, async (ctx, args) => {
       ctx.fail(rule, `a 2xx list for ${args.path}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
       return;
     }
-    const items = itemsOf(response.json, ctx.profile);
+    const items = itemsOf(response.json, ctx.profile, args.path);
     if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
     for (const item of items) {
       const id = idOf(item);

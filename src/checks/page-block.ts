@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import type { PaginationBlock } from '../contract/responses.ts';
 import type { RuleId } from '../contract/rules.ts';
 
@@ -55,10 +56,10 @@ export function linkProblems(block: PaginationBlock): PageProblem[] {
   const fail = (expected: string, actual: string) => problems.push({ ruleId: 'PAG-LINKS', expected, actual });
   const atEnd = block.current_page >= block.last_page;
   if (atEnd !== (block.next_page_url === null)) {
-    fail(`next_page_url ${atEnd ? 'null on the last page' : 'set before the last page'}`, `next_page_url ${JSON.stringify(block.next_page_url)} on page ${block.current_page} of ${block.last_page}`);
+    fail(`next_page_url ${atEnd ? 'null on the last page' : 'set before the last page'}`, `next_page_url ${jsonText(block.next_page_url)} on page ${block.current_page} of ${block.last_page}`);
   }
   if ((block.current_page <= 1) !== (block.prev_page_url === null)) {
-    fail(`prev_page_url ${block.current_page <= 1 ? 'null on the first page' : 'set after the first page'}`, `prev_page_url ${JSON.stringify(block.prev_page_url)} on page ${block.current_page}`);
+    fail(`prev_page_url ${block.current_page <= 1 ? 'null on the first page' : 'set after the first page'}`, `prev_page_url ${jsonText(block.prev_page_url)} on page ${block.current_page}`);
   }
   const named: Array<[string, string | null, number]> = [
     ['next_page_url', block.next_page_url, block.current_page + 1],

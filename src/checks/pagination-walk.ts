@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { z } from 'zod';
 import { paginationBlock, type PaginationBlock } from '../contract/responses.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -36,7 +37,7 @@ async function fetchPage(ctx: CheckContext, request: Parameters<CheckContext['se
     ctx.fail('PAG-WALK', `a 2xx answer for ${what}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
     return null;
   }
-  const items = itemsOf(response.json, ctx.profile);
+  const items = itemsOf(response.json, ctx.profile, exchange.request.url);
   const parsed = paginationBlock.safeParse((response.json as { meta_data?: { pagination?: unknown } } | undefined)?.meta_data?.pagination);
   if (!items || !parsed.success) {
     const issue = parsed.success ? null : parsed.error.issues[0];
@@ -119,7 +120,7 @@ export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
     checkLinkForm(ctx, page, query);
     walked++;
     page.items.forEach((item, index) => {
-      const key = idOf(item) ?? JSON.stringify(item);
+      const key = idOf(item) ?? jsonText(item);
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         ctx.fail('PAG-WALK', 'every item on exactly one page', `item ${key} on page ${earlier} and again on page ${page.block.current_page} (position ${index + 1})`, [page.exchange]);
@@ -135,7 +136,7 @@ export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
       try {
         url = new URL(next);
       } catch {
-        return ctx.fail('PAG-LINKS', 'next_page_url an absolute URL', JSON.stringify(next), [page.exchange]);
+        return ctx.fail('PAG-LINKS', 'next_page_url an absolute URL', jsonText(next), [page.exchange]);
       }
       if (url.origin !== new URL(ctx.origin).origin) return ctx.fail('PAG-LINKS', `next_page_url on ${ctx.origin}`, next, [page.exchange]);
       const linked = await fetchPage(ctx, { method: 'GET', url: next, json: args.body }, `next_page_url ${next}`);

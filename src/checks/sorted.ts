@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { z } from 'zod';
 import type { RuleId } from '../contract/rules.ts';
 import { countableList } from './list-need.ts';
@@ -57,7 +58,7 @@ export const sorted = builtinCheck(Args, async (ctx, args) => {
     ctx.fail(rule, `a 2xx list sorted by ${sort}`, response ? `status ${response.status}` : `no response: ${exchange.error?.code}`);
     return;
   }
-  const items = itemsOf(response.json, ctx.profile);
+  const items = itemsOf(response.json, ctx.profile, exchange.request.url);
   if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
   if (items.length < 2) return ctx.precondition(`GET ${args.path} with sort=${sort} listed ${items.length} item${items.length === 1 ? '' : 's'}: an order needs at least 2 items to compare`);
   const fields = ctx.profile.record_fields;
@@ -74,7 +75,7 @@ export const sorted = builtinCheck(Args, async (ctx, args) => {
       if (key.descending) order = order === 'before' ? 'after' : order === 'after' ? 'before' : order;
       if (order === 'tie') continue;
       if (order === 'after') {
-        const show = (r: unknown) => args.keys.map((k) => `${k.field}=${JSON.stringify(value(r, k.field))}`).join(' ');
+        const show = (r: unknown) => args.keys.map((k) => `${k.field}=${jsonText(value(r, k.field))}`).join(' ');
         ctx.fail(rule, `items in the order sort=${sort}`, `item ${i} (${show(x)}) before item ${i + 1} (${show(y)})`);
         return;
       }

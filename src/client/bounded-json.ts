@@ -1,3 +1,5 @@
+import { parseJsonExact, scanJson, type JsonBounds } from '../contract/json-text.ts';
+
 /**
  * Bounds on what a response body may parse into. No document of this API comes near them (a page
  * of 100 users is a few thousand values, nested four levels); a body past them is not a sound JSON
@@ -6,7 +8,7 @@
  */
 export const JSON_BOUNDS = { maxDepth: 64, maxValues: 100_000 } as const;
 
-export type JsonBounds = { readonly maxDepth: number; readonly maxValues: number };
+export type { JsonBounds };
 
 /** A body parsed within the bounds, or why not. */
 export type BoundedJson =
@@ -16,59 +18,19 @@ export type BoundedJson =
   /** Over a bound: `problem` says which, e.g. "nested deeper than 64 levels". */
   | { readonly kind: 'over-bounds'; readonly problem: string };
 
-const OPEN_OBJECT = 0x7b; // {
-const OPEN_ARRAY = 0x5b; // [
-const CLOSE_OBJECT = 0x7d; // }
-const CLOSE_ARRAY = 0x5d; // ]
-const QUOTE = 0x22; // "
-const BACKSLASH = 0x5c; // \
-const COMMA = 0x2c; // ,
-const COLON = 0x3a; // :
-
-/**
- * Why `text` is over the bounds, or null. One pass over the characters, outside strings: each
- * bracket opens a level, and each value or key that starts (after `[`, `{`, `,`, `:` or at the
- * start) counts once. Malformed text is not judged here (JSON.parse does that).
- */
+/** Why `text` is over the bounds, or null (one pass over its characters: contract/json-text.ts scanJson). */
 export function jsonBoundsProblem(text: string, bounds: JsonBounds = JSON_BOUNDS): string | null {
-  let depth = 0;
-  let values = 0;
-  let inString = false;
-  let expectValue = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c <= 0x20) continue;
-    if (c === COMMA || c === COLON) {
-      expectValue = true;
-      continue;
-    }
-    if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      depth--;
-      continue;
-    }
-    if (expectValue && ++values > bounds.maxValues) return `more than ${bounds.maxValues} values`;
-    expectValue = false;
-    if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      expectValue = true;
-      if (++depth > bounds.maxDepth) return `nested deeper than ${bounds.maxDepth} levels`;
-    }
-  }
-  return null;
+  return scanJson(text, bounds).problem;
 }
 
 /** Parses a response body within the bounds (see JSON_BOUNDS). */
 export function parseBoundedJson(text: string, bounds: JsonBounds = JSON_BOUNDS): BoundedJson {
   if (text.trim() === '') return { kind: 'empty' };
-  const problem = jsonBoundsProblem(text, bounds);
-  if (problem !== null) return { kind: 'over-bounds', problem };
+  const scan = scanJson(text, bounds);
+  if (scan.problem !== null) return { kind: 'over-bounds', problem: scan.problem };
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
+    // Integers beyond 2^53 (an ID such as 9007199254740993) read exactly, as BigInt (contract/json-text.ts).
+    return { kind: 'json', value: parseJsonExact(text, scan.unsafeIntegers) };
   } catch {
     return { kind: 'not-json' };
   }

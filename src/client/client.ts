@@ -9,6 +9,7 @@ import { Redactor } from './redaction.ts';
 import { readBoundedBody } from './_internals/bounded-body.ts';
 import { LARGE_BODIES } from './large-body-collector.ts';
 import { parseBoundedJson } from './bounded-json.ts';
+import { jsonText } from '../contract/json-text.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
 import { transportFailure } from './transport-error.ts';
 
@@ -78,7 +79,7 @@ interface RequestParts {
   readonly query?: Readonly<Record<string, string | number>>;
   /** Extra headers; they win over the client's own (names are lower-cased). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** A JSON body (serialized with JSON.stringify). */
+  /** A JSON body (serialized as JSON.stringify does; a BigInt, an ID beyond 2^53, as its bare digits). */
   readonly json?: unknown;
   /** A body sent as it is (e.g. malformed JSON); not together with `json`. */
   readonly rawBody?: string;
@@ -198,6 +199,12 @@ export class TargetClient {
   async send(request: TargetRequest): Promise<Exchange> {
     if (this.#closed) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'send() after close()');
     const prepared = this.#prepare(request);
+    const unsendable = unsendablePart(prepared, this.origin.length);
+    if (unsendable !== null) {
+      // Refused here, before the pacer and the pool: undici 7 refuses such a request too, but its pool
+      // (one connection) then leaves the next request pending forever, even past its abort.
+      throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `a request built from the target's data cannot be sent: ${prepared.method} ${JSON.stringify(this.#redactor.text(prepared.url.slice(this.origin.length)))} holds ${this.#redactor.text(unsendable)}, which a request cannot carry (CR, LF, NUL, a space or beyond Latin-1 in the path; a control character in a header)`);
+    }
     const paced = await this.#options.pacer?.acquire();
     let raw: Exchange;
     try {
@@ -244,7 +251,7 @@ export class TargetClient {
     if (request.json !== undefined && request.rawBody !== undefined) {
       throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'give json or rawBody, not both');
     }
-    const body = request.rawBody ?? (request.json === undefined ? undefined : JSON.stringify(request.json));
+    const body = request.rawBody ?? (request.json === undefined ? undefined : jsonText(request.json));
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     const auth = request.auth ?? 'token';
     if (auth === 'token') headers.authorization = this.authorization();
@@ -419,6 +426,22 @@ export function withLazyJson(exchange: Exchange, redactor: Redactor): Exchange {
 }
 
 /** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */
+/** Path characters undici sends (its `invalidPathRegex`), and header value characters (its `headerCharRegex`). */
+const UNSENDABLE_IN_PATH = /[^\u0021-\u00ff]/;
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** What of a request undici would refuse (a path or header character, shown escaped), or null when it can be sent. */
+function unsendablePart(request: ExchangeRequest, originLength: number): string | null {
+  const path = request.url.slice(originLength);
+  const inPath = UNSENDABLE_IN_PATH.exec(path);
+  if (inPath) return `${JSON.stringify(inPath[0])} in its path`;
+  for (const [name, value] of Object.entries(request.headers)) {
+    const inHeader = UNSENDABLE_IN_HEADER.exec(value);
+    if (inHeader) return `${JSON.stringify(inHeader[0])} in its ${JSON.stringify(name)} header`;
+  }
+  return null;
+}
+
 function isMisuse(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === 'UND_ERR_INVALID_ARG';
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { naiveDateTime, offsetDateTime } from './primitives.ts';
 
+/** An ID in a response: an integer, read exactly where it is beyond 2^53 (a BigInt, json-text.ts). */
+const responseId = z.union([z.number().int(), z.bigint()]);
+
 /**
  * zod schemas of the response fragments the spec shows (§2.4, §2.5, §4.4). Records are loose:
  * a server may return more fields than the spec shows. Everything the spec leaves "not shown"
@@ -9,10 +12,10 @@ import { naiveDateTime, offsetDateTime } from './primitives.ts';
 
 /** §2.4: a break as returned by GET /breaks. */
 export const breakListed = z.looseObject({
-  id: z.number().int(),
+  id: responseId,
   start: offsetDateTime,
   end: offsetDateTime,
-  break_rule_id: z.number().int(),
+  break_rule_id: responseId,
   duration_in_seconds: z.number().int(),
   created_at: naiveDateTime,
   updated_at: naiveDateTime,
@@ -21,11 +24,11 @@ export type BreakListed = z.infer<typeof breakListed>;
 
 /** §2.4: a break as returned by POST /breaks: `duration` instead of `duration_in_seconds`, plus `timesheet_id`. */
 export const breakCreated = z.looseObject({
-  id: z.number().int(),
-  timesheet_id: z.number().int(),
+  id: responseId,
+  timesheet_id: responseId,
   start: offsetDateTime,
   end: offsetDateTime,
-  break_rule_id: z.number().int(),
+  break_rule_id: responseId,
   duration: z.number().int(),
   created_at: naiveDateTime,
   updated_at: naiveDateTime,

@@ -26,7 +26,8 @@ export type RuleFamily =
   | 'query'
   | 'webhook'
   | 'rate-limit'
-  | 'errors';
+  | 'errors'
+  | 'records';
 
 export interface Rule {
   readonly id: string;
@@ -173,6 +174,9 @@ export const RULES = [
   rule('ERR-NO-SERVER-ERROR', '7', 'errors', 'profile', 'Bad input is answered with a 4xx, never a 5xx (spec: not shown; HTTP semantics).'),
   rule('ERR-SUCCESS-STATUS', '7', 'errors', 'profile', 'Each operation succeeds with a 2xx (exact codes: not shown; the profile may require e.g. 201 on create).'),
   rule('ERR-BODY-SHAPE', '7', 'errors', 'profile', 'Shape of an error body (spec: not shown; default: any JSON).'),
+
+  // §4: the IDs of the records the API creates
+  rule('ID-INTEGER', '4.2, 4.1, 4.4, 2.3', 'records', 'spec', 'The ID a create answer gives a user, schedule or timesheet is an integer, read by meaning (`"42"` is 42; negative and beyond 2^53 are integers): userId and schedule_id are integer path parameters (§4.2, §4.1), user_id and timesheet_id integer references (§2.3, §4.4).'),
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

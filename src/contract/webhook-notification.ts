@@ -98,7 +98,7 @@ export const PublishedBody = z.looseObject({
   payload: z.looseObject({
     event: z.string().min(1),
     data: z.looseObject({
-      id: z.union([z.number().int(), z.string().min(1)]),
+      id: z.union([z.number().int(), z.bigint(), z.string().min(1)]),
       operation: z.string().regex(/^[a-z_]+_(created|updated|deleted)$/),
       last_updated_at: z.union([z.number(), z.literal(false)]),
     }),
@@ -125,7 +125,7 @@ export function readNotification(form: NotificationForm, json: unknown): ReadNot
   const operation = resolvePointer(json, form.operation.at);
   const event = form.event ? resolvePointer(json, form.event.at) : undefined;
   const names: NotificationReading = {
-    id: (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id !== '') ? String(id) : null,
+    id: (typeof id === 'number' && Number.isFinite(id)) || typeof id === 'bigint' || (typeof id === 'string' && id !== '') ? String(id) : null,
     operation: typeof operation === 'string' ? operation : null,
     event: typeof event === 'string' ? event : null,
   };
@@ -145,7 +145,7 @@ export function readNotification(form: NotificationForm, json: unknown): ReadNot
  * The body of a notification that `category` record `id` was `change`d, in `form`; a published body's
  * `last_updated_at` is `lastUpdatedAt` (a Unix time, or false).
  */
-export function notificationBody(form: NotificationForm, category: string, id: number | string, change: ChangeKind, lastUpdatedAt: number | false): unknown {
+export function notificationBody(form: NotificationForm, category: string, id: number | string | bigint, change: ChangeKind, lastUpdatedAt: number | false): unknown {
   if (hasPublishedBody(form)) {
     return { payload: { event: category, data: { id, operation: formValue(form.operation.value, category, change), last_updated_at: lastUpdatedAt } } };
   }

@@ -1,6 +1,6 @@
 import { isRejection, isServerError, isSuccess, judged, requestLine, statusOf, type Judgement } from './judgement.ts';
 import { breakCreateJudgements, listJudgements } from './list-judges.ts';
-import { userDefaultJudgements } from './record-judges.ts';
+import { createdIdJudgements, userDefaultJudgements } from './record-judges.ts';
 import { requestRuleJudgements, type GradeReading } from './request-judges.ts';
 import type { Observed } from './traffic.ts';
 
@@ -102,5 +102,6 @@ export function exchangeJudgements(o: Observed, reading: GradeReading): Judgemen
     ...listJudgements(o, reading),
     ...breakCreateJudgements(o),
     ...userDefaultJudgements(o, reading),
+    ...createdIdJudgements(o, reading),
   ];
 }

@@ -11,6 +11,7 @@ export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
   'JSON-MALFORMED-REJECTED': 'a JSON request body that does not parse',
   'HEAD-SUPPORTED': 'a HEAD request to the API',
   'HEAD-PARITY': 'a HEAD and a GET of the same URL within a minute',
+  'ID-INTEGER': 'a user, schedule or timesheet create answered 2xx with the ID of its record',
   'SCH-ASSIGNED-BY-REQUIRED': 'a schedule create without assigned_by',
   'SCH-TITLE-REQUIRED': 'a schedule create without title',
   'SCH-REPEAT-REQUIRED': 'a schedule create without repeat',

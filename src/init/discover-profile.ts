@@ -11,7 +11,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { Pacer } from '../client/pacer.ts';
 import { clientTimeouts, defaultProfile, type Profile } from '../profile/profile.ts';
 import { Progress, type ProgressStream } from '../report/progress.ts';
-import { found, notFound, type Discovery } from './discovery.ts';
+import { found, isFound, notFound, type Discovery } from './discovery.ts';
 import { discoverBreakRule, discoverTimesheets, type TimesheetFixtures } from './discover-records.ts';
 import { discoverSortNames } from './discover-sort.ts';
 import { discoverUsers, type UserFixtures } from './discover-users.ts';
@@ -73,7 +73,7 @@ export interface DiscoveredProfile {
 
 /** Read-only requests init plans: the preflight, two refused ones, the filters, the sorts, timesheets, breaks, versions. */
 const PLANNED_READS = 15;
-const PLANNED_WRITES = 3;
+const PLANNED_WRITES = 4;
 
 /** The form of the links of a list answer, from its first_page_url: does it repeat the request's query? */
 function pageLinks(list: ListAnswer): Discovery<'keep-query' | 'page-only'> {
@@ -211,7 +211,9 @@ async function askTarget(client: TargetClient, options: InitOptions, profile: Pr
   const oversized = await list('/breaks', { page_size: 101 });
   const breaks = oversized.items ? oversized : await list('/breaks', { page_size: 100 });
   const versionedPrefix = await discoverVersionedPrefix(send, options.origin);
-  const writes = options.probeWrites ? await probeWrites(send) : null;
+  // The writes add a closed timesheet of an active user when the target showed none with offsets.
+  const owner = isFound(users.activeUserIds) ? users.activeUserIds.value[0] : undefined;
+  const writes = options.probeWrites ? await probeWrites(send, isFound(timesheets.timesheet) ? undefined : owner) : null;
   return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, oversized, breaks, versionedPrefix, writes };
 }
 
@@ -226,7 +228,7 @@ function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests'
     jobId: timesheets.jobId,
     taskId: timesheets.taskId,
     breakRuleId: discoverBreakRule(answers.breaks),
-    timesheet: timesheets.timesheet,
+    timesheet: writes?.timesheet && isFound(writes.timesheet) ? writes.timesheet : timesheets.timesheet,
     companyTimezone: notFound(
       `the API shows no company settings, so the company timezone is not known; set it (run assumes America/Chicago until you do: TS-OFFSET-DEFAULT-TIMEZONE, SCH-TIMEZONE-DEFAULT and the timesheets created without a timezone depend on it)` +
         (timesheets.zones.length > 0 ? `. The timesheets on the target name ${timesheets.zones.map(([z, n]) => `${z} (${n})`).join(', ')} as clock_in_timezone` : ''),

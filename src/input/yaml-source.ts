@@ -28,7 +28,8 @@ export interface YamlSource {
 /** Parses YAML keeping positions; a syntax error becomes a SourceError with its line. */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  // Integers are read as BigInt, then back as numbers where that is exact: an ID beyond 2^53 stays exact.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, intAsBigInt: true });
   const first = doc.errors[0];
   if (first) {
     const line = lineCounter.linePos(first.pos[0]).line;
@@ -62,6 +63,17 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   return { file, value: toValue(doc, file, lineCounter), lineOf };
 }
 
+/** A value read with `intAsBigInt`, each BigInt within ±(2^53 − 1) a number again (only an integer JSON cannot carry exactly stays a BigInt). */
+function safeIntegersAsNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(safeIntegersAsNumbers);
+  if (value instanceof Map || value instanceof Set) return value;
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = safeIntegersAsNumbers((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
 /** Aliases a document may expand to at most (the yaml package's count: an alias bomb stops here). */
 export const MAX_ALIAS_COUNT = 100;
 
@@ -71,7 +83,7 @@ export const MAX_ALIAS_COUNT = 100;
  */
 function toValue(doc: Document.Parsed, file: string, lineCounter: LineCounter): unknown {
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return safeIntegersAsNumbers(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
   } catch (error) {
     if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
     let line = 1;

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { sayForTools } from './_internals/json-schema-of.ts';
 import { setPointer } from '../contract/json-pointer.ts';
 import { describeSigned, hasPublishedBody, PUBLISHED_FORM, PublishedBody, type NotificationForm, type SignatureScheme } from '../contract/webhook-notification.ts';
 
@@ -27,7 +28,7 @@ function signaturePattern(scheme: SignatureScheme): string {
  */
 export function notificationBodySchema(form: NotificationForm): Json {
   if (hasPublishedBody(form)) {
-    const { $schema: _, ...schema } = z.toJSONSchema(PublishedBody, { target: 'draft-2020-12' }) as Json;
+    const { $schema: _, ...schema } = z.toJSONSchema(PublishedBody, { target: 'draft-2020-12', unrepresentable: 'any', override: sayForTools }) as Json;
     return schema;
   }
   // The leaves at their pointers, then each object on the way made a JSON Schema object requiring its members.

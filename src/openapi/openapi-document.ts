@@ -14,19 +14,25 @@ export interface OpenApiSource {
   readonly spec: { readonly title: string; readonly sha256: string };
   /** The readings it is written to (openApiReading: a profile's, a target); default WEAKEST_READING. */
   readonly reading?: OpenApiReading;
+  /**
+   * `document` (default): GET /breaks documents its optional JSON body (§4.4 `ids`), with no example;
+   * `omit`: leaves it out, for tools that fill a body from the schema and proxies that refuse to
+   * forward a GET with a body (Prism's proxy answers 501).
+   */
+  readonly getBody?: 'document' | 'omit';
 }
 
 /** The request body of an operation: its schema (in components) with an example the server accepts, or GET /breaks' optional `ids`. */
-function requestBody(model: OperationModel, example: Json | undefined): Json | undefined {
+function requestBody(model: OperationModel, example: Json | undefined, getBody: 'document' | 'omit'): Json | undefined {
   const media = (schema: Json) => ({ 'application/json': { schema, ...(example ? { example } : {}) } });
   if (model.request) return { required: true, content: media({ $ref: `#/components/schemas/${model.operationId}Request` }) };
-  if (!model.idsBody) return undefined;
+  if (!model.idsBody || getBody === 'omit') return undefined;
   const ids = { type: 'object', properties: { ids: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'null' }] } }, 'x-rule-ids': ['BRK-IDS-FILTER', 'BRK-IDS-ALL'] };
   return { required: false, description: 'GET with a JSON body (§4.4): `ids` null, empty or absent returns all breaks.', content: media(ids) };
 }
 
 /** One operation; `body` is its request schema (in components), whose rules it also answers to. */
-function operationObject(model: OperationModel, body: Json | undefined, responses: Record<string, Json>, reading: OpenApiReading): Json {
+function operationObject(model: OperationModel, body: Json | undefined, responses: Record<string, Json>, reading: OpenApiReading, getBody: 'document' | 'omit'): Json {
   const example = requestExample(model, reading);
   const query = (model.query ?? []).map((p) => listParameter(p, reading));
   const bodyRules = (body?.['x-rule-ids'] as RuleId[] | undefined) ?? [];
@@ -36,7 +42,7 @@ function operationObject(model: OperationModel, body: Json | undefined, response
     ? [{ name: model.pathParameter.name, in: 'path', required: true, description: model.pathParameter.description, schema: { type: 'integer' }, example: example.pathParameter ?? 1 }]
     : [];
   const parameters = [...path, ...query];
-  const request = requestBody(model, example.body);
+  const request = requestBody(model, example.body, getBody);
   return {
     operationId: model.operationId,
     summary: model.summary,
@@ -79,7 +85,7 @@ export function openApiDocument(source: OpenApiSource): Json {
   for (const model of OPERATIONS) {
     const body = model.request ? requestSchema(model.request, reading) : undefined;
     const answers = operationResponses(model, reading);
-    (paths[model.path] ??= {})[model.method] = operationObject(model, body, answers.responses, reading);
+    (paths[model.path] ??= {})[model.method] = operationObject(model, body, answers.responses, reading, source.getBody ?? 'document');
     if (body) schemas[`${model.operationId}Request`] = body;
     Object.assign(schemas, answers.schemas);
   }

@@ -7,15 +7,18 @@ import type { OpenApiReading } from './openapi-reading.ts';
 /** An operation's example request: its body and its path parameter, each where it has one. */
 export interface RequestExample {
   readonly body?: Json;
-  readonly pathParameter?: number;
+  readonly pathParameter?: number | bigint;
 }
 
 /** The IDs and the closed timesheet examples use: the profile's fixtures, else 1 (the first record of a server that counts from 1). */
 function fixturesOf(reading: OpenApiReading) {
   const { fixtures } = reading;
+  // role_user_ids may name inactive users (the role filter returns them too): assigned_by and user_ids need active ones (§2.1).
+  const active = fixtures.active_user_ids;
+  const activeOf = (ids: readonly (number | bigint)[] | undefined) => (active === undefined ? ids?.[0] : ids?.find((id) => active.some((a) => String(a) === String(id))));
   return {
-    admin: fixtures.role_user_ids?.admin?.[0] ?? fixtures.active_user_ids?.[0] ?? 1,
-    employee: fixtures.role_user_ids?.employee?.[0] ?? fixtures.active_user_ids?.at(-1) ?? 1,
+    admin: activeOf(fixtures.role_user_ids?.admin) ?? fixtures.active_user_ids?.[0] ?? 1,
+    employee: activeOf(fixtures.role_user_ids?.employee) ?? fixtures.active_user_ids?.at(-1) ?? 1,
     breakRule: fixtures.break_rule_id ?? 1,
     timesheet: fixtures.timesheet ?? { id: 1, start: '2026-10-01T09:00:00-05:00', end: '2026-10-01T17:00:00-05:00' },
     job: fixtures.job_id,
@@ -38,7 +41,7 @@ function breakInside(timesheet: { start: string; end: string }): { start: string
  * at the start, daylight time at the end, on the day the clocks change), the company's where no
  * clock_in_timezone is given. Without a known company timezone both zones are named.
  */
-function nightShift(reading: OpenApiReading, userId: number, jobId: number | undefined): Json {
+function nightShift(reading: OpenApiReading, userId: number | bigint, jobId: number | bigint | undefined): Json {
   const zone = reading.companyTimezone ?? 'America/Chicago';
   const outZone = zone === 'America/New_York' ? 'America/Chicago' : 'America/New_York';
   const start = DateTime.fromObject({ year: 2026, month: 3, day: 7, hour: 22 }, { zone });
@@ -55,7 +58,7 @@ function nightShift(reading: OpenApiReading, userId: number, jobId: number | und
 }
 
 /** A one-day, all-day schedule (no times: SCH-TIMES-UNLESS-ALL-DAY), assigned by an admin to an employee. */
-function allDaySchedule(admin: number, employee: number, date: string): Json {
+function allDaySchedule(admin: number | bigint, employee: number | bigint, date: string): Json {
   return { assigned_by: admin, title: 'Stocktake', repeat: false, all_day: true, color: 'blue', user_ids: [employee], start_date: date, end_date: date };
 }
 
@@ -85,8 +88,9 @@ export function requestExample(model: OperationModel, reading: OpenApiReading): 
       return { body: nightShift(reading, f.employee, f.job) };
     case 'createBreak':
       return { body: { timesheet_id: f.timesheet.id, break_rule_id: f.breakRule, ...breakInside(f.timesheet) } };
+    // GET /breaks is sent without its optional body (§4.4: all breaks): a proxy may refuse to forward a GET with a body.
     case 'listBreaks':
-      return { body: { ids: [1, 2] } };
+      return {};
     default:
       return {};
   }

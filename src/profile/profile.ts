@@ -1,3 +1,4 @@
+import { jsonText, parseJsonExact } from '../contract/json-text.ts';
 import { z } from 'zod';
 import { isOffsetDateTime, isTimezoneName } from '../contract/formats/index.ts';
 import { ruleIdSchema } from '../input/rule-id.ts';
@@ -21,7 +22,8 @@ const optionalDuration = z
   .optional()
   .refine((v) => v === undefined || parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
   .transform((v) => (v === undefined ? undefined : (parseDuration(v) as number)));
-const id = z.number().int();
+/** A record's ID: an integer, a BigInt where it is beyond 2^53 (read exactly, carried back exactly). */
+const id = z.union([z.number().int(), z.bigint()]);
 const status = z.number().int().min(100).max(599);
 
 /**
@@ -190,5 +192,5 @@ export function clientTimeouts(profile: Profile): { connectMs: number; headersMs
 
 /** The profile as it goes into a report: everything but secrets (a profile never holds the token). */
 export function profileForReport(profile: Profile): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(profile)) as Record<string, unknown>;
+  return parseJsonExact(jsonText(profile)) as Record<string, unknown>;
 }

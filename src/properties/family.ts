@@ -1,3 +1,4 @@
+import type { RecordId } from '../records/created-id.ts';
 import type fc from 'fast-check';
 import type { RuleId } from '../contract/rules.ts';
 
@@ -17,12 +18,12 @@ export interface GeneratedCase {
 export interface GeneratorContext {
   readonly companyTimezone: string;
   /** Active user IDs (assigned_by, user_ids, user_id). */
-  readonly activeUserIds: readonly number[];
-  readonly jobId?: number;
-  readonly taskId?: number;
-  readonly breakRuleId?: number;
+  readonly activeUserIds: readonly RecordId[];
+  readonly jobId?: RecordId;
+  readonly taskId?: RecordId;
+  readonly breakRuleId?: RecordId;
   /** For break-create: the timesheet the breaks must lie inside (closed, 08:00 to 18:00 local). */
-  readonly timesheet?: { readonly id: number; readonly start: string; readonly end: string };
+  readonly timesheet?: { readonly id: RecordId; readonly start: string; readonly end: string };
   /**
    * A tag folded into unique values (e-mails) so repeated runs do not collide on a real target.
    * Deterministic output for a seed needs a fixed tag (fuzz uses "fuzz").

@@ -1,3 +1,4 @@
+import type { RecordId } from '../records/created-id.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -19,7 +20,7 @@ export interface PropertyRunOptions {
   /** A fast-check path: replays exactly that (shrunk) case. */
   readonly path?: string;
   /** The setup resource's ID, put in place of `{id}` in the family's path. */
-  readonly resourceId?: string | number;
+  readonly resourceId?: RecordId;
   /** The exchange that created the setup resource: kept with a failure, so regressions.yaml can create it again. */
   readonly setupExchange?: Exchange;
   readonly send: (request: TargetRequest) => Promise<Exchange>;

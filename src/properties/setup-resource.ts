@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { formatOffsetDateTime } from '../contract/formats/index.ts';
-import { createdId } from '../records/created-id.ts';
+import { readCreatedId, unusableIdReason, type CreatedKind, type RecordId } from '../records/created-id.ts';
 import type { RunDates } from '../scenarios/template-context.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -10,8 +10,8 @@ import type { PropertyFamily } from './family.ts';
 
 /** What a family's setup produced: the resource's ID, and for breaks the timesheet interval. */
 export interface SetupResource {
-  readonly id: number | string;
-  readonly timesheet?: { readonly id: number; readonly start: string; readonly end: string };
+  readonly id: RecordId;
+  readonly timesheet?: { readonly id: RecordId; readonly start: string; readonly end: string };
   readonly exchange: Exchange;
 }
 
@@ -63,9 +63,10 @@ export async function createSetupResource(
   }
   const exchange = await send(request);
   const status = exchange.response?.status ?? 0;
-  const id = status >= 200 && status < 300 ? createdId(exchange.response?.json, profile) : undefined;
-  if (id === undefined) {
+  if (status < 200 || status >= 300) {
     throw new SetupFailed(`could not create the ${needs} the generated cases need: ${exchange.response ? `status ${status}` : exchange.error?.code}`, exchange);
   }
-  return { id, exchange, ...(timesheet ? { timesheet: { id: Number(id), ...timesheet } } : {}) };
+  const read = readCreatedId(exchange.response?.json, profile, needs satisfies CreatedKind);
+  if (read.kind !== 'id') throw new SetupFailed(`could not create the ${needs} the generated cases need: ${unusableIdReason(read)}`, exchange);
+  return { id: read.id, exchange, ...(timesheet ? { timesheet: { id: read.id, ...timesheet } } : {}) };
 }

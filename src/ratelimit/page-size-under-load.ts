@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -13,7 +14,7 @@ export const PAGE_SIZES_UNDER_LOAD: readonly number[] = [100, 101, 1000, 0, -1];
 function answerKey(exchange: Exchange): string {
   const status = exchange.response?.status ?? exchange.error?.code ?? 'none';
   const perPage = (exchange.response?.json as { meta_data?: { pagination?: { per_page?: unknown } } } | undefined)?.meta_data?.pagination?.per_page;
-  return perPage === undefined ? String(status) : `${status} per_page ${JSON.stringify(perPage)}`;
+  return perPage === undefined ? String(status) : `${status} per_page ${jsonText(perPage)}`;
 }
 
 /**

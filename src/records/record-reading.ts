@@ -31,3 +31,24 @@ export function recordReading(profile: {
     ...(profile.id_pointer === undefined ? {} : { idPointer: profile.id_pointer }),
   };
 }
+
+/** Paths whose answers the spec shows (§4.4: GET and POST /breaks), under any prefix, with or without a query. */
+const SPEC_SHAPED = /(^|\/)breaks\/?(\?.*)?$/;
+
+/**
+ * The reading of the answer to a request to `path` (relative, or a full URL): the spec's own for
+ * what it shows (§4.4 fixes the break list and the break create answer: `items`, the break in it,
+ * whatever the profile's `id_pointer` or `list_items` say of the records it does not show), else
+ * the profile's. Field names are still read as written, else in camelCase, for value assertions.
+ */
+export function recordReadingFor(profile: Parameters<typeof recordReading>[0], path: string): RecordReading {
+  return SPEC_SHAPED.test(pathOnly(path)) ? AUTO_READING : recordReading(profile);
+}
+
+function pathOnly(path: string): string {
+  try {
+    return /^https?:/.test(path) ? new URL(path).pathname : path;
+  } catch {
+    return path;
+  }
+}

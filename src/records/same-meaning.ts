@@ -14,11 +14,21 @@
  */
 
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+const INTEGER = /^\s*[-+]?\d{1,400}\s*$/;
 
-/** The number a value means: a finite number, or a numeric string; null otherwise. */
+/** The number a value means: a finite number, a BigInt (an integer beyond 2^53, as a number: near), or a numeric string; null otherwise. */
 export function asNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string' && NUMERIC.test(value)) return Number(value);
+  return null;
+}
+
+/** The integer a value means, exactly: an integer number, a BigInt, or a string of digits; null otherwise. */
+export function asExactInteger(value: unknown): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : null;
+  if (typeof value === 'string' && INTEGER.test(value)) return BigInt(value.trim());
   return null;
 }
 
@@ -38,6 +48,11 @@ export function sameMeaning(actual: unknown, expected: unknown): boolean {
   if (actual === null || expected === null || actual === undefined || expected === undefined) return (actual ?? null) === (expected ?? null);
   if (typeof actual === 'boolean' || typeof expected === 'boolean') {
     const [a, b] = [asBoolean(actual), asBoolean(expected)];
+    return a !== null && a === b;
+  }
+  if (typeof actual === 'bigint' || typeof expected === 'bigint') {
+    // An integer beyond 2^53 is compared exactly: 9007199254740993 is not 9007199254740992.
+    const [a, b] = [asExactInteger(actual), asExactInteger(expected)];
     return a !== null && a === b;
   }
   if (typeof actual === 'number' || typeof expected === 'number') {
@@ -65,6 +80,7 @@ export type MeaningType = 'string' | 'number' | 'integer' | 'boolean' | 'object'
 export function hasMeaningType(value: unknown, type: MeaningType): boolean {
   switch (type) {
     case 'integer': {
+      if (typeof value === 'bigint') return true;
       const n = asNumber(value);
       return n !== null && Number.isInteger(n);
     }
@@ -88,6 +104,10 @@ export function hasMeaningType(value: unknown, type: MeaningType): boolean {
  * values false before true, other strings left to the caller (null). Used by sort checks.
  */
 export function meaningOrder(a: unknown, b: unknown): -1 | 0 | 1 | null {
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    const [i, j] = [asExactInteger(a), asExactInteger(b)];
+    if (i !== null && j !== null) return i < j ? -1 : i > j ? 1 : 0;
+  }
   const [x, y] = [asNumber(a), asNumber(b)];
   if (x !== null && y !== null) return x < y ? -1 : x > y ? 1 : 0;
   if (typeof a === 'boolean' || typeof b === 'boolean') {

@@ -10,6 +10,8 @@ import { scheduleRoutes } from './handlers/schedules.ts';
 import { timesheetRoutes } from './handlers/timesheets.ts';
 import { userRoutes } from './handlers/users.ts';
 import { webhookRoutes } from './handlers/webhooks.ts';
+import { literalCreatedId, readIds, readPathId, writeIds, type IdWire } from './id-wire.ts';
+import { jsonText, parseJsonExact } from '../contract/json-text.ts';
 
 export interface AppOptions {
   readonly ctx: ServerContext;
@@ -19,14 +21,17 @@ export interface AppOptions {
   readonly versions: readonly string[];
   /** Called with unexpected handler errors (500s). */
   readonly onError?: (error: unknown) => void;
+  /** How the IDs of created records are written and read (id-wire.ts; default `integer`, as stored). */
+  readonly ids?: IdWire;
 }
 
 /** Spec §7: the status and body of a call beyond the limit. */
 const TOO_MANY = { message: 'Too Many Attempts.' };
 
 function send(res: ServerResponse, response: ApiResponse, asHtml: boolean): void {
-  let type = 'application/json';
-  let text = JSON.stringify(response.body);
+  // JSON, or the JSON media type the dialect's answer names (a problem details body: application/problem+json).
+  let type = response.headers?.['content-type'] ?? 'application/json';
+  let text = jsonText(response.body);
   if (asHtml && response.status >= 400) {
     type = 'text/html; charset=utf-8';
     text = `<!doctype html><html><body><h1>Error ${response.status}</h1></body></html>`;
@@ -61,6 +66,7 @@ function requestUrl(req: IncomingMessage): URL {
  */
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { ctx, limiter } = options;
+  const ids = options.ids ?? 'integer';
   const tokens = new TokenCheck(options.token, ctx);
   const labels = new Set(['public', ...(ctx.fault('versioned-path-missing') ? [] : options.versions)]);
   const router = new Router();
@@ -104,19 +110,23 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       const text = await readBody(req);
       let body: unknown;
       try {
-        body = parseJsonBody(text);
+        body = readIds(ids, parseJsonBody(text, ids === 'beyond-2^53' ? parseJsonExact : JSON.parse));
       } catch (error) {
         if (ctx.fault('malformed-json-500')) throw new TypeError('Cannot read properties of undefined');
         throw error;
       }
-      const response = match.handler({
+      const params = Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, readPathId(ids, value)]));
+      const answer = match.handler({
         method,
-        params: match.params,
+        params,
         query: url.searchParams,
         body,
         origin: url.origin,
         path: url.pathname,
       });
+      const created = method === 'POST' && answer.status < 300 && !path.startsWith('/webhooks');
+      const written = writeIds(ids, answer.body, path.startsWith('/breaks') ? 'break' : 'other');
+      const response = { ...answer, body: created ? literalCreatedId(ids, written) : written };
       const headStatus = method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : response.status;
       respond({ ...response, status: headStatus });
     } catch (error) {

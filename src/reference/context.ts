@@ -6,6 +6,7 @@ import { formatNaiveDateTime } from '../contract/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
 import { WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
 import type { ChangeKind } from '../contract/webhook-notification.ts';
+import { wireId, type IdWire } from './id-wire.ts';
 
 /** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
 export class ServerContext {
@@ -23,6 +24,8 @@ export class ServerContext {
   readonly webhooks = new WebhookDeliverer();
   /** §5.4: the token was revoked (the revoke-key button); from then on it is refused like any wrong token. */
   tokenRevoked = false;
+  /** How the IDs of created records are written (id-wire.ts): in answers, and in the notifications. */
+  ids: IdWire = 'integer';
 
   constructor(
     readonly companyTimezone: string,
@@ -42,7 +45,7 @@ export class ServerContext {
    */
   notify(category: 'users' | 'schedules' | 'timesheets' | 'breaks', id: number, change: ChangeKind): void {
     const target = this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : this.ghostWebhook;
-    this.webhooks.notify(target, category, id, change, this.deliveryForm(change));
+    this.webhooks.notify(target, category, wireId(this.ids, id, category === 'breaks' ? 'break' : 'other'), change, this.deliveryForm(change));
   }
 
   /** The form of the notifications: the dialect's, as the active faults break it. */

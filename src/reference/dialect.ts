@@ -11,7 +11,8 @@ import type { RecordKind } from './record-kind.ts';
  * USR-EDIT-REQUIRED).
  * `standard` is the reference's own choice; `alternative` makes the other valid choice everywhere,
  * so the harness can prove it does not fail a conforming server that chose differently; `laravel`
- * answers as the real service behind the spec does, in representations a strict reader rejects.
+ * answers as the real service behind the spec does, in representations a strict reader rejects;
+ * `bare` answers as many REST frameworks do: the bare record with a Location, RFC 9457 problems.
  */
 export interface Dialect {
   readonly name: DialectName;
@@ -49,7 +50,7 @@ export interface Dialect {
   readonly createdLastUpdatedAt: 'time' | false;
 }
 
-export type DialectName = 'standard' | 'alternative' | 'laravel';
+export type DialectName = 'standard' | 'alternative' | 'laravel' | 'bare';
 
 const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const camelKeys = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
@@ -136,7 +137,57 @@ export const LARAVEL_DIALECT: Dialect = {
   createdLastUpdatedAt: false,
 };
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { standard: STANDARD_DIALECT, alternative: ALTERNATIVE_DIALECT, laravel: LARAVEL_DIALECT };
+/** RFC 9457's media type for a problem details body. */
+const PROBLEM_JSON = 'application/problem+json';
+
+/** The problem type of each refusal, by status (RFC 9457 `type`; `about:blank` where the status says it all). */
+const PROBLEM_TYPES: Readonly<Record<number, string>> = {
+  400: 'https://reference.clockcheck.invalid/problems/malformed-request',
+  404: 'about:blank',
+  422: 'https://reference.clockcheck.invalid/problems/validation',
+};
+
+/**
+ * As many REST frameworks answer: 201 with the bare record (camelCase) and a `Location` header on
+ * the create of a user, schedule or timesheet, 200 with the bare record on update; a created break
+ * in §4.4's `{items, message}` all the same (the spec fixes it); errors as RFC 9457 problem details
+ * (`application/problem+json`: type, title, status, detail, instance, and `errors` per field), 422
+ * for validation; lists `{meta_data, items}` of camelCase records, page_size above 100 rejected,
+ * links with the full query, camelCase sort names only, e-mails validated, partial edits, the
+ * published notification form.
+ */
+export const BARE_DIALECT: Dialect = {
+  name: 'bare',
+  created: (kind, record) => ({
+    status: 201,
+    body: kind === 'webhook' ? record : camelKeys(record),
+    ...(kind === 'webhook' ? {} : { headers: { location: `/api/public/${kind}s/${String(record.id)}` } }),
+  }),
+  updated: (kind, record) => ({ status: 200, body: kind === 'webhook' ? record : camelKeys(record) }),
+  record: (_kind, record) => camelKeys(record),
+  breakCreated: (item, message) => ({ status: 201, body: message === null ? { items: item } : { items: item, message } }),
+  list: (_kind, page) => page,
+  error: (error) => ({
+    status: error.status,
+    headers: { 'content-type': PROBLEM_JSON },
+    body: {
+      type: PROBLEM_TYPES[error.status] ?? 'about:blank',
+      title: error.status === 422 ? 'Validation failed' : error.message,
+      status: error.status,
+      detail: error.message,
+      ...(error.violations.length > 0 ? { errors: error.violations.map((v) => ({ pointer: `/${v.field}`, detail: v.message })) } : {}),
+    },
+  }),
+  pageSizeOverMax: 'reject',
+  linksKeepQuery: true,
+  sortNames: 'camel',
+  emailFormat: 'validated',
+  editRequires: 'none',
+  notificationForm: PUBLISHED_FORM,
+  createdLastUpdatedAt: 'time',
+};
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { standard: STANDARD_DIALECT, alternative: ALTERNATIVE_DIALECT, laravel: LARAVEL_DIALECT, bare: BARE_DIALECT };
 
 /** The dialect names, in the order a usage text lists them. */
 export const DIALECT_NAMES = Object.keys(DIALECTS) as readonly DialectName[];

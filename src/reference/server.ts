@@ -17,6 +17,7 @@ import {
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedName, type SeedSummary } from './seed.ts';
 import { DIALECTS, type Dialect, type DialectName } from './dialect.ts';
+import type { IdWire } from './id-wire.ts';
 
 export interface ReferenceServerOptions {
   /** 0 picks a free port. */
@@ -44,6 +45,8 @@ export interface ReferenceServerOptions {
   /** The data it starts with (default: standard; `fresh` is a company just set up: its admin and nothing the API can create). */
   readonly seed?: SeedName;
   readonly onError?: (error: unknown) => void;
+  /** How the IDs of created records are written and read (default `integer`; reference/id-wire.ts). */
+  readonly ids?: IdWire;
 }
 
 export interface ReferenceServer {
@@ -99,6 +102,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const companyTimezone = options.companyTimezone ?? 'America/Chicago';
   const ctx = new ServerContext(companyTimezone, new Set(faults), DIALECTS[options.dialect ?? 'standard']);
   const seeded = seed(ctx, options.seed);
+  ctx.ids = options.ids ?? 'integer';
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tls = options.tls ?? (await generateTlsIdentity());
   let rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
@@ -109,6 +113,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     limiter: { attempt: (key, now) => limiter.attempt(key, now) },
     versions: options.versions ?? ['v2'],
     onError: options.onError,
+    ids: ctx.ids,
   });
   const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, listener);
   const plain = createHttpServer(listener);

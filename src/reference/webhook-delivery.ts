@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { deletePointer } from '../contract/json-pointer.ts';
@@ -69,7 +70,7 @@ export class WebhookDeliverer {
   }
 
   /** Sends a notification that `category` record `id` was `change`d, in `form`, if the target is a loopback URL. Never throws. */
-  notify(target: DeliveryTarget | null, category: string, id: number, change: ChangeKind, form: DeliveryForm): void {
+  notify(target: DeliveryTarget | null, category: string, id: number | string | bigint, change: ChangeKind, form: DeliveryForm): void {
     if (!target) return;
     let url: URL;
     try {
@@ -81,7 +82,7 @@ export class WebhookDeliverer {
     const timestamp = Math.floor(Date.now() / 1000);
     const notification = notificationBody(form.form, category, id, change, form.lastUpdatedAt === false ? false : timestamp);
     if (!form.includeId) deletePointer(notification, form.form.id);
-    const body = JSON.stringify(notification);
+    const body = jsonText(notification);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'clockcheck-reference-server' };
     const scheme = form.form.signature;
     if (target.secret !== null && scheme !== null && form.signing !== 'none') {

@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../contract/json-text.ts';
 import { Document, isMap, isSeq } from 'yaml';
 import type { CheckResult, RunReport } from '../report/model.ts';
 import { createdId } from '../records/created-id.ts';
@@ -197,7 +198,7 @@ function validatorFor(request: ScenarioRequest, setup: Exchange | undefined, rep
 }
 
 /** The exchange's request in the scenario format: the path under the API prefix, the body as JSON, the token as the run sent it. */
-function scenarioRequest(exchange: Exchange, report: RunReport, options: { freshEmail: boolean; resourceId: string | number | undefined }): ScenarioRequest {
+function scenarioRequest(exchange: Exchange, report: RunReport, options: { freshEmail: boolean; resourceId: string | undefined }): ScenarioRequest {
   const { request } = exchange;
   const url = new URL(request.url);
   let path = url.pathname + url.search;
@@ -219,7 +220,7 @@ function scenarioRequest(exchange: Exchange, report: RunReport, options: { fresh
 }
 
 /** A body with the run's resource ID and unique e-mail replaced by templates. */
-function templated(body: Json, options: { freshEmail: boolean; resourceId: string | number | undefined }): Json {
+function templated(body: Json, options: { freshEmail: boolean; resourceId: string | undefined }): Json {
   return Object.fromEntries(
     Object.entries(body).map(([key, value]) => {
       if (options.resourceId !== undefined && key.endsWith('_id') && String(value) === String(options.resourceId)) return [key, `{{ vars.${RESOURCE_VAR} }}`];
@@ -229,9 +230,10 @@ function templated(body: Json, options: { freshEmail: boolean; resourceId: strin
   );
 }
 
-function createdIdOf(exchange: Exchange, report: RunReport): string | number | undefined {
+function createdIdOf(exchange: Exchange, report: RunReport): string | undefined {
   const json = exchange.response ? parseJson(exchange.response.body) : undefined;
-  return json === undefined ? undefined : createdId(json, report.profile as unknown as Profile);
+  const id = json === undefined ? undefined : createdId(json, report.profile as unknown as Profile);
+  return id === undefined ? undefined : String(id);
 }
 
 /** A scenario ID (kebab-case) from a family name and seed or a check ID: `user-password-42`, `schedules-date-format`. */
@@ -245,7 +247,7 @@ function kebab(text: string): string {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text);
   } catch {
     return undefined;
   }

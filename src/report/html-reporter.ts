@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { createHash } from 'node:crypto';
 import type { CurlTlsOptions } from './curl.ts';
 import type { RunReport } from './model.ts';
@@ -31,7 +32,7 @@ ${rows.length > 0 ? html`<table><thead><tr><th>Kind</th><th>ID</th><th>Created b
 
 function profileSection(report: RunReport): SafeHtml {
   return html`<section id="profile"><h2>Profile</h2>
-<details><summary>The resolved target profile (secrets removed)</summary><pre>${JSON.stringify(report.profile, null, 2)}</pre></details>
+<details><summary>The resolved target profile (secrets removed)</summary><pre>${jsonText(report.profile, 2)}</pre></details>
 </section>`;
 }
 

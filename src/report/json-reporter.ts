@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import type { Exchange, ExchangeRequest, ExchangeResponse } from '../client/exchange.ts';
 import type { CheckResult, CheckSource, CreatedResource, Finding, RuleCoverage, RunReport } from './model.ts';
 import type { Rule } from '../contract/rules.ts';
@@ -8,7 +9,7 @@ import type { Rule } from '../contract/rules.ts';
  * documented in docs/report-schema.json.
  */
 export function renderJsonReport(report: RunReport): string {
-  return `${JSON.stringify(inModelOrder(report), null, 2)}\n`;
+  return `${jsonText(inModelOrder(report), 2)}\n`;
 }
 
 /** The report rebuilt key by key in declaration order; undefined optional fields are left out by JSON. */
@@ -51,6 +52,7 @@ function inModelOrder(r: RunReport): RunReport {
     },
     runError: r.runError,
     stopped: r.stopped && { by: r.stopped.by, reason: r.stopped.reason },
+    internalError: r.internalError,
     cleanup: r.cleanup && { outcome: r.cleanup.outcome, detail: r.cleanup.detail, exchanges: r.cleanup.exchanges.map(exchange) },
     status: r.status,
     exitCode: r.exitCode,

@@ -14,6 +14,8 @@ export const RUN_EXIT_CODES = {
   notMade: 2,
   /** No rule failed, but some checks errored. */
   errored: 3,
+  /** clockcheck's own bug stopped the run (`internalError`); the report holds what it judged before. */
+  internal: 70,
   /** Interrupted by SIGINT (128 + 2). */
   sigint: 130,
   /** Interrupted by SIGTERM (128 + 15). */
@@ -223,6 +225,12 @@ export interface RunReport {
    * ran to its end, or a budget or a signal ended it.
    */
   readonly stopped?: { readonly by: 'target' | 'time-limit'; readonly reason: string };
+  /**
+   * clockcheck's own bug ended the run (a check threw what no check throws, or the run waited on
+   * something that could never come): the one-line cause. The checks it left unjudged are errored
+   * with it, and exitCode is 70. Absent in a run without one.
+   */
+  readonly internalError?: string;
   /** An interrupted run's one cleanup attempt of what it could remove (the webhook subscription it made); absent when the run was not interrupted. */
   readonly cleanup?: RunCleanup;
   /** `complete`: the run ended by itself (stopped early or not: see `notes`). `interrupted`: a signal (SIGINT, SIGTERM) ended it; exitCode is then 130 or 143. */

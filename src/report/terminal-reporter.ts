@@ -18,7 +18,7 @@ type Paint = ReturnType<typeof painter>;
 const STATUS_STYLE = { passed: 'green', failed: 'red', errored: 'yellow', skipped: 'dim', 'not-run': 'cyan', waived: 'magenta' } as const;
 const STATUS_MARK: Readonly<Record<CheckStatus, string>> = { passed: '✓', failed: '✗', errored: '!', skipped: '○', 'not-run': '-', waived: '~' };
 const STATUS_WORDS: Readonly<Record<CheckStatus, string>> = { passed: 'passed', failed: 'failed', errored: 'errored', skipped: 'skipped', 'not-run': 'not run', waived: 'waived' };
-const VERDICT_STYLE: Readonly<Record<RunVerdict, 'green' | 'red' | 'yellow'>> = { PASSED: 'green', FAILED: 'red', 'NOT JUDGED ENOUGH': 'red', ERRORED: 'yellow', 'NOT RUN': 'yellow', INTERRUPTED: 'yellow' };
+const VERDICT_STYLE: Readonly<Record<RunVerdict, 'green' | 'red' | 'yellow'>> = { PASSED: 'green', FAILED: 'red', 'NOT JUDGED ENOUGH': 'red', ERRORED: 'yellow', 'NOT RUN': 'yellow', INTERRUPTED: 'yellow', 'INTERNAL ERROR': 'red' };
 /** Longest expected/actual text on a line of the failure list. */
 const TEXT_WIDTH = 70;
 /** The check IDs a group of checks sharing one reason shows (report.json lists them all). */
@@ -169,6 +169,6 @@ function verdictLine(report: RunReport, paint: Paint): string {
   const judged = verdict === 'NOT JUDGED ENOUGH' ? `${rulesJudgedText(summary)}, fewer than --min-rules ${report.options.minRules}` : rulesJudgedText(summary);
   const counts = (['failed', 'errored', 'waived', 'not-run', 'skipped'] as const).filter((s) => countOf(summary, s) > 0).map((s) => `${countOf(summary, s)} ${STATUS_WORDS[s]}`);
   const interrupted = report.status === 'interrupted' ? '; the run was interrupted' : '';
-  const stopped = report.stopped ? `; the run stopped: ${oneLine(report.stopped.reason, TEXT_WIDTH * 2)}` : '';
+  const stopped = report.internalError ? `; ${oneLine(report.internalError, TEXT_WIDTH * 2)}` : report.stopped ? `; the run stopped: ${oneLine(report.stopped.reason, TEXT_WIDTH * 2)}` : '';
   return `${paint(VERDICT_STYLE[verdict], paint('bold', verdict))}  ${judged}${counts.length > 0 ? `; ${counts.join(', ')}` : ''}${interrupted}${stopped}`;
 }

@@ -1,9 +1,10 @@
+import { readId, type RecordId } from '../records/created-id.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { CountableList } from '../checks/list-need.ts';
 import { readField } from '../records/field-name.ts';
 import { locateItems } from '../records/locate.ts';
-import { recordReading } from '../records/record-reading.ts';
+import { recordReading, recordReadingFor } from '../records/record-reading.ts';
 import { asBoolean, asNumber } from '../records/same-meaning.ts';
 import type { Profile } from '../profile/profile.ts';
 import { needsData, type CheckNeeds, type Role } from './needs.ts';
@@ -29,11 +30,11 @@ export interface Census {
   /** A list the target served; null when it answered otherwise (then the needs on it are not met, and the checks judge why). */
   readonly lists: ReadonlyMap<CountableList, ListCount | null>;
   /** The first active user of each role the users' records show (read by meaning: `1`, `"3"`). */
-  readonly roleUsers: Readonly<Partial<Record<Role, number>>>;
-  readonly activeUsers: readonly number[];
-  readonly inactiveUser: number | null;
+  readonly roleUsers: Readonly<Partial<Record<Role, RecordId>>>;
+  readonly activeUsers: readonly RecordId[];
+  readonly inactiveUser: RecordId | null;
   /** A break rule a break on the target names (§2.4 shows `break_rule_id`). */
-  readonly breakRule: number | null;
+  readonly breakRule: RecordId | null;
 }
 
 /** The page size the census asks of each list: the most §2.5 allows (page_size: maximum 100). */
@@ -82,15 +83,15 @@ export async function takeCensus(send: (request: TargetRequest) => Promise<Excha
   const users = counted.get('/users')?.items ?? [];
   const field = (item: unknown, name: string) => readField(item, name, reading.fields).value;
   const active = users.filter((u) => asBoolean(field(u, 'active')) !== false);
-  const roleUsers: Partial<Record<Role, number>> = {};
+  const roleUsers: Partial<Record<Role, RecordId>> = {};
   for (const [role, roleId] of Object.entries(ROLE_IDS) as [Role, number][]) {
     const user = active.find((u) => asNumber(field(u, 'role_id')) === roleId && asBoolean(field(u, 'active')) === true);
-    const id = user === undefined ? null : asNumber(field(user, 'id'));
+    const id = user === undefined ? null : readId(field(user, 'id'));
     if (id !== null) roleUsers[role] = id;
   }
-  const ids = (items: readonly unknown[]) => items.map((u) => asNumber(field(u, 'id'))).filter((id): id is number => id !== null);
+  const ids = (items: readonly unknown[]) => items.map((u) => readId(field(u, 'id'))).filter((id): id is RecordId => id !== null);
   const inactive = ids(users.filter((u) => asBoolean(field(u, 'active')) === false));
-  const breakRule = (counted.get('/breaks')?.items ?? []).map((b) => asNumber((b as { break_rule_id?: unknown } | null)?.break_rule_id)).find((id) => id !== null) ?? null;
+  const breakRule = (counted.get('/breaks')?.items ?? []).map((b) => readId((b as { break_rule_id?: unknown } | null)?.break_rule_id)).find((id) => id !== null) ?? null;
   return { lists: counted, roleUsers, activeUsers: ids(users.filter((u) => asBoolean(field(u, 'active')) === true)), inactiveUser: inactive[0] ?? null, breakRule };
 }
 
@@ -100,7 +101,7 @@ async function countList(send: (request: TargetRequest) => Promise<Exchange>, li
   const status = exchange.response?.status ?? 0;
   if (status < 200 || status >= 300) return null;
   const json = exchange.response?.json;
-  const items = locateItems(json, recordReading(profile));
+  const items = locateItems(json, recordReadingFor(profile, list));
   if (!items) return null;
   const shownTotal = asNumber((json as { meta_data?: { pagination?: { total?: unknown } } } | null)?.meta_data?.pagination?.total);
   if (shownTotal !== null && shownTotal >= items.length) return { total: shownTotal, atLeast: false, items, exchange };

@@ -2,11 +2,14 @@ import type { RunReport } from '../report/model.ts';
 import { planWithinBudget } from './budget.ts';
 import type { CertifyOptions } from './certify-options.ts';
 import { cleanUpAfterSignal } from './cleanup.ts';
-import { execute } from './execute.ts';
+import { checkUnits, execute } from './execute.ts';
+import { executionOf } from './execution.ts';
+import { loopEmptiedCause, watchLoop } from './loop-watch.ts';
 import { judge } from './judge.ts';
-import { meetNeeds } from './meet-needs.ts';
+import { fatesOf, meetNeeds } from './meet-needs.ts';
 import { openRun } from './open.ts';
-import { profileContradicted, runPreflight } from './run-preflight.ts';
+import { profileContradicted, runPreflight, type Opening } from './run-preflight.ts';
+import type { OpenRun } from './open.ts';
 
 /**
  * Certifies a target, in the run's stages:
@@ -25,18 +28,35 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   const quickPacedAt = options.profile.rate_limit.bursts && options.quickPacing ? { pacedAt: options.quickPacing.rateLimit } : {};
   const planned = await planWithinBudget({ ...options, ...quickPacedAt }, options.runBudget);
   const run = await openRun(options, planned, startedAt);
+  const loop = watchLoop();
   try {
     const opening = await runPreflight(run, planned);
     if (!opening.made) return judge(run, opening, opening.results, await cleanUpAfterSignal(run));
-    const fates = await meetNeeds(run, options.createAdminUsers ?? false);
-    if (fates.contradiction) {
-      const contradicted = profileContradicted(run, planned, fates.contradiction, opening.results);
-      return judge(run, contradicted, contradicted.results, await cleanUpAfterSignal(run));
+    try {
+      const fates = await Promise.race([meetNeeds(run, options.createAdminUsers ?? false), loop.emptied.then(() => null)]);
+      // The loop emptied while the run counted and made what its checks need: every check errored with the cause, exit 70.
+      if (fates === null) return await endedByBug(run, opening, loopEmptiedCause('what its checks need (the census and the records it creates)'));
+      if (fates.contradiction) {
+        const contradicted = profileContradicted(run, planned, fates.contradiction, opening.results);
+        return judge(run, contradicted, contradicted.results, await cleanUpAfterSignal(run));
+      }
+      options.onMade?.();
+      const { results, stopped, internalError } = await execute(run, planned, fates, loop);
+      return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run), stopped, internalError);
+    } catch (error) {
+      // What no stage throws for the target's doing: a bug of ours, reported with what the run knows, exit 70.
+      return await endedByBug(run, opening, `internal error: ${error instanceof Error ? error.message : String(error)} (a bug in clockcheck, please report it; the checks from here on errored)`);
     }
-    options.onMade?.();
-    const { results, stopped } = await execute(run, planned, fates);
-    return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run), stopped);
   } finally {
+    loop.dispose();
     await run.close();
   }
+}
+
+/** The report of a run a bug of clockcheck's ended after its preflight: every planned check errored with `cause`, exit 70. */
+async function endedByBug(run: OpenRun, opening: Opening, cause: string): Promise<RunReport> {
+  run.notes.push(cause);
+  const units = checkUnits(run.plan, executionOf(run, fatesOf(run.options.profile)), run.options);
+  const results = units.flatMap((unit) => unit.notRun(cause, 'errored'));
+  return judge(run, opening, [...opening.results, ...results], await cleanUpAfterSignal(run), null, cause);
 }

@@ -5,6 +5,7 @@ import type { SeedName } from '../reference/seed.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { certify } from './certify.ts';
 import type { Profile } from '../profile/profile.ts';
+import type { CertifyOptions } from './certify-options.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
 
 /** Starts a reference server in this process (optionally with faults; `null`: no rate limit) for a certification or a load run. */
@@ -63,10 +64,19 @@ export async function certifyEmbeddedRounds(faults: readonly string[], options: 
 
 function certifyStarted(server: ReferenceServer, faults: readonly string[], options: EmbeddedCertification, bursts: boolean): Promise<RunReport> {
   const profile = embeddedProfile({ ...server, rateLimit: bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT });
-  return certify({
-    origin: server.origin,
+  return certifyWith(server, { ...profile, rate_limit: { ...profile.rate_limit, bursts } }, options, {
     embedded: true,
-    profile: { ...profile, rate_limit: { ...profile.rate_limit, bursts }, waivers: options.waivers ?? [] },
+    quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
+    replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
+  });
+}
+
+/** A certification of a started reference server with `profile` (its waivers from `options`). */
+function certifyWith(server: ReferenceServer, profile: Profile, options: EmbeddedCertification, how: Pick<CertifyOptions, 'embedded' | 'replayBase' | 'quickPacing'>): Promise<RunReport> {
+  return certify({
+    ...how,
+    origin: server.origin,
+    profile: { ...profile, waivers: options.waivers ?? [] },
     token: server.token,
     caPem: server.tls.caPem,
     insecure: false,
@@ -77,7 +87,28 @@ function certifyStarted(server: ReferenceServer, faults: readonly string[], opti
     seed: options.seed,
     budget: options.budget,
     progress: null,
-    quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
-    replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
   });
+}
+
+/** A started target, as a profile discovery (`clockcheck init`) is pointed at it. */
+export interface ProfilableTarget {
+  readonly origin: string;
+  readonly token: string;
+  readonly caPem: string;
+}
+
+/**
+ * Certifies an embedded reference server of `options.dialect` with the profile `profileFor` makes of
+ * it (the selftest passes `clockcheck init --probe-writes`'s discovery): the readings a user's own
+ * discovery writes must pass a clean server, not only the embedded profile. Paced at
+ * QUICK_RATE_LIMIT, without the rate-limit bursts (the readings are what is certified here).
+ */
+export async function certifyEmbeddedProfiled(options: EmbeddedCertification, profileFor: (target: ProfilableTarget, rateLimit: RateLimitSetting) => Promise<Profile>): Promise<RunReport> {
+  const server = await startEmbeddedTarget([], options.dialect, QUICK_RATE_LIMIT, options.seedData);
+  try {
+    const profile = await profileFor({ origin: server.origin, token: server.token, caPem: server.tls.caPem }, QUICK_RATE_LIMIT);
+    return await certifyWith(server, { ...profile, rate_limit: { ...profile.rate_limit, bursts: false } }, options, { embedded: false, replayBase: 'clockcheck run' });
+  } finally {
+    await server.close();
+  }
 }

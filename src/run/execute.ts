@@ -1,4 +1,6 @@
-import { isChosenStop, RunStopped } from '../errors.ts';
+import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
+import { ClockcheckError, isChosenStop, RunStopped } from '../errors.ts';
+import { loopEmptiedCause, type LoopWatch } from './loop-watch.ts';
 import { retainExchange } from '../client/retained.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult } from '../report/model.ts';
@@ -33,10 +35,11 @@ export function notRun(check: Pick<CheckResult, 'id' | 'title' | 'rules' | 'sour
   return { ...check, status, reason, findings: [], exchanges: [], durationMs: 0 };
 }
 
-/** The checks' results, and what stopped the run before its end (null: it ran to its end). */
+/** The checks' results, what stopped the run before its end (null: it ran to its end), and clockcheck's own bug that ended it, if one did. */
 export interface Executed {
   readonly results: CheckResult[];
   readonly stopped: RunStopped | null;
+  readonly internalError: string | null;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface Executed {
  * verdict. Never throws for the target's behaviour; a run that stops reports the rest errored (the
  * target, the time limit) or not run (a budget, a signal), and says who stopped it.
  */
-export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates): Promise<Executed> {
+export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates, loop?: LoopWatch): Promise<Executed> {
   const { options, plan, transport, guard, watch, sink } = run;
   const execution = executionOf(run, fates);
   const executed = await executeUnits(checkUnits(plan, execution, options), {
@@ -53,7 +56,9 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates)
     admit: admission(run),
     profile: options.profile,
     ...(options.interruption ? { interrupted: options.interruption.interrupted } : {}),
+    ...(loop ? { hung: loop.emptied } : {}),
   });
+  if (executed.internalError !== null) run.notes.push(executed.internalError);
   const results = [...executed.results, ...leftOutByBudget(planned, execution, options)];
   if (executed.stopped !== null) run.notes.push(`the run stopped: ${executed.stopped.reason}`);
   if (executed.cut.length > 0) run.notes.push(`${budgetLimits(options.runBudget ?? {})}: ${executed.cut.length} check${executed.cut.length === 1 ? '' : 's'} the budget had chosen did not fit what was left of it when ${executed.cut.length === 1 ? 'its' : 'their'} turn came: not run (${executed.cut.join(', ')})`);
@@ -61,7 +66,8 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates)
   if (plan.monitor) {
     results.push(retainResult(applyWaivers(transport.monitor.check(options.profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), options.profile)));
   }
-  return { results, stopped: executed.stopped };
+  if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${options.replayBase} --only ${CREATED_IDS_CHECK_ID}`), options.profile));
+  return { results, stopped: executed.stopped, internalError: executed.internalError };
 }
 
 /**
@@ -156,6 +162,8 @@ interface UnitControl {
   readonly profile: Profile;
   /** Resolves with the signal that interrupts the run. */
   readonly interrupted?: Promise<string>;
+  /** Resolves when the event loop emptied while the run waited (loop-watch.ts): a bug of ours. */
+  readonly hung?: Promise<void>;
 }
 
 /**
@@ -171,14 +179,21 @@ interface UnitControl {
  * keeps its exchanges as a report does (retained.ts): what a run holds does not grow with what the
  * target sends.
  */
-async function executeUnits(units: readonly CheckUnit[], control: UnitControl): Promise<{ results: CheckResult[]; stopped: RunStopped | null; cut: string[] }> {
+async function executeUnits(units: readonly CheckUnit[], control: UnitControl): Promise<{ results: CheckResult[]; stopped: RunStopped | null; cut: string[]; internalError: string | null }> {
   const byUnit: (readonly CheckResult[] | undefined)[] = [];
   const waiting: Promise<void>[] = [];
   const cut: string[] = [];
   let stopped: RunStopped | null = null;
   let signal: string | null = null;
+  let internalError: string | null = null;
   const interrupted = control.interrupted?.then((s) => void (signal = s)) ?? new Promise<void>(() => {});
+  let hung = false;
+  const hangs = control.hung?.then(() => void (hung = true)) ?? new Promise<void>(() => {});
   for (const [i, unit] of units.entries()) {
+    if (internalError !== null) {
+      byUnit[i] = unit.notRun(internalError, 'errored');
+      continue;
+    }
     stopped ??= signal === null ? control.stopped() : new RunStopped(`interrupted by ${signal}`, 'interrupted');
     const unfit = stopped === null ? control.admit(unit) : null;
     if (stopped !== null) {
@@ -195,23 +210,40 @@ async function executeUnits(units: readonly CheckUnit[], control: UnitControl): 
     const running = unit.run(release).then(
       (results) => void (byUnit[i] ??= results.map((r) => retainResult(applyWaivers(r, control.profile)))),
       (error: unknown) => {
-        if (!(error instanceof RunStopped)) throw error;
-        const cutShort = isChosenStop(error.stoppedBy);
-        byUnit[i] ??= unit.notRun(cutShort ? `not run: ${error.reason}${error.stoppedBy === 'interrupted' ? ' while it ran' : ''}` : error.reason, cutShort ? 'not-run' : 'errored');
-        stopped ??= error;
+        if (error instanceof RunStopped) {
+          const cutShort = isChosenStop(error.stoppedBy);
+          byUnit[i] ??= unit.notRun(cutShort ? `not run: ${error.reason}${error.stoppedBy === 'interrupted' ? ' while it ran' : ''}` : error.reason, cutShort ? 'not-run' : 'errored');
+          stopped ??= error;
+        } else if (error instanceof ClockcheckError && error.code === 'CLOCKCHECK_TARGET_DATA') {
+          // A value the target sent that no request can carry: this check cannot go on; the run does.
+          byUnit[i] ??= unit.notRun(error.message, 'errored');
+        } else {
+          // What no check throws: a bug of ours. This check is errored with it, the run ends with exit 70 and a report.
+          internalError ??= `internal error in ${unit.ids.join(', ')}: ${error instanceof Error ? error.message : String(error)} (a bug in clockcheck, please report it; the checks from here on errored)`;
+          byUnit[i] ??= unit.notRun(internalError, 'errored');
+        }
       },
     );
     waiting.push(running);
-    await Promise.race([running, released, interrupted]);
+    await Promise.race([running, released, interrupted, hangs]);
+    if (hung) {
+      internalError ??= loopEmptiedCause(unit.ids.join(', '));
+      byUnit[i] ??= unit.notRun(internalError, 'errored');
+    }
   }
-  await Promise.race([Promise.all(waiting), interrupted]);
+  await Promise.race([Promise.all(waiting), interrupted, hangs]);
+  if (hung) {
+    internalError ??= loopEmptiedCause(units.filter((_, i) => byUnit[i] === undefined).flatMap((u) => u.ids).join(', ') || 'its checks');
+    for (const promise of waiting) promise.catch(() => {});
+    for (const [i, unit] of units.entries()) byUnit[i] ??= unit.notRun(internalError, 'errored');
+  }
   if (signal !== null) {
     // The units still under way are not waited for: not run, and what they do from here is dropped.
     for (const promise of waiting) promise.catch(() => {});
     for (const [i, unit] of units.entries()) byUnit[i] ??= unit.notRun(`not run: interrupted by ${signal} while it ran`);
     stopped = new RunStopped(`interrupted by ${signal}`, 'interrupted');
   }
-  return { results: byUnit.flatMap((r) => r ?? []), stopped, cut };
+  return { results: byUnit.flatMap((r) => r ?? []), stopped, cut, internalError };
 }
 
 /** A check result with its exchanges as a report keeps them. */

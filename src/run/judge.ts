@@ -13,7 +13,7 @@ import { specIdentity } from './spec-document.ts';
  * report/run-verdict.ts), with what the run noted and created, and what stopped it before its end
  * (`stopped`, when the target or the time limit did: never a green run).
  */
-export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup, stop?: RunStopped | null): RunReport {
+export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup, stop?: RunStopped | null, internalError?: string | null): RunReport {
   const { options, startedAt, plan, transport } = run;
   const interruptedBy = options.interruption?.signal ?? undefined;
   const runError = opening.made ? undefined : opening.runError;
@@ -58,8 +58,9 @@ export function judge(run: OpenRun, opening: Opening, results: readonly CheckRes
     summary,
     ...(runError === undefined ? {} : { runError }),
     ...(stopped === undefined ? {} : { stopped }),
+    ...(internalError ? { internalError } : {}),
     ...(cleanup === undefined ? {} : { cleanup }),
     status: interruptedBy === undefined ? 'complete' : 'interrupted',
-    exitCode: runExitCode({ summary, runError, minRules: options.minRules, interruptedBy, stopped: stopped !== undefined }),
+    exitCode: runExitCode({ summary, runError, minRules: options.minRules, interruptedBy, stopped: stopped !== undefined, internalError: internalError ?? undefined }),
   };
 }

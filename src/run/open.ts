@@ -1,3 +1,4 @@
+import { CreatedIdWatch } from './created-ids.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -39,6 +40,8 @@ export interface OpenRun {
   /** The webhook subscription's secret: the profile's, or one made for the embedded server. */
   readonly webhookSecret: string | null;
   readonly ledger: Ledger;
+  /** ID-INTEGER over every create answer of the run (created-ids.ts). */
+  readonly createdIds: CreatedIdWatch;
   readonly unique: UniqueValues;
   /** Run-wide observations for the report, in the order they were made. */
   readonly notes: string[];
@@ -74,6 +77,8 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     onStall: (ms, what) => guard?.noteStall(ms, what),
     onCertificateChange: (reason) => guard!.stopForTarget(`the target's certificate no longer verified on a burst's connection (${reason})`),
   });
+  const createdIds = new CreatedIdWatch(profile);
+  transport.tap((exchange) => createdIds.observe(exchange));
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
   guard = new RunGuard({
@@ -105,6 +110,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     sink,
     webhookSecret,
     ledger: new Ledger(),
+    createdIds,
     unique: uniqueValues(),
     notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
     maxTimeMs,

@@ -1,3 +1,4 @@
+import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { BUILTIN_CHECKS, CHECKS_WITHOUT_TOKEN, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { censusLists } from './census.ts';
 import { familyNeeds, scenarioNeeds } from './needs.ts';
@@ -122,6 +123,8 @@ export interface RunPlan {
   };
   /** Whether the run-wide rate monitor and the token-form check of the preflight are reported. */
   readonly monitor: boolean;
+  /** Whether the run-wide watch of created records' IDs (ID-INTEGER) is reported. */
+  readonly createdIds: boolean;
   readonly tokenFormCheck: boolean;
   /** `--read-only`: the scenarios that change data are planned skipped. */
   readonly readOnly: boolean;
@@ -166,9 +169,10 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     casesPerFamily: options.path ? 1 : casesPerFamily(options.budget, generating.length),
     rateLimit: (id) => !options.path && selection.builtin(id),
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
+    createdIds: !options.path && selection.builtin(CREATED_IDS_CHECK_ID),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
-  const builtins = parts.monitor || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
+  const builtins = parts.monitor || parts.createdIds || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
   if (generating.length > 0 && generating.length === families.length && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
     throw new UsageError(
       `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
@@ -188,6 +192,7 @@ interface PlanParts {
   readonly casesPerFamily: number;
   readonly rateLimit: (id: RateLimitCheckId) => boolean;
   readonly monitor: boolean;
+  readonly createdIds: boolean;
   readonly tokenFormCheck: boolean;
 }
 
@@ -204,6 +209,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
     casesPerFamily,
     rateLimit: (id) => full.rateLimit.selected(id) && checkIds.has(id),
     monitor: full.monitor && checkIds.has(MONITOR_CHECK_ID),
+    createdIds: full.createdIds && checkIds.has(CREATED_IDS_CHECK_ID),
     tokenFormCheck: full.tokenFormCheck,
   });
 }
@@ -287,6 +293,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
       .map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: (parts.casePaths[f.name] === undefined ? perFamily : 1) + (f.needs ? 1 : 0) })),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
+    ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
   ];
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
@@ -302,6 +309,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     casesPerFamily: perFamily,
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, at: rateLimitIds.length > 0 ? start.at : null, variants: phaseVariants(profile, selected, start.pacedAfter) },
     monitor: parts.monitor,
+    createdIds: parts.createdIds,
     tokenFormCheck: parts.tokenFormCheck,
     readOnly: parts.readOnly,
     requests,

@@ -4,8 +4,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { describeAnswer } from '../checks/context.ts';
 import { formatOffsetDateTime } from '../contract/formats/offset-datetime.ts';
 import type { Profile } from '../profile/profile.ts';
-import { createdId } from '../records/created-id.ts';
-import { asNumber } from '../records/same-meaning.ts';
+import { readCreatedId, unusableIdReason, type RecordId } from '../records/created-id.ts';
 import type { CreatedResource } from '../report/model.ts';
 import type { RunDates } from '../scenarios/template-context.ts';
 import { ROLE_IDS } from './census.ts';
@@ -18,8 +17,8 @@ export const PROVISION_ID = 'run/provision';
 
 /** What the run created before the checks: the users of each role, and why the rest could not be made (the first refusal). */
 export interface Provisioned {
-  readonly roleUsers: Readonly<Partial<Record<Role, number>>>;
-  readonly users: readonly number[];
+  readonly roleUsers: Readonly<Partial<Record<Role, RecordId>>>;
+  readonly users: readonly RecordId[];
   /** The first create the target did not serve, e.g. "POST /users answered 422"; null when all were made. */
   readonly failure: string | null;
   readonly exchanges: readonly Exchange[];
@@ -43,19 +42,20 @@ const BREAKS_PER_TIMESHEET = 22;
  * delete for users, timesheets or breaks) and goes to the ledger. Stops at the first refusal.
  */
 export async function provision(plan: Provisioning, ctx: ProvisionContext): Promise<Provisioned> {
-  const state: { roleUsers: Partial<Record<Role, number>>; users: number[]; failure: string | null; exchanges: Exchange[] } = { roleUsers: {}, users: [], failure: null, exchanges: [] };
-  const create = async (request: TargetRequest, kind: CreatedResource['kind']): Promise<number | null> => {
+  const state: { roleUsers: Partial<Record<Role, RecordId>>; users: RecordId[]; failure: string | null; exchanges: Exchange[] } = { roleUsers: {}, users: [], failure: null, exchanges: [] };
+  const create = async (request: TargetRequest, kind: 'user' | 'timesheet' | 'break'): Promise<RecordId | null> => {
     if (state.failure !== null) return null;
     const exchange = await ctx.send(request);
     state.exchanges.push(exchange);
     const status = exchange.response?.status ?? 0;
-    const id = status >= 200 && status < 300 ? asNumber(createdId(exchange.response?.json, ctx.profile)) : null;
-    if (id === null) {
-      state.failure = `${request.method} ${request.path} ${describeAnswer(exchange)}${status >= 200 && status < 300 ? ' without an ID the profile locates' : ''}`;
+    const read = status >= 200 && status < 300 ? readCreatedId(exchange.response?.json, ctx.profile, kind) : null;
+    if (read === null || read.kind !== 'id') {
+      state.failure = `${request.method} ${request.path} ${describeAnswer(exchange)}${read === null ? '' : read.kind === 'absent' ? ' without an ID the profile locates' : `, but ${unusableIdReason(read)}`}`;
+      if (read?.kind === 'not-integer') ctx.onCreated({ kind, id: read.shown, checkId: PROVISION_ID });
       return null;
     }
-    ctx.onCreated({ kind, id: String(id), checkId: PROVISION_ID });
-    return id;
+    ctx.onCreated({ kind, id: String(read.id), checkId: PROVISION_ID });
+    return read.id;
   };
   for (const role of [...plan.users, ...Array<Role>(plan.moreUsers).fill('employee')]) {
     const id = await create({ method: 'POST', path: '/users', json: userBody(ctx, role) }, 'user');
@@ -68,7 +68,7 @@ export async function provision(plan: Provisioning, ctx: ProvisionContext): Prom
   return state;
 }
 
-async function provisionTimesheets(plan: Provisioning, ctx: ProvisionContext, owner: number, create: (request: TargetRequest, kind: CreatedResource['kind']) => Promise<number | null>): Promise<void> {
+async function provisionTimesheets(plan: Provisioning, ctx: ProvisionContext, owner: RecordId, create: (request: TargetRequest, kind: 'user' | 'timesheet' | 'break') => Promise<RecordId | null>): Promise<void> {
   const sheetsForBreaks = Math.ceil(plan.breaks / BREAKS_PER_TIMESHEET);
   for (let day = 0; day < plan.timesheets + sheetsForBreaks; day++) {
     const start = DateTime.fromObject({ year: ctx.dates.year, month: 3, day: 1 + day, hour: 9 }, { zone: ctx.profile.company_timezone });

@@ -4,7 +4,9 @@ import { planWithinBudget, type BudgetChoice, type RunBudget } from './budget.ts
 import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
-import { certifyEmbedded, certifyEmbeddedRounds } from './embedded-target.ts';
+import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type ProfilableTarget } from './embedded-target.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { SeedName } from '../reference/seed.ts';
 
 /** How the certification fared against one faulty server. */
@@ -42,6 +44,8 @@ export interface SeedSelftest {
 export interface DialectSelftest {
   readonly dialect: DialectName;
   readonly clean: RunReport;
+  /** The clean server certified with the profile `init --probe-writes` discovers of it (SelftestOptions.profileFor). */
+  readonly profiled?: RunReport;
   readonly seeds: readonly SeedSelftest[];
   readonly detections: readonly FaultDetection[];
   /** Faults that make the choice this dialect already makes, so change nothing here (not run). */
@@ -76,6 +80,11 @@ export interface SelftestOptions {
    * budget kept it; else missed). The sparse seeds are not certified.
    */
   readonly requestBudget?: { readonly budget: RunBudget; readonly cases: number };
+  /**
+   * How a user's discovery profiles a started server (`clockcheck init --probe-writes`, given by the
+   * CLI): each dialect's clean server is certified with that profile too, and must pass.
+   */
+  readonly profileFor?: (target: ProfilableTarget, rateLimit: RateLimitSetting) => Promise<Profile>;
 }
 
 /** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute (a time budget less the share the run leaves unplanned, as `run` plans it). */
@@ -138,6 +147,7 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     const choice = options.requestBudget ? await budgetChoice(dialect, { ...options, requestBudget: options.requestBudget }) : undefined;
     const clean = await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
     const seeds = choice ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
+    const profiled = options.profileFor && !choice ? await certifyEmbeddedProfiled({ ...options, dialect, bursts: false }, options.profileFor) : undefined;
     const applicable = chosen.filter((f) => f.appliesTo(DIALECTS[dialect]));
     const detections: FaultDetection[] = [];
     const certifyFault = async (fault: Fault) => {
@@ -170,10 +180,10 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
     for (const fault of applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault);
     detections.sort((a, b) => applicable.indexOf(a.fault) - applicable.indexOf(b.fault));
-    results.push({ dialect, clean, seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)), ...(choice ? { choice } : {}) });
+    results.push({ dialect, clean, ...(profiled ? { profiled } : {}), seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)), ...(choice ? { choice } : {}) });
   }
   // Within a budget, a missed fault is the measure, not a failure: the clean server must still pass.
-  const passed = results.every((r) => r.clean.exitCode === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
+  const passed = results.every((r) => r.clean.exitCode === 0 && (r.profiled?.exitCode ?? 0) === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
   return { dialects: results, passed, durationMs: Date.now() - started };
 }
 

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import type { RuleId } from '../contract/rules.ts';
+import { jsonText } from '../contract/json-text.ts';
 import { breakCreated, breakCreateResponse, breakListed, breakListResponse, paginationBlock } from '../contract/responses.ts';
 import { isClockTime, isNaiveDateTime, isOffsetDateTime, isTimezoneName, isUsDate, isYmdDate } from '../contract/formats/index.ts';
 import type { Exchange, ExchangeResponse } from '../client/exchange.ts';
@@ -9,7 +10,7 @@ import type { Profile } from '../profile/profile.ts';
 import type { Assertion, ExpectedStatus, Expectation, SchemaName } from './format.ts';
 import { isMultiPath, readsRecords, select } from '../records/json-path.ts';
 import { hasMeaningType, sameMeaning } from '../records/same-meaning.ts';
-import { AUTO_READING, recordReading, type RecordReading } from '../records/record-reading.ts';
+import { AUTO_READING, recordReadingFor, type RecordReading } from '../records/record-reading.ts';
 
 /** One broken expectation, before it is tied to its exchange. */
 export interface Judgement {
@@ -67,8 +68,8 @@ export function matchStatus(expected: ExpectedStatus, status: number, profile: P
   }
 }
 
-const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
-const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+const show = (v: unknown) => (v === undefined ? 'nothing' : jsonText(v));
+const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) || typeof v === 'bigint' ? 'integer' : typeof v);
 
 /** How an assertion compares values: by meaning (records the spec does not show) or exactly. */
 interface Comparison {
@@ -90,10 +91,19 @@ function comparisonOf(a: Assertion): Comparison {
   return readsRecords(a.path) && !a.exact ? BY_MEANING : EXACT;
 }
 
-/** How an assertion reads records: as the profile says, or with the names as written when `exact`. */
+/**
+ * How an assertion reads records: as the profile says; or, when `exact` (a shape the spec fixes: the
+ * break records and answers of §2.4 and §4.4), as the spec writes it, whatever the profile reads of
+ * the records it does not show: names as written, the record in `items` (an object or a one-element
+ * array), a list's items in `items`. A profile that reads bare records (`id_pointer: /id`) or another
+ * envelope for users and timesheets does not move where a created break is looked for.
+ */
 function readingOf(a: Assertion, reading: RecordReading): RecordReading {
-  return a.exact ? { ...reading, fields: 'exact' } : reading;
+  return a.exact ? SPEC_READING : reading;
 }
+
+/** The spec's own reading of the shapes it shows (§2.4, §2.5, §4.4). */
+const SPEC_READING: RecordReading = { fields: 'exact' };
 
 /** The ways `value` fails the assertion's operators (empty when it passes). */
 function valueProblems(value: unknown, a: Assertion, c: Comparison): string[] {
@@ -214,7 +224,7 @@ export function judge(expectation: Expectation, exchange: Exchange, profile: Pro
       judgements.push({ ruleId: rule, expected: `a body of the spec's ${expectation.schema} shape`, actual: `${issue?.path.join('.') || '(body)'}: ${issue?.message}` });
     }
   }
-  const reading = recordReading(profile);
+  const reading = recordReadingFor(profile, exchange.request.url);
   for (const assertion of expectation.json ?? []) {
     const broken = judgeAssertion(response.json, assertion, reading);
     if (broken) judgements.push({ ruleId: assertion.rule ?? rule, ...broken });

@@ -1,9 +1,10 @@
+import { ClockcheckError } from '../errors.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { definiteAnswer, describeAnswer, PreconditionFailed } from '../checks/context.ts';
 import { issueText, parseArguments } from '../input/arguments.ts';
-import { createdId } from '../records/created-id.ts';
+import { createdKindOf, readCreatedId, unusableIdReason } from '../records/created-id.ts';
 import { select } from '../records/json-path.ts';
-import { recordReading } from '../records/record-reading.ts';
+import { recordReading, recordReadingFor } from '../records/record-reading.ts';
 import { checkContext } from './check-context.ts';
 import { judge } from './expectations.ts';
 import type { CheckStep, Expectation, ExpectedStatus, RequestStep, Step } from './format.ts';
@@ -66,7 +67,13 @@ async function runRequestStep(run: ScenarioRun, step: RequestStep, failAsError: 
 function capture(run: ScenarioRun, step: RequestStep, exchange: Exchange): void {
   for (const [name, capture] of Object.entries(step.capture ?? {})) {
     const json = exchange.response?.json;
-    const value = 'from' in capture ? createdId(json, run.deps.profile) : select(json, capture.path, recordReading(run.deps.profile))[0];
+    let value: unknown;
+    if ('from' in capture) {
+      const read = readCreatedId(json, run.deps.profile, createdKindOf(step.request.path));
+      // The target's ID is no integer: no request can name the record, so this check cannot go on (the run does; records/created-ids judges the ID).
+      if (read.kind === 'not-integer') throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `could not capture ${name} from the response to ${exchange.request.method} ${exchange.request.url}: ${unusableIdReason(read)}`);
+      value = read.kind === 'id' ? read.id : undefined;
+    } else value = select(json, capture.path, recordReadingFor(run.deps.profile, exchange.request.url))[0];
     if (value === undefined) {
       throw new ScenarioError(`could not capture ${name} (${'from' in capture ? 'the created resource ID' : capture.path}) from the response to ${exchange.request.method} ${exchange.request.url}`);
     }

@@ -3,8 +3,8 @@ import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
 import type { CreatedResource, Finding } from '../report/model.ts';
-import { createdId } from '../records/created-id.ts';
-import { recordReading } from '../records/record-reading.ts';
+import { readCreatedId } from '../records/created-id.ts';
+import { recordReading, recordReadingFor } from '../records/record-reading.ts';
 import { InternalError } from '../errors.ts';
 import { unobserved, type Judgement } from './expectations.ts';
 import type { Expectation } from './format.ts';
@@ -66,9 +66,11 @@ export class ScenarioRun {
     const path = request.path ?? '';
     if (request.method === 'POST' && exchange.response && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
-      const id = createdId(exchange.response.json, this.deps.profile);
-      // A company has one subscription (§4.5): made, whether or not its answer names an ID.
-      if (kind && (id !== undefined || kind === 'webhook')) this.deps.onCreated({ kind, id: String(id ?? 'subscription'), checkId: this.loaded.id });
+      const read = kind === undefined ? null : readCreatedId(exchange.response.json, this.deps.profile, kind === 'webhook' ? undefined : kind);
+      // A company has one subscription (§4.5): made, whether or not its answer names an ID. An ID
+      // that is no integer is kept as the target wrote it, or escaped when it holds a control
+      // character (records/created-ids judges it).
+      if (kind && read && (read.kind !== 'absent' || kind === 'webhook')) this.deps.onCreated({ kind, id: read.kind === 'id' ? String(read.id) : read.kind === 'absent' ? 'subscription' : ledgerId(read.value, read.shown), checkId: this.loaded.id });
     }
     if (request.method === 'DELETE' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
@@ -84,14 +86,23 @@ export class ScenarioRun {
     return kept;
   }
 
+  /** Findings of the exchange's judgements, each once: two assertions on a field the answer lacks (its type, its value) are one finding, not two. */
   addJudgements(judgements: readonly Judgement[], exchange: Exchange): void {
-    for (const j of judgements) this.findings.push({ ...j, exchangeIds: [exchange.id] });
+    for (const j of judgements) {
+      const repeated = this.findings.some((f) => f.ruleId === j.ruleId && f.expected === j.expected && f.actual === j.actual && f.exchangeIds.length === 1 && f.exchangeIds[0] === exchange.id);
+      if (!repeated) this.findings.push({ ...j, exchangeIds: [exchange.id] });
+    }
   }
 
   /** Counts the optional fields an expectation found, and names those the target did not show. */
   noteUnobserved(expectation: Expectation, exchange: Exchange): void {
-    const { observed, missing } = unobserved(expectation, exchange, recordReading(this.deps.profile));
+    const { observed, missing } = unobserved(expectation, exchange, recordReadingFor(this.deps.profile, exchange.request.url));
     this.observedOptional += observed;
     this.notShown.push(...missing);
   }
+}
+
+/** A created record's ID that is no integer, as the ledger keeps it: as written when it is plain text, else escaped. */
+function ledgerId(value: unknown, shown: string): string {
+  return typeof value === 'string' && value.length <= 80 && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value) ? value : shown;
 }

@@ -1,3 +1,4 @@
+import { jsonText } from '../contract/json-text.ts';
 import { INLINE, WHOLE } from '../input/template-syntax.ts';
 import type { TemplateContext } from './template-context.ts';
 import { TemplateError } from './template-error.ts';
@@ -25,7 +26,7 @@ export function render(value: unknown, ctx: TemplateContext): unknown {
     if (whole) return evaluate(whole[1] as string, ctx);
     return value.replace(INLINE, (_, expression: string) => {
       const result = evaluate(expression, ctx);
-      return typeof result === 'object' ? JSON.stringify(result) : String(result);
+      return typeof result === 'object' ? jsonText(result) : String(result);
     });
   }
   if (Array.isArray(value)) return value.map((item) => render(item, ctx));

@@ -19,6 +19,7 @@ describe('the exit-code table', () => {
       failed: EXIT_CODES.failed,
       notMade: EXIT_CODES.usage,
       errored: EXIT_CODES.errored,
+      internal: EXIT_CODES.internal,
       sigint: EXIT_CODES.interrupted,
       sigterm: EXIT_CODES.terminated,
     });

@@ -89,8 +89,8 @@ describe('a bad option value names the flag and the form', () => {
       clockcheck('run', '--plan', '--format', 'test'),
     ]);
     expect(expectOneLineMistake(openapi)).toBe('clockcheck: openapi: --format is one of json, yaml, not "jsn" (did you mean "json"?)');
-    expect(expectOneLineMistake(serve)).toBe('clockcheck: serve: --dialect is one of standard, alternative, laravel, not "laravle" (did you mean "laravel"?)');
-    expect(expectOneLineMistake(selftest)).toContain('--dialect is one of all, standard, alternative, laravel, not "standart" (did you mean "standard"?)');
+    expect(expectOneLineMistake(serve)).toBe('clockcheck: serve: --dialect is one of standard, alternative, laravel, bare, not "laravle" (did you mean "laravel"?)');
+    expect(expectOneLineMistake(selftest)).toContain('--dialect is one of all, standard, alternative, laravel, bare, not "standart" (did you mean "standard"?)');
     expect(expectOneLineMistake(run)).toBe('clockcheck: run: --format is one of text, json, not "test" (did you mean "text"?)');
   });
 

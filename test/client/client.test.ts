@@ -174,6 +174,18 @@ describe('TargetClient misuse', () => {
     expect((error as Error).message).not.toContain(server.token);
   });
 
+  it.each(['/users/1 && x', '/users/日本', '/users/1\nx', '/users/x\u0000y'])(
+    'refuses a path undici cannot send (%j) before the pacer and the pool, which then answer the next request as usual',
+    async (path) => {
+      const one = new TargetClient(options({ connections: 1 }));
+      await expect(one.send({ method: 'PUT', path, json: {} })).rejects.toMatchObject({ code: 'CLOCKCHECK_TARGET_DATA', message: expect.stringMatching(/cannot be sent: PUT ".*" holds ".*" in its path/) });
+      // undici 7 refuses such a request too, but its one-connection pool then leaves the next pending forever, past its abort.
+      const next = await one.send({ method: 'GET', path: '/users' });
+      expect(next.response?.status).toBe(200);
+      await one.close();
+    },
+  );
+
   it('refuses json and rawBody together', async () => {
     await expect(client.send({ method: 'POST', path: '/users', json: {}, rawBody: '{' })).rejects.toMatchObject({ code: 'CLOCKCHECK_INTERNAL' });
   });

@@ -14,7 +14,7 @@ const SPEC_SECTIONS = new Set([
 ]);
 const FAMILIES = [
   'transport', 'auth', 'versioning', 'schedule', 'user', 'password', 'timesheet', 'offset-timezone',
-  'break', 'pagination', 'query', 'webhook', 'rate-limit', 'errors',
+  'break', 'pagination', 'query', 'webhook', 'rate-limit', 'errors', 'records',
 ];
 const sectionsOf = (section: string) => section.split(', ');
 const topSection = (s: string) => s.split('.')[0];

@@ -39,7 +39,7 @@ const problems = (report: RunReport) =>
 const skippedFor = (report: RunReport, pattern: RegExp) => report.checks.filter((c) => c.status === 'skipped' && pattern.test(c.reason ?? '')).map((c) => c.id);
 
 describe('clockcheck init, then clockcheck run --profile with the profile it wrote', () => {
-  it.each(['standard', 'alternative', 'laravel'] as const)('passes the %s dialect with 0 failures and skips nothing for a missing fixture', async (dialect) => {
+  it.each(['standard', 'alternative', 'laravel', 'bare'] as const)('passes the %s dialect with 0 failures and skips nothing for a missing fixture', async (dialect) => {
     const server = await serve(dialect);
     const { found, text, profile } = await init(server);
     expect(found.requests).toBeLessThanOrEqual(30);
@@ -66,16 +66,23 @@ describe('clockcheck init, then clockcheck run --profile with the profile it wro
       standard: { record_fields: 'snake', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'clamp', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/items/id' },
       alternative: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'reject', page_links: 'page-only', status_codes: { unauthenticated: 403, create: 200, update: 200, validation: 400 }, id_pointer: '/data/id' },
       laravel: { record_fields: 'snake', sort_names: { first_name: 'first_name', role_id: 'role_id' }, page_size_over_max: 'clamp', page_links: 'page-only', status_codes: { unauthenticated: 401, create: 200, update: 200, validation: 422 }, id_pointer: '/items/id' },
+      bare: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'reject', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/id' },
     } as const;
-    for (const dialect of ['standard', 'alternative', 'laravel'] as const) {
+    for (const dialect of ['standard', 'alternative', 'laravel', 'bare'] as const) {
       const server = await serve(dialect);
       const { found, profile } = await init(server, true);
       expect(profile, dialect).toMatchObject({ ...expected[dialect], versioned_prefix: '/api/v2' });
       expect(found.requests, dialect).toBeLessThanOrEqual(30);
-      expect(found.writes?.created, dialect).toEqual([expect.stringMatching(/^user \d+, clockcheck\.init\.[0-9a-f]+@example\.com \(POST \/api\/public\/users → 20[01]\)$/)]);
-      // The timesheet fixture needs start and end with an offset: the laravel records write clock_in_time without one.
-      if (dialect === 'laravel') expect(profile.fixtures.timesheet).toBeUndefined();
-      else expect(profile.fixtures.timesheet).toEqual({ id: 1, start: '2026-10-01T09:00:00-05:00', end: '2026-10-01T17:00:00-05:00' });
+      const user = expect.stringMatching(/^user \d+, clockcheck\.init\.[0-9a-f]+@example\.com \(POST \/api\/public\/users → 20[01]\)$/);
+      // The timesheet fixture needs start and end with an offset: the laravel records write clock_in_time
+      // without one, so the writes create a closed timesheet (in UTC) for it.
+      if (dialect === 'laravel') {
+        expect(found.writes?.created, dialect).toEqual([user, expect.stringMatching(/^timesheet \d+ of user 1, 2026-03-02T09:00:00\+00:00 to 2026-03-02T17:00:00\+00:00 \(POST \/api\/public\/timesheets → 200\)$/)]);
+        expect(profile.fixtures.timesheet).toEqual({ id: expect.any(Number), start: '2026-03-02T09:00:00+00:00', end: '2026-03-02T17:00:00+00:00' });
+      } else {
+        expect(found.writes?.created, dialect).toEqual([user]);
+        expect(profile.fixtures.timesheet).toEqual({ id: 1, start: '2026-10-01T09:00:00-05:00', end: '2026-10-01T17:00:00-05:00' });
+      }
     }
   }, 60_000);
 

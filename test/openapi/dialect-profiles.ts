@@ -12,6 +12,7 @@ export const DIALECT_PROFILE_FILES: Readonly<Record<DialectName, string>> = {
   standard: join(ROOT, 'test/interop/fixtures-openapi/standard.profile.yaml'),
   alternative: join(ROOT, 'test/interop/fixtures-openapi/alternative.profile.yaml'),
   laravel: join(ROOT, 'test/interop/fixtures-openapi/laravel.profile.yaml'),
+  bare: join(ROOT, 'test/interop/fixtures-openapi/bare.profile.yaml'),
 };
 
 /** The dialect's profile, loaded as the command loads it. */

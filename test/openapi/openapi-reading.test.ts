@@ -88,6 +88,11 @@ describe('servers, examples and the security scheme', () => {
       for (const parameter of (operation.parameters ?? []).filter((p: { in: string }) => p.in === 'path')) expect(Number.isInteger(parameter.example), `${op.operationId} ${parameter.name}`).toBe(true);
       const media = operation.requestBody?.content['application/json'];
       if (!media) continue;
+      // GET /breaks documents its optional body with no example: it is sent without one (§4.4, and proxies refuse a GET with a body).
+      if (op.operationId === 'listBreaks') {
+        expect(media.example, op.operationId).toBeUndefined();
+        continue;
+      }
       expect(media.example, op.operationId).toBeDefined();
       const schema = media.schema.$ref ? doc.components.schemas[media.schema.$ref.split('/').pop()] : media.schema;
       const validate = ajv.compile(schema);
@@ -140,7 +145,7 @@ describe('the dialect profiles (test/interop/fixtures-openapi/)', () => {
       email: made.emailFormat,
       edit: made.editRequires,
       pageSize: made.pageSizeOverMax,
-      fields: dialect === 'alternative' ? 'camel' : 'snake',
+      fields: dialect === 'alternative' || dialect === 'bare' ? 'camel' : 'snake',
     });
     expect(profile.webhook?.notification ?? PUBLISHED_FORM).toEqual(made.notificationForm);
   });

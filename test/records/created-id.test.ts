@@ -19,8 +19,9 @@ describe('createdId', () => {
     expect(createdId({ items: [{ id: 8 }, { id: 9 }] }, profile)).toBeUndefined();
   });
 
-  it('accepts non-empty string ids and rejects empty strings, fractions and objects', () => {
-    expect(createdId({ id: 'abc-1' }, profile)).toBe('abc-1');
+  it('reads a string of digits as the integer it means, and rejects other strings, empty ones, fractions and objects (ID-INTEGER)', () => {
+    expect(createdId({ id: '42' }, profile)).toBe(42);
+    expect(createdId({ id: 'abc-1' }, profile)).toBeUndefined();
     expect(createdId({ id: '' }, profile)).toBeUndefined();
     expect(createdId({ id: 1.5 }, profile)).toBeUndefined();
     expect(createdId({ id: { value: 1 } }, profile)).toBeUndefined();
@@ -32,7 +33,7 @@ describe('createdId', () => {
 
   it('follows the profile id_pointer first, and the defaults where a body does not have it (a break keeps §4.4 items)', () => {
     const pointed = profileWith({ id_pointer: '/result/record/uuid' });
-    expect(createdId({ id: 1, result: { record: { uuid: 'u-1' } } }, pointed)).toBe('u-1');
+    expect(createdId({ id: 1, result: { record: { uuid: '17' } } }, pointed)).toBe(17);
     expect(createdId({ id: 1 }, pointed)).toBe(1);
     expect(createdId({ items: [{ id: 7 }], message: 'Break added.' }, profileWith({ id_pointer: '/data/id' }))).toBe(7);
     expect(createdId({ message: 'created' }, pointed)).toBeUndefined();

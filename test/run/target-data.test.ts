@@ -10,8 +10,9 @@ import { filesUnder, runClockcheck } from '../support/cli.ts';
 
 /**
  * A target whose created records carry an ID no request can carry back (CR LF, NUL, beyond
- * Latin-1): the checks that would put it in a path are errored with the value shown escaped, the
- * run goes on and writes its reports (issue 24: it used to end with exit 13 and no report).
+ * Latin-1): the checks that would put it in a path are errored with the value shown escaped (it is
+ * no integer, ID-INTEGER), the run goes on and writes its reports (issue 24: it used to end with
+ * exit 13 and no report; issue 35: the ID is refused where it is read, before any request is built).
  */
 describe.each([
   ['CR LF', '7\r\nX-Injected: 1', '7\\r\\nX-Injected: 1'],
@@ -38,9 +39,10 @@ describe.each([
       expect([1, 3], result.stderr).toContain(result.code);
       expect(`${result.stdout}${result.stderr}`).not.toMatch(/internal error|at .*\.[jt]s:\d+/);
       const report = JSON.parse(await readFile((await filesUnder(join(dir, 'reports'))).find((f) => f.endsWith('report.json'))!, 'utf8')) as RunReport;
-      const sentBack = report.checks.filter((c) => c.reason?.startsWith("a request built from the target's data cannot be sent"));
+      const sentBack = report.checks.filter((c) => /which is not an integer \(ID-INTEGER\), so no request can name it/.test(c.reason ?? ''));
       expect(sentBack.map((c) => c.id).sort()).toEqual(['users/edit-rules', 'users/edit-valid']);
-      for (const check of sentBack) expect(check.reason).toContain(`"/api/public/users/${shown}"`);
+      for (const check of sentBack) expect(check.reason).toContain(`the ID "${shown}"`);
+      for (const exchange of report.checks.flatMap((c) => c.exchanges)) expect(exchange.request.url).not.toContain(id);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

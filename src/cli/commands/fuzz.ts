@@ -1,3 +1,4 @@
+import { jsonText } from '../../contract/json-text.ts';
 import fc from 'fast-check';
 import { UsageError } from '../../errors.ts';
 import {
@@ -149,14 +150,14 @@ function render(cases: readonly GeneratedCase[], format: Format, url: string, re
   const items = cases.map((c) => ({ label: c.label, ...(c.breaks ? { breaks: c.breaks } : {}), payload: c.payload }));
   switch (format) {
     case 'json':
-      return `${JSON.stringify(items, null, 2)}\n`;
+      return `${jsonText(items, 2)}\n`;
     case 'jsonl':
-      return items.map((item) => `${JSON.stringify(item)}\n`).join('');
+      return items.map((item) => `${jsonText(item)}\n`).join('');
     case 'curl':
       return items
         .map((item) => {
           const command = curlCommand(
-            { method: request.method, url, headers: { Authorization: REDACTED, 'Content-Type': 'application/json' }, body: JSON.stringify(item.payload) },
+            { method: request.method, url, headers: { Authorization: REDACTED, 'Content-Type': 'application/json' }, body: jsonText(item.payload) },
             trust,
           );
           return `# ${item.label}${item.breaks ? ` (breaks ${item.breaks})` : ''}\n${command}\n`;

@@ -1,3 +1,4 @@
+import { jsonText } from '../../contract/json-text.ts';
 import { access, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ClockcheckError, UsageError } from '../../errors.ts';
@@ -110,7 +111,7 @@ export async function initCommand(argv: string[]): Promise<number> {
 
   const keys = discoveredKeys(found);
   console.log(`wrote ${options.out} for ${access.origin}: ${keys.found.length} keys found, ${keys.missing.length} left for you`);
-  for (const [key, value] of keys.found) console.log(`  found      ${key}: ${JSON.stringify(value)}`);
+  for (const [key, value] of keys.found) console.log(`  found      ${key}: ${jsonText(value)}`);
   for (const [key, why] of keys.missing) console.log(`  not found  ${key}: ${why.length > 150 ? `${why.slice(0, 150)}…` : why}`);
   for (const warning of found.warnings) console.log(`  warning    ${warning}`);
   for (const created of found.writes?.created ?? []) console.log(`  created    ${created}`);

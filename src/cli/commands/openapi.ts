@@ -1,3 +1,4 @@
+import { jsonText } from '../../contract/json-text.ts';
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { openApiDocument } from '../../openapi/openapi-document.ts';
@@ -27,6 +28,12 @@ code generators.`,
     format: { kind: 'choice', values: ['json', 'yaml'], default: 'json', help: 'the document as JSON or YAML' },
     out: { kind: 'string', placeholder: 'FILE', defaultHelp: 'stdout', help: 'write the document to FILE' },
     profile: { kind: 'string', placeholder: 'FILE', help: "a target profile: the document is written to its readings (status codes, records, examples, notifications)" },
+    'get-body': {
+      kind: 'choice',
+      values: ['document', 'omit'],
+      default: 'document',
+      help: "GET /breaks' optional JSON body (§4.4 ids): document it (no example), or omit it for tools that fill a body from the schema and proxies that refuse a GET with a body (Prism's proxy)",
+    },
     target: {
       kind: 'string',
       placeholder: 'https://host[:port]',
@@ -42,8 +49,11 @@ export async function openapiCommand(argv: string[]): Promise<number> {
   const { options } = input;
   const profile = options.profile === undefined ? undefined : await loadProfile(options.profile);
   const reading = openApiReading(profile, options.target);
-  const document = openApiDocument({ toolVersion: toolVersion(), spec: specIdentity(), reading });
-  const text = options.format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
+  const document = openApiDocument({ toolVersion: toolVersion(), spec: specIdentity(), reading, getBody: options['get-body'] });
+  if (profile !== undefined && profile.fixtures.timesheet === undefined) {
+    console.error("openapi: the profile has no fixtures.timesheet, so the POST /breaks example names a timesheet the target may not hold and may be refused; `clockcheck init --probe-writes` creates one, or set fixtures.timesheet to a closed timesheet of the target");
+  }
+  const text = options.format === 'json' ? `${jsonText(document, 2)}\n` : stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
   if (options.out) {
     await writeFile(options.out, text, 'utf8');
     console.error(`openapi: written ${options.out}`);

@@ -256,7 +256,11 @@ async function certifyAndReport(run: RunInput): Promise<number> {
     progress?.settle(report.runError === undefined);
     // A run that could not be made says why first (its progress held back) and last (after the report paths);
     // so does a run the target or its time limit stopped before its end.
-    const fatal = report.runError !== undefined ? `clockcheck: ${terminalSafe(report.runError)}` : report.stopped ? `clockcheck: the run stopped: ${terminalSafe(report.stopped.reason)}` : null;
+    const fatal = report.runError !== undefined
+      ? `clockcheck: ${terminalSafe(report.runError)}`
+      : report.internalError !== undefined
+        ? `clockcheck: ${terminalSafe(report.internalError)}`
+        : report.stopped ? `clockcheck: the run stopped: ${terminalSafe(report.stopped.reason)}` : null;
     if (fatal !== null) console.error(fatal);
     // The HAR's query parameters are decoded from the URLs: redacted once more, with the run's secrets.
     const redactor = options.har ? new Redactor(target.token, webhookSecret === undefined ? [] : [webhookSecret]) : null;

@@ -6,6 +6,11 @@ import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
+import type { ProfilableTarget } from '../../run/embedded-target.ts';
+import { discoverProfile } from '../../init/discover-profile.ts';
+import { renderProfileYaml } from '../../init/profile-yaml.ts';
+import { parseProfile, type Profile } from '../../profile/profile.ts';
+import type { RateLimitSetting } from '../../contract/rate-limit.ts';
 import { inFitHalf } from '../../run/fault-catches.ts';
 import { budgetLimits, type RunBudget } from '../../run/budget.ts';
 import { DEFAULT_BUDGET } from './run.ts';
@@ -92,13 +97,16 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     concurrency: options.concurrency,
     onDetection: (d) => console.error(line(d)),
     ...(budget ? { requestBudget: { budget, cases: DEFAULT_BUDGET.external } } : {}),
+    profileFor: profileByInit,
   });
   const detections = result.dialects.flatMap((d) => d.detections);
   const count = (v: FaultDetection['verdict']) => detections.filter((d) => d.verdict === v).length;
-  for (const { dialect, clean, notApplicable } of result.dialects) {
-    console.log(`\nclean reference server, ${dialect} dialect: ${clean.summary.passed} passed, ${clean.summary.failed} failed, ${clean.summary.errored} errored, ${clean.summary.skipped} skipped; ${clean.requests.made} requests; rules covered ${clean.summary.rulesCovered}/${clean.summary.rulesTotal}`);
-    for (const check of clean.checks.filter((c) => c.status === 'failed' || c.status === 'errored')) {
-      console.log(`  ✗ ${check.id}: ${check.findings[0] ? `${check.findings[0].ruleId} expected ${check.findings[0].expected}; actual ${check.findings[0].actual}` : check.reason}`);
+  for (const { dialect, clean, profiled, notApplicable } of result.dialects) {
+    for (const [report, how] of [[clean, 'its embedded profile'], ...(profiled ? [[profiled, 'the profile init --probe-writes writes for it'] as const] : [])] as const) {
+      console.log(`\nclean reference server, ${dialect} dialect, ${how}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.errored} errored, ${report.summary.skipped} skipped; ${report.requests.made} requests; rules covered ${report.summary.rulesCovered}/${report.summary.rulesTotal}`);
+      for (const check of report.checks.filter((c) => c.status === 'failed' || c.status === 'errored')) {
+        console.log(`  ✗ ${check.id}: ${check.findings[0] ? `${check.findings[0].ruleId} expected ${check.findings[0].expected}; actual ${check.findings[0].actual}` : check.reason}`);
+      }
     }
     if (notApplicable.length > 0) console.log(`  not run in this dialect (it already makes that choice): ${notApplicable.map((f) => f.name).join(', ')}`);
   }
@@ -125,6 +133,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const dialectJson = result.dialects.map((d) => ({
     dialect: d.dialect,
     clean: d.clean.summary,
+    ...(d.profiled ? { profiled: d.profiled.summary } : {}),
     seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems })),
     notApplicable: d.notApplicable.map((f) => f.name),
     ...(d.choice ? { budget: { ...budget, checks: d.choice.checkIds.size, requests: d.choice.requests, etaMs: Math.round(d.choice.etaMs), casesPerFamily: d.choice.casesPerFamily } } : {}),
@@ -134,4 +143,11 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   console.log(`written ${file}`);
   console.log(result.passed ? 'SELFTEST PASSED' : 'SELFTEST FAILED');
   return result.passed ? 0 : 1;
+}
+
+/** `clockcheck init --probe-writes` against a started reference server, in this process: the profile a user of that server would write. */
+async function profileByInit(target: ProfilableTarget, rateLimit: RateLimitSetting): Promise<Profile> {
+  const found = await discoverProfile({ origin: target.origin, token: target.token, caPem: target.caPem, insecure: false, rateLimit, probeWrites: true, progress: null });
+  const text = renderProfileYaml(found, { target: target.origin, tokenEnv: 'CLOCKCHECK_TOKEN', insecure: false, toolVersion: 'selftest', writtenAt: new Date() });
+  return parseProfile(text, `init --probe-writes ${target.origin}`);
 }

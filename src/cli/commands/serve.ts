@@ -9,6 +9,7 @@ import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
+import { ID_WIRE_FORMS, ID_WIRE_NAMES } from '../../reference/id-wire.ts';
 import { SEED_NAMES } from '../../reference/seed.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
@@ -49,6 +50,7 @@ The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and p
     key: { kind: 'string', placeholder: 'FILE', help: "the certificate's private key (PEM), with --cert" },
     'ca-out': { kind: 'string', placeholder: 'DIR', defaultHelp: 'a folder in the temporary directory', help: 'where to write the CA file to trust' },
     dialect: { kind: 'choice', values: DIALECT_NAMES, default: 'standard', help: 'how the server answers where the spec says "not shown" (above)' },
+    ids: { kind: 'choice', values: ID_WIRE_NAMES, default: 'integer', help: 'how the IDs of created records are written: integer, string ("42"), negative, or beyond-2^53 (each an integer by meaning, as §4 asks)' },
     'seed-data': {
       kind: 'choice',
       values: SEED_NAMES,
@@ -82,6 +84,7 @@ export function describeServer(server: ReferenceServer, caFile: string, tokenSou
     `company timezone ${server.companyTimezone}`,
     `faults ${server.faults.length > 0 ? server.faults.join(', ') : 'none'}`,
     `dialect ${dialect.name} (e-mail format ${dialect.emailFormat}; edit requires ${dialect.editRequires}; sort names ${dialect.sortNames})`,
+    ...(typeof server.context.ids === 'string' && server.context.ids !== 'integer' ? [`ids written ${server.context.ids}: the record stored as n (the seed's IDs below) is written ${ID_WIRE_FORMS[server.context.ids]}`] : []),
     `seed ${seed.name}: active users admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager ?? 'none'} employee=${seed.activeUserIds.employee ?? 'none'} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId ?? 'none'}`,
     `seed jobs ${seed.jobIds.join(',')}; tasks ${seed.taskIds.join(',')}; break rules ${seed.breakRuleIds.join(',')}`,
     `seed timesheets ${seed.timesheetIds.join(',') || 'none'} (open: ${seed.openTimesheetId ?? 'none'}); ${seed.breakCount} breaks; webhook ${seed.webhookUrl ?? 'none'}`,
@@ -144,6 +147,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     faults: options.fault,
     dialect: options.dialect,
     seed: options['seed-data'],
+    ids: options.ids,
     versions: options.versions,
     tls: options.cert && options.key ? tlsIdentityFromPem(await readPemFile(options.cert), await readPemFile(options.key)) : undefined,
     onError: (error) => console.error('handler error:', error),

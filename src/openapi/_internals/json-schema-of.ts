@@ -19,10 +19,19 @@ export const NAIVE_DATETIME_PATTERN = `${OFFSET_DATETIME_SCHEMA.pattern!.slice(0
  * What zod cannot say of a response fragment, said for the tools: the datetime refinements as the
  * patterns of their formats, and a one-element tuple (`items` of a created break, §4.4) as an
  * array of that item with one element, the same in JSON Schema 2020-12 and in the draft-07
- * validators Postman and Portman run (where `prefixItems` is unknown and `items: false` refuses all).
+ * validators Postman and Portman run (where `prefixItems` is unknown and `items: false` refuses all);
+ * a BigInt (an ID read exactly beyond 2^53) as the JSON integer it is on the wire.
  */
-function sayForTools(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+export function sayForTools(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
   const { zodSchema, jsonSchema } = ctx;
+  // An ID read exactly beyond 2^53 (a BigInt in the harness) is a JSON integer on the wire.
+  if ((zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'bigint') jsonSchema.type = 'integer';
+  // A number or a BigInt (responses.ts `responseId`): one integer, without the double's bounds zod writes.
+  const anyOf = jsonSchema.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.every((s: { type?: unknown }) => s.type === 'integer')) {
+    delete jsonSchema.anyOf;
+    jsonSchema.type = 'integer';
+  }
   if (zodSchema === offsetDateTime) jsonSchema.pattern = OFFSET_DATETIME_SCHEMA.pattern;
   if (zodSchema === naiveDateTime) jsonSchema.pattern = NAIVE_DATETIME_PATTERN;
   const prefix = jsonSchema.prefixItems;

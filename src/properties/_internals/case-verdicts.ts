@@ -1,3 +1,4 @@
+import { jsonText } from '../../contract/json-text.ts';
 import fc from 'fast-check';
 import type { RuleId } from '../../contract/rules.ts';
 import type { Finding } from '../../report/model.ts';
@@ -61,7 +62,7 @@ export const definite = (exchange: Exchange): boolean => {
 };
 
 /** A case's identity: the same label and payload are sent once (shrinking revisits cases). */
-export const caseKey = (c: GeneratedCase): string => `${c.label}\u0000${JSON.stringify(c.payload)}`;
+export const caseKey = (c: GeneratedCase): string => `${c.label}\u0000${jsonText(c.payload)}`;
 
 /** Whether the target treated a case as the spec says: valid accepted, invalid rejected. */
 function judgeCase(generated: GeneratedCase, exchange: Exchange, family: PropertyFamily, profile: Profile): Omit<Finding, 'exchangeIds'> | null {

@@ -1,3 +1,4 @@
+import { jsonText } from '../../contract/json-text.ts';
 import type { CheckResult, CheckSource } from '../../report/model.ts';
 import type { Exchange } from '../../client/exchange.ts';
 import { retainExchange } from '../../client/retained.ts';
@@ -111,7 +112,7 @@ function counterexampleResult(context: FamilyResultContext, evidence: FamilyEvid
     {
       status: 'failed',
       findings: finding ? [{ ...finding, exchangeIds: shown ? [shown.exchange.id] : [] }] : [],
-      reason: `${summary}; smallest counterexample after ${details.numShrinks} shrinks (path ${path}): ${JSON.stringify(smallest.payload)}`,
+      reason: `${summary}; smallest counterexample after ${details.numShrinks} shrinks (path ${path}): ${jsonText(smallest.payload)}`,
       exchanges,
     },
     {

@@ -22,11 +22,11 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Parses a JSON request body; undefined for an empty body; a 400 ApiError for malformed JSON. */
-export function parseJsonBody(text: string): unknown {
+/** Parses a JSON request body (with `parse`, JSON.parse by default); undefined for an empty body; a 400 ApiError for malformed JSON. */
+export function parseJsonBody(text: string, parse: (text: string) => unknown = JSON.parse): unknown {
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parse(text);
   } catch (error) {
     throw new ApiError(400, `Malformed JSON body: ${(error as Error).message}`);
   }

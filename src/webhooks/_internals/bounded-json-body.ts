@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../../contract/json-text.ts';
 import type { IncomingMessage } from 'node:http';
 
 /** Refuses a request: answers `status` with `why`, closing the connection when `close`. */
@@ -26,7 +27,7 @@ export function readBoundedJson(req: IncomingMessage, maxBody: number, refuse: R
     const body = Buffer.concat(chunks).toString('utf8');
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      json = parseJsonExact(body);
     } catch {
       return refuse(400, 'not JSON');
     }

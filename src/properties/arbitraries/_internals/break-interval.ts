@@ -1,3 +1,4 @@
+import type { RecordId } from '../../../records/created-id.ts';
 import { parseOffsetDateTime } from '../../../contract/formats/index.ts';
 import type { GeneratorContext } from '../../family.ts';
 import { formatInZone } from './format-in-zone.ts';
@@ -5,8 +6,8 @@ import { InternalError } from '../../../errors.ts';
 
 /** What break generators need from the context: the timesheet's instants, the break rule, the zone. */
 export interface BreakFrame {
-  readonly timesheetId: number;
-  readonly breakRuleId: number;
+  readonly timesheetId: RecordId;
+  readonly breakRuleId: RecordId;
   /** Timesheet start and end, UTC ms. */
   readonly start: number;
   readonly end: number;

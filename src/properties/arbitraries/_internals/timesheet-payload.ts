@@ -1,3 +1,4 @@
+import type { RecordId } from '../../../records/created-id.ts';
 import { formatInZone } from './format-in-zone.ts';
 import { defined } from './payload-edits.ts';
 import type { ZoneInstant } from '../zone-instant.ts';
@@ -13,7 +14,7 @@ export type ClockOut = { kind: 'absent' } | { kind: 'null' } | { kind: 'same' } 
 /** A timesheet payload whose offsets are those of their governing zones (§4.3), keys in table order. */
 export function timesheetPayload(
   company: string,
-  userId: number,
+  userId: RecordId,
   start: ZoneInstant,
   explicit: boolean,
   end: EndShape,

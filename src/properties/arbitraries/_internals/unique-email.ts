@@ -1,3 +1,4 @@
+import { jsonText } from '../../../contract/json-text.ts';
 import { lowercaseDigest } from './stable-hash.ts';
 
 /**
@@ -6,5 +7,5 @@ import { lowercaseDigest } from './stable-hash.ts';
  * a target that keeps e-mails unique never refuses a case because an earlier one took its address.
  */
 export function uniqueEmail(tag: string, nonce: number, rest: Readonly<Record<string, unknown>>): string {
-  return `${tag}.${lowercaseDigest(`${nonce}|${JSON.stringify(rest)}`, 10)}@example.com`;
+  return `${tag}.${lowercaseDigest(`${nonce}|${jsonText(rest)}`, 10)}@example.com`;
 }
