@@ -142,7 +142,7 @@ export const RULES = [
   rule('PAG-LINKS', '2.5', 'pagination', 'spec', 'first/last/next/prev page URLs lead to the pages they name.'),
   rule('PAG-PAGE-DEFAULT', '4.6, 8', 'pagination', 'spec', '`page` is 1-based and defaults to 1.'),
   rule('PAG-PAGE-SIZE-DEFAULT', '4.6, 8', 'pagination', 'spec', '`page_size` defaults to 10.'),
-  rule('PAG-PAGE-SIZE-MAX', '4.6, 8', 'pagination', 'spec', '`page_size` is at most 100: a larger value is clamped or rejected, never served.'),
+  rule('PAG-PAGE-SIZE-MAX', '4.6, 8', 'pagination', 'spec', '`page_size` is at most 100: a larger value is clamped or rejected, never served; 100 itself, the maximum, is served.'),
   rule('PAG-WALK', '2.5, 4.6', 'pagination', 'spec', 'Walking all pages yields every item exactly once: no overlap, no gap.'),
 
   // §4.6: sorting, searching, filtering

@@ -4,7 +4,9 @@ import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { GeneratorContext, PropertyFamily } from './family.ts';
-import { sendCases, sendControl, type CaseSending } from './_internals/case-verdicts.ts';
+import { accepted, caseKey, definite, sendCases, sendControl, type CaseSending, type CasesSent, type Verdict } from './_internals/case-verdicts.ts';
+import { attributeRefusal, describeValues } from './_internals/attribute-refusal.ts';
+import { operationFor } from '../contract/operations.ts';
 import { judgeFamily } from './_internals/family-result.ts';
 
 /** How one family is run: how many cases, how many extra requests shrinking may spend, and replay. */
@@ -47,7 +49,48 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
   const sending: CaseSending = { family, context, profile, send, path, numRuns, shrinkBudget, seed, replayPath: options.path };
   const cases = await sendCases(sending);
   const { control, stopped } = cases.stopped ? { control: null, stopped: cases.stopped } : await sendControl(sending, cases);
+  if (!stopped) await narrowRefusal(sending, cases, control);
   return judgeFamily({ ...options, started }, { ...cases, control, stopped });
+}
+
+/**
+ * A valid counterexample the target refused (a definite 4xx), beside a valid case it accepted:
+ * narrowed to the field whose value the refusal follows (attribute-refusal.ts), whose rule the
+ * finding then names, with the accepted variant as evidence. Left as judged when nothing narrows it.
+ */
+async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Verdict | null): Promise<void> {
+  const smallest = cases.details.failed ? cases.details.counterexample?.[0] : undefined;
+  // The counterexample as reported (family-result.ts): the smallest case when it was sent, else the first failure.
+  const verdict = smallest === undefined ? undefined : (cases.verdicts.get(caseKey(smallest)) ?? cases.firstFailure ?? undefined);
+  const model = operationFor(sending.family.request.method, sending.family.request.path.replace('{id}', '{x}'))?.request;
+  if (!verdict?.finding || !verdict.valid || !definite(verdict.exchange) || !model) return;
+  const refused = verdict.sent;
+  const key = caseKey(refused);
+  // An accepted valid case of the family, else its accepted control case (sent when no case was accepted).
+  const baseline = [...cases.verdicts.values(), ...(control ? [control] : [])].find((v) => v.valid && v !== verdict && accepted(v.exchange)) ?? null;
+  const family = sending.family;
+  const narrowed = await attributeRefusal(
+    {
+      refused,
+      baseline: baseline?.sent ?? null,
+      model,
+      send: sending.send,
+      request: { method: family.request.method, path: sending.path },
+      fallback: (_fields, refused) => family.refusalRule?.(refused) ?? null,
+    },
+    sending.profile.company_timezone,
+  );
+  if (!narrowed) return;
+  const status = verdict.exchange.response?.status ?? 0;
+  (cases.verdicts as Map<string, Verdict>).set(key, {
+    ...verdict,
+    finding: {
+      ruleId: narrowed.rule,
+      expected: `${verdict.finding.expected}: its ${describeValues(refused.payload, narrowed.fields)} is valid (${narrowed.rule})`,
+      actual: `status ${status}; the same case with ${describeValues(narrowed.variant.request.body ? (JSON.parse(narrowed.variant.request.body) as Record<string, unknown>) : {}, narrowed.fields)} instead was accepted (exchange ${narrowed.variant.id})`,
+    },
+    narrowedBy: [narrowed.variant],
+  });
 }
 
 /** A family's seed, derived from the run's seed and the family's name (so one family replays alone). */

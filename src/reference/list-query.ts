@@ -68,7 +68,7 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
   const zeroBased = ctx.fault('page-zero-based');
   const page = positiveInteger(query, 'page', violations) ?? (zeroBased ? 0 : 1);
   const requested = positiveInteger(query, 'page_size', violations) ?? (ctx.fault('page-size-default-15') ? 15 : DEFAULT_PAGE_SIZE);
-  if (requested > MAX_PAGE_SIZE && ctx.dialect.pageSizeOverMax === 'reject' && !ctx.fault('page-size-uncapped')) {
+  if ((requested > MAX_PAGE_SIZE && ctx.dialect.pageSizeOverMax === 'reject' && !ctx.fault('page-size-uncapped')) || (requested === MAX_PAGE_SIZE && ctx.fault('page-size-100-refused'))) {
     violations.push({ rule: 'PAG-PAGE-SIZE-MAX', field: 'page_size', message: `page_size must be at most ${MAX_PAGE_SIZE}` });
   }
   const pageSize = ctx.fault('page-size-uncapped') ? requested : Math.min(requested, MAX_PAGE_SIZE);

@@ -151,6 +151,9 @@ const PROBES: Record<FaultName, Probe> = {
   'time-24-00-accepted': { clean: 422, probe: (t) => schedule(t, { end_time: '24:00' }) },
   'time-12h-accepted': { clean: 422, probe: (t) => schedule(t, { start_time: '07:30 PM' }) },
   'weeks-format-unchecked': { clean: 422, probe: (t) => schedule(t, { ...weekly, weeks: 'Monday,Funday' }) },
+  'time-2359-refused': { clean: 201, probe: (t) => schedule(t, { all_day: false, start_time: '09:00', end_time: '23:59' }) },
+  'weeks-single-refused': { clean: 201, probe: (t) => schedule(t, { ...weekly, weeks: 'monday' }) },
+  'leap-day-refused': { clean: 201, probe: (t) => schedule(t, { start_date: '02/29/2028', end_date: '02/29/2028' }) },
   'timezone-name-unchecked': { clean: 422, probe: (t) => schedule(t, { timezone: 'Mars/Olympus' }) },
   'timezone-default-utc': {
     clean: 'America/Chicago',
@@ -183,6 +186,7 @@ const PROBES: Record<FaultName, Probe> = {
   // users
   'password-special-not-required': { clean: 422, probe: async (t) => (await user(t, { password: 'Abcdef12' })).status },
   'password-min-5': { clean: 422, probe: async (t) => (await user(t, { password: 'Ab1!x' })).status },
+  'password-six-refused': { clean: 201, probe: async (t) => (await user(t, { password: 'Ab1!xy' })).status },
   'password-unchecked-on-edit': { clean: 422, probe: (t) => status(t, 'PUT', `/users/${t.server.seed.activeUserIds.employee}`, { password: 'abc' }) },
   'employee-code-length-unchecked': { clean: 422, probe: async (t) => (await user(t, { employee_code: '12345' })).status },
   'employee-code-non-digits': { clean: 422, probe: async (t) => (await user(t, { employee_code: '12a4' })).status },
@@ -261,6 +265,7 @@ const PROBES: Record<FaultName, Probe> = {
 
   // pagination
   'page-size-uncapped': { clean: 100, probe: async (t) => (await pagination(t, '/breaks?page_size=101')).per_page },
+  'page-size-100-refused': { clean: 200, probe: async (t) => (await t.call('GET', '/breaks?page_size=100')).status },
   'page-size-default-15': { clean: 10, probe: async (t) => (await t.call('GET', '/breaks')).json.items.length },
   'pages-overlap': { clean: 11, probe: async (t) => (await t.call('GET', '/breaks?page=2')).json.items[0].id },
   'pagination-total-of-page': { clean: 36, probe: async (t) => (await pagination(t, '/breaks')).total },

@@ -16,6 +16,10 @@ export interface Verdict {
   readonly exchange: Exchange;
   /** The case was valid (it breaks no rule): an accepted one is a baseline. */
   readonly valid: boolean;
+  /** The case sent. */
+  readonly sent: GeneratedCase;
+  /** Exchanges that narrowed the finding (attribute-refusal.ts: the variant the target accepted). */
+  readonly narrowedBy?: readonly Exchange[];
 }
 
 /** How a family's cases are sent: to which path, how many, with what budget and seed. */
@@ -106,7 +110,7 @@ export async function sendCases(sending: CaseSending): Promise<CasesSent> {
       return true;
     }
     // Judged now; what is kept is the exchange as a report keeps it (a family sends up to hundreds of cases).
-    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange), valid: !generated.breaks };
+    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange), valid: !generated.breaks, sent: generated };
     verdicts.set(caseKey(generated), verdict);
     if (verdict.finding && !firstFailure) firstFailure = verdict;
     return verdict.finding === null;
@@ -139,7 +143,7 @@ export async function sendControl(sending: CaseSending, cases: CasesSent): Promi
   if (!valid) return none;
   try {
     const exchange = await sending.send({ method: sending.family.request.method, path: sending.path, json: valid.payload });
-    const control: Verdict = { finding: judgeCase(valid, exchange, sending.family, sending.profile), exchange: retainExchange(exchange), valid: true };
+    const control: Verdict = { finding: judgeCase(valid, exchange, sending.family, sending.profile), exchange: retainExchange(exchange), valid: true, sent: valid };
     if (!control.finding) return { control, stopped: null };
     return { control: { ...control, finding: { ...control.finding, expected: `${control.finding.expected} (a control case, sent because no generated case was accepted)` } }, stopped: null };
   } catch (error) {

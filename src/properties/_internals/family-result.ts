@@ -98,10 +98,11 @@ export function judgeFamily(context: FamilyResultContext, evidence: FamilyEviden
  */
 function counterexampleResult(context: FamilyResultContext, evidence: FamilyEvidence, smallest: GeneratedCase, summary: string): CheckResult {
   const { verdicts, firstFailure, details } = evidence;
-  const shown = verdicts.get(caseKey(smallest)) ?? firstFailure;
+  // The smallest case when it was sent, else the first failure (as a narrowing may have restated it: runner.ts).
+  const shown = verdicts.get(caseKey(smallest)) ?? (firstFailure ? (verdicts.get(caseKey(firstFailure.sent)) ?? firstFailure) : null);
   const baseline = [...verdicts.values()].find((v) => v.valid && v !== shown && accepted(v.exchange));
   const exchanges = [
-    ...new Set([context.setupExchange && retainExchange(context.setupExchange), baseline?.exchange, shown?.exchange, firstFailure?.exchange].filter((e): e is Exchange => e !== undefined)),
+    ...new Set([context.setupExchange && retainExchange(context.setupExchange), baseline?.exchange, shown?.exchange, ...(shown?.narrowedBy ?? []), firstFailure?.exchange].filter((e): e is Exchange => e !== undefined)),
   ];
   const finding = shown?.finding ?? firstFailure?.finding;
   const path = details.counterexamplePath ?? '';
@@ -111,7 +112,7 @@ function counterexampleResult(context: FamilyResultContext, evidence: FamilyEvid
     path,
     {
       status: 'failed',
-      findings: finding ? [{ ...finding, exchangeIds: shown ? [shown.exchange.id] : [] }] : [],
+      findings: finding ? [{ ...finding, exchangeIds: shown ? [shown.exchange.id, ...(shown.narrowedBy ?? []).map((e) => e.id)] : [] }] : [],
       reason: `${summary}; smallest counterexample after ${details.numShrinks} shrinks (path ${path}): ${jsonText(smallest.payload)}`,
       exchanges,
     },

@@ -46,6 +46,21 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
   });
 }
 
+/** Valid values at the edge of their domain, refused under a fault as if they broke their format rule. */
+function edgeRefusals(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+  const refused: ServerViolation[] = [];
+  for (const field of ['start_time', 'end_time']) {
+    if (ctx.fault('time-2359-refused') && body[field] === '23:59') refused.push({ rule: 'SCH-TIME-FORMAT', field, message: `${field} must be a 24-hour time HH:mm` });
+  }
+  if (ctx.fault('weeks-single-refused') && typeof body.weeks === 'string' && body.weeks !== '' && !body.weeks.includes(',')) {
+    refused.push({ rule: 'SCH-WEEKS-FORMAT', field: 'weeks', message: 'weeks must be weekday names joined by commas' });
+  }
+  for (const field of ['start_date', 'end_date', 'repeat_end_date']) {
+    if (ctx.fault('leap-day-refused') && typeof body[field] === 'string' && body[field].startsWith('02/29/')) refused.push({ rule: 'SCH-DATE-FORMAT', field, message: `${field} must be a real date MM/DD/YYYY` });
+  }
+  return refused;
+}
+
 /** Checks against storage: assigned_by and user_ids name active users, job_id an existing job. */
 function referenceViolations(ctx: ServerContext, record: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
@@ -82,6 +97,7 @@ function validate(ctx: ServerContext, body: Record<string, unknown>, operation: 
   const record = base ? { ...base, ...body } : body;
   const violations: ServerViolation[] = [
     ...fromSpec(faultTolerated(ctx, scheduleViolations(body, operation, base), record, operation)),
+    ...edgeRefusals(ctx, body),
     ...referenceViolations(ctx, record),
   ];
   if (ctx.fault('all-day-times-required-anyway') && record.all_day === true) {

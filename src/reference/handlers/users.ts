@@ -74,11 +74,18 @@ function blankUser(ctx: ServerContext, now: string): Omit<UserRecord, 'id'> {
   return newUserRecord(now, defaults(ctx));
 }
 
+/** Under `password-six-refused`: a password of exactly 6 characters (the minimum, §8) refused as too short. */
+function passwordEdgeRefusal(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+  if (!ctx.fault('password-six-refused') || typeof body.password !== 'string' || [...body.password].length !== 6) return [];
+  return [{ rule: 'USR-PASSWORD-LENGTH', field: 'password', message: 'password must be at least 7 characters' }];
+}
+
 /** POST /users (§4.2): create with the §2.2 defaults; the e-mail's format as the dialect reads USR-EMAIL-FORMAT. */
 function createUser(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')),
+    ...passwordEdgeRefusal(ctx, body),
     ...emailFormatViolations(ctx, body),
     ...uniqueEmail(ctx, body.email),
   ];
@@ -98,6 +105,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')),
+    ...passwordEdgeRefusal(ctx, body),
     ...editRequiredViolations(ctx, body),
     ...emailFormatViolations(ctx, body),
     ...uniqueEmail(ctx, body.email, stored.id),

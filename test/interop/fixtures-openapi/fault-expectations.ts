@@ -21,6 +21,7 @@ const BURST = unseen('the rate limit: only a burst beyond 60 calls shows it (the
 const INVALID = unseen('a lenient check: only an invalid request shows it (the collection sends valid ones)');
 const VALUE = unseen('a value the request decides (a default, a filter, an order): a schema cannot say which value an answer must hold');
 const STATE = unseen('what a later request shows (a stored record, a page after the first)');
+const EDGE = unseen('a valid value at the edge of its domain refused: the examples send mid-range values (23:59, one weekday, February 29th, a 6-character password, page_size 100 are not among them)');
 const NOTIFICATION = unseen('a webhook notification: not an answer to a request');
 
 export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> = {
@@ -46,6 +47,9 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'date-calendar-unchecked': INVALID,
   'time-24-00-accepted': INVALID,
   'time-12h-accepted': INVALID,
+  'time-2359-refused': EDGE,
+  'weeks-single-refused': EDGE,
+  'leap-day-refused': EDGE,
   'weeks-format-unchecked': INVALID,
   'timezone-name-unchecked': INVALID,
   'timezone-default-utc': VALUE,
@@ -59,6 +63,7 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'color-not-required': INVALID,
   'password-special-not-required': INVALID,
   'password-min-5': INVALID,
+  'password-six-refused': EDGE,
   'password-unchecked-on-edit': INVALID,
   'employee-code-length-unchecked': INVALID,
   'employee-code-non-digits': INVALID,
@@ -90,6 +95,7 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'break-ids-empty-none': unseen('the ids filter with ids []: the collection sends no such body'),
   'break-create-no-message': seen('a record shape', 'POST /breaks: the answer requires message (§4.4)'),
   'page-size-uncapped': unseen('needs page_size above 100 (the collection sends the defaults)'),
+  'page-size-100-refused': EDGE,
   'page-size-default-15': VALUE,
   'pages-overlap': STATE,
   'pagination-total-of-page': STATE,
