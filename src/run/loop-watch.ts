@@ -15,18 +15,35 @@ export interface LoopWatch {
   dispose(): void;
 }
 
+/** The watches under way; one `beforeExit` listener serves them all (runs side by side add none). */
+const watching = new Set<() => void>();
+
+function onBeforeExit(): void {
+  const fire = [...watching];
+  watching.clear();
+  process.off('beforeExit', onBeforeExit);
+  for (const f of fire) f();
+}
+
 /** Watches the event loop from now until `dispose()`. */
 export function watchLoop(): LoopWatch {
   let fired = false;
   let resolve: () => void = () => {};
   const emptied = new Promise<void>((r) => (resolve = r));
-  const listener = (): void => {
-    process.off('beforeExit', listener);
+  const fire = (): void => {
     fired = true;
     resolve();
   };
-  process.on('beforeExit', listener);
-  return { emptied, fired: () => fired, dispose: () => void process.off('beforeExit', listener) };
+  if (watching.size === 0) process.on('beforeExit', onBeforeExit);
+  watching.add(fire);
+  return {
+    emptied,
+    fired: () => fired,
+    dispose: () => {
+      watching.delete(fire);
+      if (watching.size === 0) process.off('beforeExit', onBeforeExit);
+    },
+  };
 }
 
 /** The cause a run reports when its loop emptied while it waited for `what`. */

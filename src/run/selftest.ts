@@ -2,7 +2,7 @@ import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
 import { planWithinBudget, type BudgetChoice, type RunBudget } from './budget.ts';
 import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
-import { FAULTS, type Fault } from '../reference/faults.ts';
+import { FAULTS, REPORTED_ALONE, type Fault, type FaultName } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
 import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type ProfilableTarget } from './embedded-target.ts';
 import type { Profile } from '../profile/profile.ts';
@@ -117,8 +117,12 @@ function detection(fault: Fault, dialect: DialectName, report: RunReport): Fault
   const catchingChecks = catching.map((c) => c.id);
   const catchingProperties = catching.filter((c) => c.source.kind === 'property').length;
   const otherRules = [...new Set(failing.flatMap((c) => c.findings.map((f) => f.ruleId)).filter((r) => r !== fault.rule))];
-  const verdict = catchingChecks.length > 0 ? 'caught' : 'missed';
-  const ruleChecks = verdict === 'caught' ? [] : report.checks.filter((c) => c.rules.includes(fault.rule)).map((c) => `${c.id}: ${c.status}${c.reason ? `, ${c.reason}` : ''}`);
+  // A fault that refuses an edge value must be reported under its own rule alone: under another too, it is missed.
+  const misattributed = REPORTED_ALONE.has(fault.name as FaultName) && otherRules.length > 0;
+  const verdict = catchingChecks.length > 0 && !misattributed ? 'caught' : 'missed';
+  const ruleChecks = misattributed
+    ? failing.filter((c) => c.findings.some((f) => f.ruleId !== fault.rule)).map((c) => `${c.id}: failed under ${[...new Set(c.findings.map((f) => f.ruleId))].join(', ')}, not ${fault.rule} alone`)
+    : verdict === 'caught' ? [] : report.checks.filter((c) => c.rules.includes(fault.rule)).map((c) => `${c.id}: ${c.status}${c.reason ? `, ${c.reason}` : ''}`);
   return { fault, dialect, verdict, catchingChecks, catchingProperties, otherRules, attempts: 1, ruleChecks };
 }
 

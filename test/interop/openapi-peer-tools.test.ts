@@ -75,7 +75,7 @@ async function exportAndGenerate(dialect: DialectName, target: string): Promise<
   const dir = join(root, dialect);
   await mkdir(dir, { recursive: true });
   const document = join(dir, 'openapi.json');
-  const exported = await runClockcheck(['openapi', '--profile', DIALECT_PROFILE_FILES[dialect], '--target', target, '--out', document], process.env);
+  const exported = await runClockcheck(['openapi', '--profile', DIALECT_PROFILE_FILES[dialect], '--target', target, '--get-body', 'omit', '--out', document], process.env);
   if (exported.code !== 0) throw new Error(`openapi exited ${exported.code}: ${exported.stderr}`);
   const { collection, operations } = await runPortman(PORTMAN!, dir, document, portmanConfig(await dialectProfile(dialect)));
   const variables = JSON.parse(await readFile(collection, 'utf8')).variable as { key: string; value: string }[];

@@ -14,9 +14,10 @@ const TOOL_ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 
 /**
  * A Portman config that generates contract tests for every operation (the 2xx class, the literal
- * code, the content type, a JSON body, the response schema), and the two things a real run needs:
- * the created schedule's ID (where the profile's id_pointer says) for PUT /schedules/{schedule_id},
- * and GET /breaks without its optional body, which Prism's proxy refuses to forward
+ * code, the content type, a JSON body, the response schema), and the one thing a real run needs:
+ * the created schedule's ID (where the profile's id_pointer says) for PUT /schedules/{schedule_id}.
+ * GET /breaks goes without a body because the document is exported with `--get-body omit`: Portman
+ * fills a body from a schema, and Prism's proxy refuses to forward a GET with one
  * (PROXY_UNSUPPORTED_REQUEST_BODY, stoplightio/prism#2259); without `ids` it lists all breaks (§4.4).
  */
 export function portmanConfig(profile: Profile): Record<string, unknown> {
@@ -27,7 +28,6 @@ export function portmanConfig(profile: Profile): Record<string, unknown> {
     tests: { contractTests: ['statusSuccess', 'statusCode', 'contentType', 'jsonBody', 'schemaValidation'].map(contract) },
     assignVariables: [{ openApiOperationId: 'createSchedule', collectionVariables: [{ responseBodyProp: idProp, name: 'scheduleId' }] }],
     overwrites: [{ openApiOperationId: 'updateSchedule', overwriteRequestPathVariables: [{ key: 'schedule_id', value: '{{scheduleId}}', overwrite: true }] }],
-    operationPreRequestScripts: [{ openApiOperationId: 'listBreaks', scripts: ["pm.request.body.update('');"] }],
   };
 }
 
