@@ -425,7 +425,6 @@ export function withLazyJson(exchange: Exchange, redactor: Redactor): Exchange {
   return { ...exchange, response: lazy };
 }
 
-/** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */
 /** Path characters undici sends (its `invalidPathRegex`), and header value characters (its `headerCharRegex`). */
 const UNSENDABLE_IN_PATH = /[^\u0021-\u00ff]/;
 const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
@@ -442,6 +441,7 @@ function unsendablePart(request: ExchangeRequest, originLength: number): string 
   return null;
 }
 
+/** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */
 function isMisuse(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === 'UND_ERR_INVALID_ARG';
 }

@@ -29,6 +29,11 @@ export interface JsonScan {
   readonly unsafeIntegers: ReadonlyArray<readonly [number, number]>;
 }
 
+/** Whether a character can be part of a JSON number literal: a digit, `.`, `e`, `E`, `+`, `-`. */
+function isNumberCharacter(c: number): boolean {
+  return (c >= ZERO && c <= NINE) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === MINUS;
+}
+
 /** Whether the digits of an integer literal (sign included) are outside ±(2^53 − 1). */
 function unsafe(literal: string): boolean {
   const digits = literal.charCodeAt(0) === MINUS ? literal.length - 1 : literal.length;
@@ -71,7 +76,7 @@ export function scanJson(text: string, bounds: JsonBounds = { maxDepth: Infinity
       if (++depth > bounds.maxDepth) return { problem: `nested deeper than ${bounds.maxDepth} levels`, unsafeIntegers };
     } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
       let end = i + 1;
-      while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end++;
+      while (end < text.length && isNumberCharacter(text.charCodeAt(end))) end++;
       // Only a literal of 16 digits or more can be unsafe: most numbers are never sliced.
       if (end - i >= 16) {
         const literal = text.slice(i, end);
@@ -108,6 +113,12 @@ export function parseJsonExact(text: string, spans: JsonScan['unsafeIntegers'] =
  * as JSON.stringify's. Text a BigInt cannot be confused with: the placeholder carries a fresh nonce.
  */
 export function jsonText(value: unknown, space?: number): string {
+  // Nearly every value holds no BigInt: JSON.stringify as it is, with no replacer on the hot path.
+  try {
+    return JSON.stringify(value, null, space);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/BigInt/.test(error.message)) throw error;
+  }
   let big: Map<string, string> | null = null;
   const nonce = Math.random().toString(36).slice(2);
   const text = JSON.stringify(
@@ -124,9 +135,4 @@ export function jsonText(value: unknown, space?: number): string {
   if (text === undefined || big === null) return text as string;
   const digits: Map<string, string> = big;
   return text.replace(new RegExp(`"\\\\u0000big:${nonce}:(\\d+)"`, 'g'), (whole) => digits.get(JSON.parse(whole) as string) ?? whole);
-}
-
-/** Whether a JSON value is an integer: a number with no fraction, or a BigInt (an integer JSON.parse would round). */
-export function isJsonInteger(value: unknown): value is number | bigint {
-  return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
 }

@@ -1,4 +1,4 @@
-import { readCreatedId, type CreatedKind } from '../records/created-id.ts';
+import { createdKindOf, readCreatedId } from '../records/created-id.ts';
 import { parseOffsetDateTime } from '../contract/formats/index.ts';
 import { naiveDateTime, offsetDateTime } from '../contract/primitives.ts';
 import { USER_DEFAULT_RULES, USER_DEFAULTS } from '../contract/payloads/user.ts';
@@ -85,17 +85,15 @@ export function userDefaultJudgements(o: Observed, reading: GradeReading): Judge
   return out;
 }
 
-/** The create operations whose answers name a record by an ID that §4 makes an integer (ID-INTEGER). */
-const ID_CREATES: Readonly<Record<string, CreatedKind>> = { createUser: 'user', createSchedule: 'schedule', createTimesheet: 'timesheet' };
-
 /**
  * ID-INTEGER on a recorded create answer of a user, schedule or timesheet: the ID it gives the
  * record, read by meaning (`"42"` is 42), is an integer. An answer that names no ID judges nothing
  * (the spec does not show these answers).
  */
 export function createdIdJudgements(o: Observed, reading: GradeReading): Judgement[] {
-  const kind = o.operation ? ID_CREATES[o.operation.operationId] : undefined;
-  if (kind === undefined || !isSuccess(statusOf(o))) return [];
+  const kind = o.exchange.request.method === 'POST' ? createdKindOf(o.path) : undefined;
+  // A break's ID is §2.4's, judged with its record (BRK-CREATE-SHAPE).
+  if (kind === undefined || kind === 'break' || !isSuccess(statusOf(o))) return [];
   const read = readCreatedId(o.responseJson, reading.profile, kind);
   if (read.kind === 'absent') return [];
   return [judged(o, 'ID-INTEGER', read.kind === 'id', `an integer ID for the created ${kind} (§4: the IDs that name it are integers)`, read.kind === 'id' ? `the ID ${String(read.id)}` : `the ID ${read.shown}`)];

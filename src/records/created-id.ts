@@ -1,5 +1,6 @@
 import { resolvePointer } from '../contract/json-pointer.ts';
 import { locateRecord } from './locate.ts';
+import { asExactInteger } from './same-meaning.ts';
 import type { Profile } from '../profile/profile.ts';
 
 /**
@@ -19,13 +20,11 @@ const SHOWN_CHARACTERS = 80;
  * anything else (`"日本"`, `"1 && x"`, `"1\nx"`, `1.5`, `""`) is not, and no request carries it.
  */
 export function readId(value: unknown): RecordId | null {
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value)) return null;
-    return Number.isSafeInteger(value) ? value : BigInt(value);
-  }
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
-  if (typeof value === 'string' && /^-?\d{1,400}$/.test(value)) return readId(BigInt(value));
-  return null;
+  // An ID is written plainly: the digits alone, no sign but a minus, no spaces (asExactInteger reads more).
+  if (typeof value === 'string' && !/^-?\d{1,400}$/.test(value)) return null;
+  const integer = asExactInteger(value);
+  if (integer === null) return null;
+  return Number.isSafeInteger(Number(integer)) ? Number(integer) : integer;
 }
 
 /** A value the target sent, as a finding or a reason shows it: JSON-escaped (control characters, quotes), cut at 80 characters. */

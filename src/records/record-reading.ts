@@ -33,7 +33,7 @@ export function recordReading(profile: {
 }
 
 /** Paths whose answers the spec shows (§4.4: GET and POST /breaks), under any prefix, with or without a query. */
-const SPEC_SHAPED = /(^|\/)breaks\/?(\?.*)?$/;
+const SPEC_SHAPED = /(^|\/)breaks\/?$/;
 
 /**
  * The reading of the answer to a request to `path` (relative, or a full URL): the spec's own for
@@ -45,9 +45,10 @@ export function recordReadingFor(profile: Parameters<typeof recordReading>[0], p
   return SPEC_SHAPED.test(pathOnly(path)) ? AUTO_READING : recordReading(profile);
 }
 
+/** The path of a relative path or a full URL, without its query (a search for `breaks` is no break list). */
 function pathOnly(path: string): string {
   try {
-    return /^https?:/.test(path) ? new URL(path).pathname : path;
+    return /^https?:/.test(path) ? new URL(path).pathname : (path.split('?')[0] ?? path);
   } catch {
     return path;
   }

@@ -24,11 +24,6 @@ export class TokenWatch {
     this.#refused = refused;
   }
 
-  /** Why the run stopped, or null while it goes on. */
-  get stopped(): string | null {
-    return this.#stopped?.reason ?? null;
-  }
-
   /** The RunStopped a send throws now, or null while the run goes on. */
   stopError(): RunStopped | null {
     return this.#stopped;

@@ -55,3 +55,12 @@ describe('the ID a create answer gives its record', () => {
     expect(['/users', '/api/public/schedules', '/api/v2/timesheets/', '/breaks?x=1', '/users/3', '/webhooks/subscription'].map(createdKindOf)).toEqual(['user', 'schedule', 'timesheet', 'break', undefined, undefined]);
   });
 });
+
+describe('the reading of an answer by its path', () => {
+  it("reads a break list or create answer as the spec shows it, whatever the profile's readings; anything else as the profile says", async () => {
+    const { recordReadingFor } = await import('../../src/records/record-reading.ts');
+    const profile = { record_fields: 'camel' as const, id_pointer: '/id', list_items: '/data' };
+    for (const path of ['/breaks', '/breaks?page_size=100', 'https://t.test/api/public/breaks', '/api/v2/breaks/']) expect(recordReadingFor(profile, path), path).toEqual({ fields: 'auto' });
+    for (const path of ['/users?search=breaks', '/users', 'https://t.test/api/public/timesheets?x=/breaks']) expect(recordReadingFor(profile, path), path).toEqual({ fields: 'camel', idPointer: '/id', listItems: '/data' });
+  });
+});
