@@ -5,7 +5,7 @@
 'use strict';
 
 /** Modules under src/ that everything may import and that import nothing of ours (but each other). */
-const BASE = ['errors.ts', 'duration.ts', 'version.ts', 'did-you-mean.ts', 'tls/'];
+const BASE = ['errors.ts', 'duration.ts', 'clock.ts', 'version.ts', 'did-you-mean.ts', 'tls/'];
 
 const ENGINE = ['contract', 'input', 'client', 'profile', 'records', 'report'];
 

@@ -1,13 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { ClockcheckError } from '../errors.ts';
-
-/** Time as the pacer sees it; injectable so tests run on a fake clock. */
-export interface PacerClock {
-  /** Milliseconds; must not go backwards. */
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 
 export interface PacerOptions {
   /** Calls the target allows per window (§8: 60). `Infinity` turns pacing off. */
@@ -25,8 +18,8 @@ export interface PacerOptions {
    * each call is accounted for by the call itself (see Pacer), not by this guard.
    */
   readonly guardMs?: number;
-  /** Default: the monotonic `performance` clock and `setTimeout`. */
-  readonly clock?: PacerClock;
+  /** Default: SYSTEM_CLOCK (the monotonic clock and real sleeps). */
+  readonly clock?: Clock;
 }
 
 /**
@@ -36,12 +29,6 @@ export interface PacerOptions {
  * (the selftest's hundreds of runs) a little more with each run.
  */
 const UNPACED = new AsyncLocalStorage<Pacer>();
-
-/** Wall-clock-like but monotonic milliseconds, and a real sleep. */
-export const SYSTEM_CLOCK: PacerClock = {
-  now: () => performance.timeOrigin + performance.now(),
-  sleep: (ms) => delay(ms),
-};
 
 /** A send the pacer let go: tell it when the answer came (`done`), and the window counts from then. */
 export interface PacedSend {
@@ -74,7 +61,7 @@ const NO_SEND: PacedSend = { done: () => {} };
 export class Pacer {
   #allowed: number;
   #spanMs: number;
-  readonly #clock: PacerClock;
+  readonly #clock: Clock;
   /** The sends that may still count, in the order they were let go. */
   #sends: Send[] = [];
   /** Round trips of the last answered sends (ms), for the estimate. */

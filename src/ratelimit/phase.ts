@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { SYSTEM_CLOCK, sleepUntil, within, type Clock } from '../clock.ts';
 import { defaultGuardMs, pacedAllowed } from '../client/pacer.ts';
 import { formatDuration } from '../duration.ts';
 import type { CheckResult } from '../report/model.ts';
@@ -131,6 +131,8 @@ export interface RateLimitPhaseDeps {
    */
   readonly traffic?: PacedTraffic;
   readonly interleaved?: boolean;
+  /** The time the phase waits on (default SYSTEM_CLOCK; the exchanges' `sentAtMs` must be on it too). */
+  readonly clock?: Clock;
 }
 
 const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
@@ -151,11 +153,6 @@ function lastResetCall(outcome: CheckOutcome): Exchange | undefined {
 function resetUnjudged(after: Exchange | undefined): string {
   const answer = !after ? 'was not sent' : after.response ? `answered ${after.response.status}` : `got no response (${after.error?.code ?? 'OTHER'})`;
   return `the call after a quiet window ${answer}, neither served (2xx) nor limited (429): the reset could not be judged`;
-}
-
-async function sleepUntil(at: number): Promise<void> {
-  const wait = at - Date.now();
-  if (wait > 0) await delay(wait);
 }
 
 function endOf(exchanges: readonly Exchange[]): number {
@@ -244,7 +241,7 @@ export function estimateWithPhase(
   return (remaining) => {
     const startedAt = phaseStartedAt();
     const paced = pacedMs(Math.max(0, remaining - plan.requests - plan.carried));
-    return paced + (startedAt === null ? plan.spanMs : Math.max(0, startedAt + plan.spanMs - Date.now()));
+    return paced + (startedAt === null ? plan.spanMs : Math.max(0, startedAt + plan.spanMs - SYSTEM_CLOCK.now()));
   };
 }
 
@@ -314,7 +311,7 @@ async function phaseSteps(phase: PhaseState, wanted: readonly RateLimitCheckId[]
 async function emptyWindow(deps: RateLimitPhaseDeps): Promise<void> {
   const { traffic } = deps;
   if (!traffic) return;
-  if (deps.interleaved) await within(traffic.untilBlocked(), deps.profile.rate_limit.window);
+  if (deps.interleaved) await within(deps.clock ?? SYSTEM_CLOCK, traffic.untilBlocked(), deps.profile.rate_limit.window);
   traffic.hold();
   if (deps.restartLimiter) {
     await traffic.untilIdle();
@@ -324,25 +321,15 @@ async function emptyWindow(deps: RateLimitPhaseDeps): Promise<void> {
   }
 }
 
-/** Waits for `promise`, or `ms` at most (the timer cleared when the promise comes first). */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Lets paced checks' calls go (`count` at most) until `until` (or, with a count, until they are all
  * answered); then the gate closes and the calls in flight are answered. Returns the paced calls made.
  */
-async function pacedCalls(traffic: PacedTraffic, count: number, until: number): Promise<readonly Exchange[]> {
+async function pacedCalls(clock: Clock, traffic: PacedTraffic, count: number, until: number): Promise<readonly Exchange[]> {
   const watch = traffic.watch();
   traffic.admit(count);
-  if (count === Infinity) await sleepUntil(until);
-  else await within(traffic.untilIdle(), until - Date.now());
+  if (count === Infinity) await sleepUntil(clock, until);
+  else await within(clock, traffic.untilIdle(), until - clock.now());
   traffic.hold();
   await traffic.untilIdle();
   return watch.stop();
@@ -352,10 +339,13 @@ async function pacedCalls(traffic: PacedTraffic, count: number, until: number): 
 class PhaseState {
   readonly probe: LoadRequest;
   readonly served: TimedCall[] = [];
-  lastEnd = Date.now();
+  readonly clock: Clock;
+  lastEnd: number;
 
   constructor(readonly deps: RateLimitPhaseDeps) {
     this.probe = { method: 'GET', path: deps.profile.rate_limit.probe_path };
+    this.clock = deps.clock ?? SYSTEM_CLOCK;
+    this.lastEnd = this.clock.now();
   }
 
   /** Keeps the calls among `exchanges` that certainly count (served, or answered 4xx), with their timing, under `segment`. */
@@ -380,12 +370,12 @@ async function boundaryStep(phase: PhaseState): Promise<{ burst: BurstOutcome; r
   const { limit, burst_extra: extra, window: windowMs } = deps.profile.rate_limit;
   const { traffic } = deps;
   const room = traffic && deps.interleaved ? Math.min(traffic.allowed, limit - BOUNDARY_BURST_SERVED) : 0;
-  const paced = room > 0 ? await pacedCalls(traffic!, room, Date.now() + windowMs / 8) : [];
+  const paced = room > 0 ? await pacedCalls(phase.clock, traffic!, room, phase.clock.now() + windowMs / 8) : [];
   phase.keepServed(paced, 'paced');
   const burst = await deps.burst([phase.probe], limit - paced.filter(certainlyCounted).length + extra, 'boundary');
   phase.keepServed(burst.exchanges, 'boundary');
   const result = judgeBoundary(burst, deps.profile, outcome('rate-limit/boundary', deps), deps.restartLimiter ? 'on a fresh limiter' : undefined, paced);
-  phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : Date.now();
+  phase.lastEnd = burst.exchanges.length > 0 ? endOf(burst.exchanges) : phase.clock.now();
   return { burst, result, end: phase.lastEnd };
 }
 
@@ -401,8 +391,8 @@ async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: Check
   const deadline = phase.lastEnd + windowMs + deps.guardMs + step;
   const polls: Exchange[] = [];
   let opener: Exchange | undefined;
-  for (let next = phase.lastEnd; !opener && Date.now() < deadline; ) {
-    await sleepUntil(next);
+  for (let next = phase.lastEnd; !opener && phase.clock.now() < deadline; ) {
+    await sleepUntil(phase.clock, next);
     const poll = await deps.call(probe, 'poll');
     polls.push(poll);
     if (outcomeOf(poll) === 'served') opener = poll;
@@ -425,7 +415,7 @@ async function resetStep(phase: PhaseState, boundary: BurstOutcome, reset: Check
 async function resetAfterQuietWindow(phase: PhaseState, polls: number, step: number, reset: CheckOutcome): Promise<Exchange | undefined> {
   const { deps } = phase;
   const windowMs = deps.profile.rate_limit.window;
-  await sleepUntil(phase.lastEnd + windowMs + deps.guardMs);
+  await sleepUntil(phase.clock, phase.lastEnd + windowMs + deps.guardMs);
   const after = await deps.call(phase.probe, 'reset');
   phase.lastEnd = endOf([after]);
   reset.keep([after]);
@@ -451,7 +441,7 @@ async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolea
   const windowMs = deps.profile.rate_limit.window;
   const straddle = deps.selected('rate-limit/sliding');
   if (!pageSizes && !straddle) return { calls: null, pageSizes: null };
-  await sleepUntil(Math.max(opened.opener.sentAtMs + opened.opener.durationMs + preResetDelayMs(windowMs), boundaryEnd + windowMs + deps.guardMs));
+  await sleepUntil(phase.clock, Math.max(opened.opener.sentAtMs + opened.opener.durationMs + preResetDelayMs(windowMs), boundaryEnd + windowMs + deps.guardMs));
   let calls: BurstOutcome = { exchanges: [], unanswered: 0 };
   let result: CheckResult | null = null;
   if (!pageSizes) {
@@ -468,7 +458,7 @@ async function preResetStep(phase: PhaseState, opened: Opened, pageSizes: boolea
     calls = { exchanges: asked, unanswered };
   }
   if (straddle && deps.traffic && deps.interleaved) {
-    const paced = await pacedCalls(deps.traffic, Infinity, opened.windowFrom + BEFORE_RESET_UNTIL * windowMs);
+    const paced = await pacedCalls(phase.clock, deps.traffic, Infinity, opened.windowFrom + BEFORE_RESET_UNTIL * windowMs);
     phase.keepServed(paced, 'paced');
     if (paced.length > 0) phase.lastEnd = Math.max(phase.lastEnd, endOf(paced));
     calls = { ...calls, exchanges: [...calls.exchanges, ...paced] };
@@ -485,7 +475,7 @@ async function slidingStep(phase: PhaseState, boundary: BurstOutcome | null, ope
   if (!opened || !before) return judgeSliding(phase.served, null, limit, windowMs, sliding);
   const { opener } = opened;
   const afterAt = opener.sentAtMs + opener.durationMs + windowMs + windowMs / 50;
-  await sleepUntil(afterAt);
+  await sleepUntil(phase.clock, afterAt);
   const servedBefore = before.exchanges.filter(certainlyCounted).length;
   const after = await deps.burst([probe], straddleAfterCalls(limit, servedBefore), 'straddle-after');
   phase.keepServed(after.exchanges, 'straddle-after');
@@ -503,7 +493,7 @@ async function pageSizeStep(phase: PhaseState, afterWindowChecks: boolean): Prom
   const { deps } = phase;
   if (afterWindowChecks) {
     if (deps.restartLimiter) await deps.restartLimiter();
-    else await sleepUntil(phase.lastEnd + deps.profile.rate_limit.window + deps.guardMs);
+    else await sleepUntil(phase.clock, phase.lastEnd + deps.profile.rate_limit.window + deps.guardMs);
   }
   return askPageSizes(phase, () => {});
 }

@@ -5,6 +5,7 @@ import { ApiError, type ApiResponse } from './http/api-response.ts';
 import { parseJsonBody, readBody } from './http/read-body.ts';
 import { Router } from './http/router.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import { breakRoutes } from './handlers/breaks.ts';
 import { scheduleRoutes } from './handlers/schedules.ts';
 import { timesheetRoutes } from './handlers/timesheets.ts';
@@ -17,6 +18,8 @@ export interface AppOptions {
   readonly ctx: ServerContext;
   readonly token: string;
   readonly limiter: RateLimiter;
+  /** The time the limiter counts calls by (default SYSTEM_CLOCK). */
+  readonly clock?: Clock;
   /** Version labels served besides `public` (§9), e.g. `['v2']` serves `/api/v2/...`. */
   readonly versions: readonly string[];
   /** Called with unexpected handler errors (500s). */
@@ -65,7 +68,7 @@ function requestUrl(req: IncomingMessage): URL {
  * (§5) → routing under `/api/public` and the version prefixes (§9) → JSON body (§1) → handler.
  */
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { ctx, limiter } = options;
+  const { ctx, limiter, clock = SYSTEM_CLOCK } = options;
   const ids = options.ids ?? 'integer';
   const tokens = new TokenCheck(options.token, ctx);
   const labels = new Set(['public', ...(ctx.fault('versioned-path-missing') ? [] : options.versions)]);
@@ -84,7 +87,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
     const authenticated = tokens.authenticates(req.headers.authorization);
     const key = authenticated ? 'token' : `anonymous:${req.socket.remoteAddress ?? ''}`;
     // The check-and-record is synchronous: no request can slip in between (the racy fault's reads lag instead).
-    const decision = limiter.attempt(key, Date.now());
+    const decision = limiter.attempt(key, clock.now());
     const rateHeaders: Record<string, string> = Number.isFinite(decision.limit)
       ? { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining) }
       : {};

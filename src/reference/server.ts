@@ -4,6 +4,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { randomBytes } from 'node:crypto';
 import { createRequestListener } from './app.ts';
 import { generateTlsIdentity, type TlsIdentity } from '../tls/certificate.ts';
+import type { Clock } from '../clock.ts';
 import { ServerContext } from './context.ts';
 import { faultByName, type FaultName } from './faults.ts';
 import {
@@ -47,6 +48,8 @@ export interface ReferenceServerOptions {
   readonly onError?: (error: unknown) => void;
   /** How the IDs of created records are written and read (default `integer`; reference/id-wire.ts). */
   readonly ids?: IdWire;
+  /** The time its limiter counts calls by (default SYSTEM_CLOCK; a test's controlled clock). */
+  readonly clock?: Clock;
 }
 
 export interface ReferenceServer {
@@ -114,6 +117,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     versions: options.versions ?? ['v2'],
     onError: options.onError,
     ids: ctx.ids,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const https = createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, listener);
   const plain = createHttpServer(listener);

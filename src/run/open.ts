@@ -18,6 +18,7 @@ import { RunTransport } from './run-transport.ts';
 import { startSinkOrExplain, usesSink } from './sink-setup.ts';
 import { TokenWatch } from './token-watch.ts';
 import { uniqueValues, type UniqueValues } from './unique-values.ts';
+import { SYSTEM_CLOCK } from '../clock.ts';
 
 /**
  * A run, opened: what every later stage sends through and writes to. One paced client (the
@@ -114,7 +115,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     unique: uniqueValues(),
     notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
     maxTimeMs,
-    markRateLimitPhaseStarted: () => void (phaseStartedAt = Date.now()),
+    markRateLimitPhaseStarted: () => void (phaseStartedAt = SYSTEM_CLOCK.now()),
     close: async () => {
       progress?.finish();
       // An interrupted run does not wait for the calls in flight of the checks it stopped waiting for.

@@ -3,6 +3,7 @@ import { formatDuration } from '../duration.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Interruption } from './interruption.ts';
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 
 /** Exchanges in a row without an answer after which a run stops sending: the target stopped answering. */
 export const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 5;
@@ -42,7 +43,8 @@ export interface RunGuardOptions {
   readonly maxRequests?: number;
   /** Requests the run made so far, bursts included. */
   readonly made?: () => number;
-  readonly now?: () => number;
+  /** The time limits are measured on (default SYSTEM_CLOCK); `startedAtMs` is on it too. */
+  readonly clock?: Clock;
   /** The run's time limit is its budget (`--within`): what it cuts is not run, not errored. */
   readonly timeIsBudget?: boolean;
   /** How long a send would wait for its turn now (the pacer's estimate): a send whose turn comes after the time limit is not made. */
@@ -83,7 +85,7 @@ export class RunGuard {
 
   constructor(options: RunGuardOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#now = (options.clock ?? SYSTEM_CLOCK).now;
   }
 
   /** Why the run stopped (a signal, the time limit passed, the target stopped answering), or null while it goes on. */

@@ -7,12 +7,12 @@ import type { Pacer } from '../client/pacer.ts';
 import { clientTimeouts, type Profile } from '../profile/profile.ts';
 import type { Progress } from '../report/progress.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { ClockcheckError, type RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { retryAfterMs } from '../client/retry-after.ts';
 import { retainExchange } from '../client/retained.ts';
 import { LARGE_BODIES } from '../client/large-body-collector.ts';
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 
 /**
  * The part of the rate-limit phase a call belongs to, in the call's async context (absent: a paced
@@ -51,6 +51,8 @@ export interface RunTransportOptions {
   readonly onStall?: (ms: number, what: string) => void;
   /** A burst's connection failed TLS (the certificate changed mid-run): the RunStopped to throw. */
   readonly onCertificateChange?: (reason: string) => RunStopped;
+  /** The time a 429's resend waits on (default SYSTEM_CLOCK). */
+  readonly clock?: Clock;
 }
 
 /**
@@ -115,9 +117,10 @@ export class RunTransport {
     const first = await this.client.send(request);
     if (this.provoking || first.response?.status !== 429) return first;
     const windowMs = this.#options.profile.rate_limit.window;
-    const waitMs = Math.min(retryAfterMs(first.response.headers['retry-after'], Date.now()) ?? windowMs, 2 * windowMs) + this.#options.pacer.spanMs - windowMs;
+    const clock = this.#options.clock ?? SYSTEM_CLOCK;
+    const waitMs = Math.min(retryAfterMs(first.response.headers['retry-after'], clock.now()) ?? windowMs, 2 * windowMs) + this.#options.pacer.spanMs - windowMs;
     this.monitor.noteResent({ exchangeId: first.id, waitMs });
-    await delay(waitMs);
+    await clock.sleep(waitMs);
     return this.client.send(request);
   }
 

@@ -36,6 +36,34 @@ export function parseSuite(text: string, file: string, knownChecks: readonly str
   });
 }
 
+/** Suite texts parsed in this process, at most this many. */
+const MAX_PARSED = 32;
+const PARSED = new Map<string, readonly LoadedScenario[]>();
+
+/**
+ * parseSuite, once per text in a process: a process that certifies many times (the selftest, a
+ * test file) reads each suite file each time but parses a text it has seen before only once (a
+ * suite's YAML and its validation cost a quarter of a second of CPU). What it returns is frozen,
+ * deeply: shared between runs, it cannot be changed by one of them.
+ */
+function parseSuiteOnce(text: string, file: string, knownChecks: readonly string[]): readonly LoadedScenario[] {
+  const key = `${file}\u0000${knownChecks.join(',')}\u0000${text}`;
+  const known = PARSED.get(key);
+  if (known) return known;
+  const parsed = deepFreeze(parseSuite(text, file, knownChecks));
+  if (PARSED.size >= MAX_PARSED) PARSED.delete(PARSED.keys().next().value as string);
+  PARSED.set(key, parsed);
+  return parsed;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 /** Converts a glob (`*`, `**`, `?`) to a RegExp over forward-slash paths. */
 export function globToRegExp(glob: string): RegExp {
   let pattern = '';
@@ -74,7 +102,7 @@ export async function loadSuites(suitesDir: string, glob: string, knownChecks: r
   const ids = new Map<string, string>();
   for (const file of files) {
     const shown = relative(process.cwd(), file);
-    for (const scenario of parseSuite(await readInputFile(file, shown, MAX_SUITE_BYTES, 'suite file'), shown, knownChecks)) {
+    for (const scenario of parseSuiteOnce(await readInputFile(file, shown, MAX_SUITE_BYTES, 'suite file'), shown, knownChecks)) {
       const earlier = ids.get(scenario.id);
       if (earlier) throw new SourceError(shown, scenario.line, 'suite', `scenario id ${scenario.id} is also defined in ${earlier}`);
       ids.set(scenario.id, shown);

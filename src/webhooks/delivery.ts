@@ -26,6 +26,8 @@ export interface DeliveryReading {
   readonly secret?: string | null;
   readonly toleranceSeconds?: number;
   readonly status: number;
+  /** Now, ms, as signature timestamps are judged (default Date.now). */
+  readonly now?: () => number;
 }
 
 /** A request's single-valued header, or undefined. */
@@ -40,7 +42,7 @@ export function headerOf(req: IncomingMessage, name: string): string | undefined
  */
 export function readDelivery(id: number, req: IncomingMessage, body: string, json: unknown, reading: DeliveryReading): Delivery {
   const header = (name: string) => headerOf(req, name);
-  const check = reading.secret && reading.form.signature ? verifySignature(reading.form.signature, reading.secret, { header, body }, Date.now(), reading.toleranceSeconds) : null;
+  const check = reading.secret && reading.form.signature ? verifySignature(reading.form.signature, reading.secret, { header, body }, (reading.now ?? Date.now)(), reading.toleranceSeconds) : null;
   const read = readNotification(reading.form, json);
   return {
     id,

@@ -5,6 +5,7 @@ import { headerOf, readDelivery, redactedDelivery, type Delivery, type DeliveryR
 import { readBoundedJson, type Refuse } from './_internals/bounded-json-body.ts';
 import { Mailbox } from './_internals/mailbox.ts';
 import { closeGracefully, listenBounded } from './_internals/sink-server.ts';
+import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 
 
 export interface SinkOptions {
@@ -31,6 +32,8 @@ export interface SinkOptions {
   readonly tls?: { readonly certPem: string; readonly keyPem: string };
   /** Called with each delivery as it is kept. */
   readonly onDelivery?: (delivery: Delivery) => void;
+  /** The time its waits end by and signature timestamps are judged against (default SYSTEM_CLOCK). */
+  readonly clock?: Clock;
 }
 
 export interface Sink {
@@ -111,13 +114,15 @@ function sinkHandler(sink: SinkHandling): (req: IncomingMessage, res: ServerResp
  * not JSON) is refused with a 4xx and counted; nothing a sender does can crash it.
  */
 export async function startSink(options: SinkOptions = {}): Promise<Sink> {
-  const mailbox = new Mailbox(options.maxHeld ?? 1000);
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const mailbox = new Mailbox(options.maxHeld ?? 1000, clock);
   const refused: Record<string, number> = {};
   const reading: DeliveryReading = {
     form: options.form ?? PUBLISHED_FORM,
     secret: options.secret,
     toleranceSeconds: options.toleranceSeconds,
     status: options.status ?? 200,
+    now: clock.now,
   };
   const redactor = options.redactor ?? (options.secret ? new Redactor(options.secret) : null);
   const handle = sinkHandler({ mailbox, refused, reading, maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY, redactor, onDelivery: options.onDelivery });

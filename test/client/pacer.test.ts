@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClockcheckError } from '../../src/errors.ts';
 import { Pacer } from '../../src/client/pacer.ts';
-import { FakeClock } from './fake-clock.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 /** The largest number of sends in any half-open span [t, t + spanMs). */
 function busiestSpan(times: readonly number[], spanMs: number): number {

@@ -8,12 +8,18 @@ import type { Profile } from '../../src/profile/profile.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
 /**
- * 40 calls per second: the phase takes three windows, a burst of 44 fits easily in one, and the page
+ * These tests keep real time (real bursts over HTTPS against the reference server), at windows of
+ * two seconds: the phase's margins are fractions of its window, so a window that long holds on a
+ * machine whose cores are busy. The phase's logic against each limiter, on a controlled clock, is
+ * test/ratelimit/phase-clock.test.ts's (a limiter that counts attempts, the fixed and clock-aligned
+ * windows, the racy count, one too many and one too few).
+ *
+ * 40 calls per window: the phase takes three windows, a burst of 44 fits easily in one, and the page
  * sizes go right after the reset check's opener, inside the straddle (pageSizesAfterOpener).
  */
-const LIMIT = { limit: 40, windowMs: 1000 };
-/** 20 per second: too small for the page sizes there, which then come last, after a quiet window. */
-const SMALL_LIMIT = { limit: 20, windowMs: 1000 };
+const LIMIT = { limit: 40, windowMs: 2000 };
+/** 20 per window: too small for the page sizes there, which then come last, after a quiet window. */
+const SMALL_LIMIT = { limit: 20, windowMs: 2000 };
 
 /** The rate-limit checks alone (`--only rate-limit`), read-only, against the reference server at `rateLimit`. */
 function certifyRateLimit(options: ReferenceServerOptions, waivers: Profile['waivers'] = [], rateLimit = LIMIT): Promise<RunReport> {
@@ -22,7 +28,7 @@ function certifyRateLimit(options: ReferenceServerOptions, waivers: Profile['wai
 
 /** A certification with paced checks after the phase's start (auth's scenarios first): the phase runs beside them. */
 function certifyBeside(options: ReferenceServerOptions): Promise<RunReport> {
-  return certifyOn({ rateLimit: { limit: 60, windowMs: 1000 }, ...options }, { only: ['auth', 'breaks', 'pagination', 'query', 'rate-limit'], readOnly: false, waivers: [] });
+  return certifyOn({ rateLimit: { limit: 60, windowMs: 2000 }, ...options }, { only: ['auth', 'breaks', 'pagination', 'query', 'rate-limit'], readOnly: false, waivers: [] });
 }
 
 async function certifyOn(options: ReferenceServerOptions, run: { only: string[]; readOnly: boolean; waivers: Profile['waivers'] }): Promise<RunReport> {
@@ -54,8 +60,8 @@ const failedRules = (report: RunReport) => [...new Set(report.checks.flatMap((c)
 
 describe('the rate-limit phase against real servers', () => {
   it.each([
-    ['40/1s, the page sizes inside the straddle', LIMIT],
-    ['20/1s, the page sizes last', SMALL_LIMIT],
+    ['40/2s, the page sizes inside the straddle', LIMIT],
+    ['20/2s, the page sizes last', SMALL_LIMIT],
   ] as const)('passes the reference server at %s: all five checks, every call accounted for, no unintended 429', async (_, rateLimit) => {
     const report = await certifyRateLimit({}, [], rateLimit);
     expect(verdicts(report)).toEqual({
@@ -77,30 +83,17 @@ describe('the rate-limit phase against real servers', () => {
       byId.set(e.id, key);
     }
     expect(JSON.stringify(report)).not.toMatch(/"authorization":"(?!\[REDACTED\])/);
-  }, 30_000);
+  }, 90_000);
 
   it.each([
-    ['40/1s', LIMIT],
-    ['20/1s', SMALL_LIMIT],
-  ] as const)('passes a limiter that counts refused attempts too (another valid reading of §8) at %s', async (_, rateLimit) => {
-    const report = await certifyRateLimit({ rateLimitCounting: 'attempts' }, [], rateLimit);
-    expect(failedRules(report)).toEqual([]);
-    expect(verdicts(report)['rate-limit/reset']).toBe('passed');
-    expect(report.requests.unintended429).toBe(0);
-  }, 30_000);
-
-  it.each([
-    ['rate-limit-fixed-window', ['RATE-LIMIT-SLIDING']],
-    ['rate-limit-clock-window', ['RATE-LIMIT-SLIDING']],
     ['rate-limit-never-resets', ['RATE-LIMIT-QUOTA', 'RATE-LIMIT-RESET']],
-    ['rate-limit-race', ['RATE-LIMIT-CAP']],
     ['page-size-uncapped', ['PAG-PAGE-SIZE-MAX']],
   ])('catches %s', async (fault, rules) => {
     const report = await certifyRateLimit({ faults: [fault] });
     // Collateral findings are fine (a racy limiter also overshoots across the straddle; a clock-aligned
     // window may reset in the middle of the boundary burst); the fault's own rules must be among them.
     expect(failedRules(report)).toEqual(expect.arrayContaining(rules));
-  }, 30_000);
+  }, 90_000);
 
   it('runs beside the paced checks: their calls open the boundary\'s window, every rate-limit check passes, no unintended 429', async () => {
     const report = await certifyBeside({});
@@ -119,7 +112,7 @@ describe('the rate-limit phase against real servers', () => {
     expect(report.requests.unintended429).toBe(0);
     // Checks ran after the phase's start: the paced checks did not wait for the phase to end.
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'errored')).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it.each([
     ['rate-limit-one-extra', 'RATE-LIMIT-CAP'],
@@ -130,7 +123,7 @@ describe('the rate-limit phase against real servers', () => {
     const boundary = report.checks.find((c) => c.id === 'rate-limit/boundary')!;
     expect(boundary.notes![0]).toMatch(/calls of the paced checks first/);
     expect(boundary.findings.map((f) => f.ruleId)).toContain(rule);
-  }, 60_000);
+  }, 120_000);
 
   it('reports a known fixed window as waived, with the reason, when the profile waives RATE-LIMIT-SLIDING', async () => {
     const reason = 'Laravel throttle, fixed window, OPS-123';
@@ -141,5 +134,5 @@ describe('the rate-limit phase against real servers', () => {
     expect(sliding.findings[0]!.actual).toMatch(/^\d+ calls served within/);
     expect(report.exitCode).toBe(0);
     expect(report.coverage.find((r) => r.rule.id === 'RATE-LIMIT-SLIDING')!.outcome).toBe('waived');
-  }, 30_000);
+  }, 90_000);
 });

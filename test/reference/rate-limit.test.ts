@@ -4,9 +4,8 @@ import { parseRateLimit } from '../../src/contract/rate-limit.ts';
 import { UsageError } from '../../src/errors.ts';
 import { DEFAULT_RATE_LIMIT } from '../../src/reference/server.ts';
 import { startTestServer, type Reply, type TestServer } from '../support/reference-client.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const sleepUntil = (time: number) => sleep(time - Date.now());
 
 /** `count` concurrent GET /users calls. */
 function burst(t: TestServer, count: number): Promise<Reply[]> {
@@ -83,34 +82,36 @@ describe('a burst against 60 calls per 60 s (§7, §8)', () => {
   });
 });
 
-describe('the window resets (60 calls per 1 s)', () => {
+describe('the window resets (60 calls per 1 s; the server on a controlled clock)', () => {
   let t: TestServer;
+  const clock = new FakeClock(1_800_000_000_000);
 
   beforeAll(async () => {
-    t = await startTestServer({ rateLimit: { limit: 60, windowMs: 1000 } });
+    t = await startTestServer({ rateLimit: { limit: 60, windowMs: 1000 }, clock });
   });
 
   afterAll(async () => {
     await t?.close();
   });
 
-  it('serves calls again once the window since the earlier calls has passed', async () => {
+  it('serves calls again exactly once the window since the earlier calls has passed', async () => {
     const first = await burst(t, 70);
-    const firstDone = Date.now();
     expect(statuses(first)).toEqual({ 200: 60, 429: 10 });
+    await clock.advance(999);
     expect((await t.call('GET', '/users')).status).toBe(429);
-    await sleepUntil(firstDone + 1100);
+    await clock.advance(1);
     const second = await burst(t, 60);
     expect(statuses(second)).toEqual({ 200: 60 });
     expect((await t.call('GET', '/users')).status).toBe(429);
   });
 });
 
-describe('the window slides (5 calls per 1 s)', () => {
+describe('the window slides (5 calls per 1 s; the server on a controlled clock)', () => {
   let t: TestServer;
+  const clock = new FakeClock(1_800_000_000_000);
 
   beforeAll(async () => {
-    t = await startTestServer({ rateLimit: { limit: 5, windowMs: 1000 } });
+    t = await startTestServer({ rateLimit: { limit: 5, windowMs: 1000 }, clock });
     await warm(t, 6);
   });
 
@@ -118,29 +119,23 @@ describe('the window slides (5 calls per 1 s)', () => {
     await t?.close();
   });
 
-  it('admits only the slots freed by calls older than the window: 3 at t=0, 2 at t≈500 ms, then exactly 3 at t≈1100 ms, then 2 more after t≈1600 ms', async () => {
-    // `sent` bounds a batch's counting times from below, `done` from above.
-    const first = await burst(t, 3);
-    const done1 = Date.now();
-    expect(statuses(first)).toEqual({ 200: 3 });
+  it('admits only the slots freed by calls older than the window: 3 at t=0, 2 at t=500 ms, then exactly 3 at t=1000 ms, then 2 more at t=1500 ms', async () => {
+    expect(statuses(await burst(t, 3))).toEqual({ 200: 3 });
 
-    await sleepUntil(done1 + 500);
-    const sent2 = Date.now();
+    await clock.advance(500);
     expect(statuses(await burst(t, 2))).toEqual({ 200: 2 });
-    const done2 = Date.now();
     expect((await t.call('GET', '/users')).status).toBe(429);
 
-    await sleepUntil(done1 + 1100);
-    const sent3 = Date.now();
+    await clock.advance(499);
+    expect((await t.call('GET', '/users')).status).toBe(429);
+    await clock.advance(1);
     const third = await burst(t, 5);
-    expect(Date.now(), 'timing precondition: the second batch is still inside the window').toBeLessThan(sent2 + 1000);
     expect(statuses(third)).toEqual({ 200: 3, 429: 2 });
+    // The next slot frees when the second batch leaves, 500 ms on: Retry-After rounds up to 1 s.
     for (const r of third.filter((r) => r.status === 429)) expect(Number(r.headers['retry-after'])).toBe(1);
 
-    await sleepUntil(done2 + 1100);
-    const fourth = await burst(t, 4);
-    expect(Date.now(), 'timing precondition: the third batch is still inside the window').toBeLessThan(sent3 + 1000);
-    expect(statuses(fourth)).toEqual({ 200: 2, 429: 2 });
+    await clock.advance(500);
+    expect(statuses(await burst(t, 4))).toEqual({ 200: 2, 429: 2 });
   });
 });
 

@@ -110,7 +110,7 @@ describe('RunGuard: a run always ends', () => {
   it('stops once the time limit has passed, before sending, saying which limit', async () => {
     let now = 1_000;
     const target = scripted([]);
-    const guard = new RunGuard({ send: target.send, maxTimeMs: 5_000, startedAtMs: 1_000, maxTimeSource: '--max-time', ...STALLS, now: () => now });
+    const guard = new RunGuard({ send: target.send, maxTimeMs: 5_000, startedAtMs: 1_000, maxTimeSource: '--max-time', ...STALLS, clock: { now: () => now, sleep: async () => {} } });
     await guard.send(GET);
     now = 6_001;
     await expect(guard.send(GET)).rejects.toThrow(/^the run's time limit of 5\.0 s \(--max-time\) passed/);

@@ -4,6 +4,7 @@ import { signDelivery } from '../support/webhooks.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotificationForm, PUBLISHED_FORM, signatureHeaders, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature, type SignatureScheme } from '../../src/contract/webhook-notification.ts';
 import { PROBE_HEADER, startSink, type Sink } from '../../src/webhooks/sink.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 const SECRET = 'whsec-test-0123456789';
 let sink: Sink | undefined;
@@ -181,5 +182,35 @@ describe('the sink', () => {
     expect(await pending).toBeNull();
     expect(Date.now() - closing).toBeLessThan(1000);
     sink = undefined;
+  });
+});
+
+describe('the sink on a controlled clock', () => {
+  it('ends a wait exactly at its timeout on the clock, and finds what comes before it', async () => {
+    const clock = new FakeClock(1_800_000_000_000);
+    sink = await startSink({ clock });
+    let ended = false;
+    const waiting = sink.waitFor(() => false, 60_000).then((found) => ((ended = true), found));
+    await clock.advance(59_999);
+    expect(ended).toBe(false);
+    await clock.advance(1);
+    expect(await waiting).toBeNull();
+    expect(clock.pending).toBe(0);
+    const probe = sink.waitForProbe('p1', 10_000);
+    await clock.advance(9_999);
+    expect(await post(sink.url, '{}', { 'content-type': 'application/json', [PROBE_HEADER]: 'p1' })).toMatchObject({ status: 200 });
+    expect(await probe).toBe(true);
+    // A wait that found what it waited for leaves no sleep behind.
+    expect(clock.pending).toBe(0);
+  });
+
+  it("judges a signature's timestamp against the clock: 300 s old is within the tolerance, 301 s is not", async () => {
+    const clock = new FakeClock(1_800_000_000_000);
+    sink = await startSink({ secret: SECRET, clock });
+    const nowSeconds = clock.now() / 1000;
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION, nowSeconds - 300));
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION, nowSeconds - 301));
+    await post(sink.url, NOTIFICATION, signed(NOTIFICATION, nowSeconds + 300));
+    expect(sink.deliveries.map((d) => (typeof d.signature === 'string' ? d.signature : 'failed'))).toEqual(['verified', 'failed', 'verified']);
   });
 });

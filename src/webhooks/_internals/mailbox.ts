@@ -1,4 +1,5 @@
 import type { Delivery } from '../delivery.ts';
+import { SYSTEM_CLOCK, type Clock } from '../../clock.ts';
 
 /** Probe nonces held; past that the oldest go. */
 const MAX_PROBES = 100;
@@ -20,7 +21,10 @@ export class Mailbox {
   private next = 1;
   private droppedCount = 0;
 
-  constructor(private readonly maxHeld: number) {}
+  constructor(
+    private readonly maxHeld: number,
+    private readonly clock: Clock = SYSTEM_CLOCK,
+  ) {}
 
   /** Deliveries dropped because `maxHeld` were held. */
   get dropped(): number {
@@ -67,11 +71,15 @@ export class Mailbox {
     for (const waiter of this.waiters) waiter.end();
   }
 
-  /** Resolves with what `look` finds, looking again on each arrival, or `none` after `timeoutMs` or at close. */
+  /** Resolves with what `look` finds, looking again on each arrival, or `none` after `timeoutMs` (on the mailbox's clock) or at close. */
   wait<T>(look: () => T | null, none: T | null, timeoutMs: number): Promise<T | null> {
     return new Promise((resolve) => {
+      const timer = new AbortController();
+      let done = false;
       const finish = (value: T | null) => {
-        clearTimeout(timer);
+        if (done) return;
+        done = true;
+        timer.abort();
         this.waiters.delete(waiter);
         resolve(value);
       };
@@ -82,7 +90,7 @@ export class Mailbox {
         },
         end: () => finish(none),
       };
-      const timer = setTimeout(waiter.end, timeoutMs);
+      void this.clock.sleep(timeoutMs, timer.signal).then(() => finish(none));
       this.waiters.add(waiter);
       waiter.look();
     });
