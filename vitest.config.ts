@@ -1,11 +1,29 @@
 import { defineConfig } from 'vitest/config';
+import { quickTestFiles } from './test/tiers.ts';
 
+const quick = quickTestFiles();
+
+/**
+ * Two tiers (test/tiers.ts, CONTRIBUTING.md "Tests"): `unit`, the files that start no server and no
+ * process (`npm run test:quick`), and `integration`, the rest, after the sources are transpiled for
+ * the CLI the tests start (test/global-setup.ts). `npm test` runs both, three files at a time: on two
+ * cores the integration files spend much of their time waiting on sockets, processes and windows.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: 3,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: quick, setupFiles: ['test/support/quick-tier-guard.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: quick, globalSetup: ['test/global-setup.ts'], isolate: false },
+      },
+    ],
   },
 });

@@ -25,10 +25,10 @@ export const QUICK_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 100 };
  * rate-limit phase starts, and QUICK_RATE_LIMIT again, fresh, when it ends. `setRateLimit` reaches
  * the server in this process or over IPC.
  */
-export function embeddedQuickPacing(setRateLimit: (setting: RateLimitSetting) => unknown): QuickPacing {
+export function embeddedQuickPacing(setRateLimit: (setting: RateLimitSetting) => unknown, phaseRateLimit: RateLimitSetting = EMBEDDED_RATE_LIMIT): QuickPacing {
   return {
     rateLimit: QUICK_RATE_LIMIT,
-    switchToProfileRateLimit: async () => void (await setRateLimit(EMBEDDED_RATE_LIMIT)),
+    switchToProfileRateLimit: async () => void (await setRateLimit(phaseRateLimit)),
     switchToQuickRateLimit: async () => void (await setRateLimit(QUICK_RATE_LIMIT)),
   };
 }

@@ -35,6 +35,12 @@ export interface EmbeddedCertification {
    * rate-limit phase at EMBEDDED_RATE_LIMIT (as `clockcheck run` without --target).
    */
   readonly bursts?: boolean;
+  /**
+   * The rate-limit phase's window (default EMBEDDED_RATE_LIMIT, 60 per second, as `clockcheck run`
+   * makes it). A longer one keeps the bursts' timing certain on a machine whose cores are busy (a
+   * test beside others), at the cost of its length.
+   */
+  readonly burstRateLimit?: RateLimitSetting;
 }
 
 /** Certifies the embedded reference server with the given faults switched on. */
@@ -63,10 +69,11 @@ export async function certifyEmbeddedRounds(faults: readonly string[], options: 
 }
 
 function certifyStarted(server: ReferenceServer, faults: readonly string[], options: EmbeddedCertification, bursts: boolean): Promise<RunReport> {
-  const profile = embeddedProfile({ ...server, rateLimit: bursts ? EMBEDDED_RATE_LIMIT : QUICK_RATE_LIMIT });
+  const phaseRateLimit = options.burstRateLimit ?? EMBEDDED_RATE_LIMIT;
+  const profile = embeddedProfile({ ...server, rateLimit: bursts ? phaseRateLimit : QUICK_RATE_LIMIT });
   return certifyWith(server, { ...profile, rate_limit: { ...profile.rate_limit, bursts } }, options, {
     embedded: true,
-    quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)),
+    quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting), phaseRateLimit),
     replayBase: `clockcheck run${faults.map((f) => ` --fault ${f}`).join('')}`,
   });
 }

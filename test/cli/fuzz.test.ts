@@ -6,13 +6,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FamilyRequest, GeneratorContext } from '../../src/properties/family.ts';
 import { formatOffsetDateTime, parseOffsetDateTime } from '../../src/contract/formats/index.ts';
 import { REQUESTS, violatedRules } from '../properties/support.ts';
-import { runClockcheck, runProcess, type CliResult as Run } from '../support/cli.ts';
+import { runClockcheck, runClockcheckHere, runProcess, type CliResult as Run } from '../support/cli.ts';
 
 
 /** A command in the repository root with the test's environment plus `env`. */
 const run = (command: string, args: readonly string[], env: Record<string, string> = {}) => runProcess(command, args, { ...process.env, ...env });
 
-const fuzz = (...args: string[]) => runClockcheck(['fuzz', ...args], process.env);
+/** `clockcheck fuzz` in this process (the command, not the process, is what these tests are about). */
+const fuzz = (...args: string[]) => runClockcheckHere(['fuzz', ...args]);
+/** `clockcheck fuzz` as a process: its bytes on stdout and its exit code as a shell sees them. */
+const fuzzProcess = (...args: string[]) => runClockcheck(['fuzz', ...args], process.env);
 
 interface Item {
   readonly label: string;
@@ -45,7 +48,7 @@ const OPERATIONS: Record<string, FamilyRequest> = {
 
 describe('clockcheck fuzz', () => {
   it('prints the same bytes for the same seed, and says the seed on stderr', async () => {
-    const [a, b] = await Promise.all([fuzz('user', '--seed', '7', '--count', '20'), fuzz('user', '--seed', '7', '--count', '20')]);
+    const [a, b] = await Promise.all([fuzzProcess('user', '--seed', '7', '--count', '20'), fuzz('user', '--seed', '7', '--count', '20')]);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout.length).toBeGreaterThan(1000);
     expect(Buffer.from(a.stdout).equals(Buffer.from(b.stdout))).toBe(true);

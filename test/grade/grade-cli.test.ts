@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { ROOT, runClockcheck } from '../support/cli.ts';
+import { ROOT, runClockcheck, runClockcheckHere } from '../support/cli.ts';
 import { secretFindings } from '../support/secret-scan.ts';
 
 /**
@@ -17,7 +17,8 @@ import { secretFindings } from '../support/secret-scan.ts';
  * mistyped rule, exits 2 with one line. `npm run bench -- --only grade` does this for every fault.
  */
 const TOKEN = 'grade-cli-Tok+/=%-3c9e1f77';
-const ENV = { ...process.env, CLOCKCHECK_TOKEN: TOKEN, CLOCKCHECK_WEBHOOK_SECRET: 'grade-cli-secret', NO_COLOR: '1' };
+const SECRETS = { CLOCKCHECK_TOKEN: TOKEN, CLOCKCHECK_WEBHOOK_SECRET: 'grade-cli-secret', NO_COLOR: '1' };
+const ENV = { ...process.env, ...SECRETS };
 const PROFILE = join(ROOT, 'fixtures/profiles/reference.yaml');
 const schema = JSON.parse(readFileSync(new URL('../../docs/report-schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -30,16 +31,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A run with --har against the reference server (with `fault`), then grade of its HAR: both reports. */
+/**
+ * A run with --har against the reference server (with `fault`), then grade of its HAR: both reports.
+ * Both commands in this process (the commands are the subject here; the process's exit codes and
+ * one-line mistakes are the tests below that spawn it).
+ */
 async function runThenGrade(name: string, fault?: string): Promise<{ run: RunReport; grade: RunReport; gradeDir: string; stdout: string }> {
   const server: ReferenceServer = await startReferenceServer({ token: TOKEN, rateLimit: { limit: 600, windowMs: 1000 }, ...(fault ? { faults: [fault] } : {}) });
   try {
     const ca = join(dir, `${name}-ca.pem`);
     await writeFile(ca, server.tls.caPem);
-    const run = await runClockcheck(['run', '--target', server.origin, '--ca', ca, '--profile', PROFILE, '--rate-limit', '600/1s', '--seed', '3', '--har', '--report-dir', join(dir, `${name}-run`)], ENV);
+    const run = await runClockcheckHere(['run', '--target', server.origin, '--ca', ca, '--profile', PROFILE, '--rate-limit', '600/1s', '--seed', '3', '--har', '--report-dir', join(dir, `${name}-run`)], SECRETS);
     const json = /^ {2}JSON {3}(.*report\.json)$/m.exec(run.stdout)?.[1] ?? '';
     const gradeDir = join(dir, `${name}-grade`);
-    const graded = await runClockcheck(['grade', json.replace(/report\.json$/, 'exchanges.har'), '--profile', PROFILE, '--rate-limit', '600/1s', '--report-dir', gradeDir], ENV);
+    const graded = await runClockcheckHere(['grade', json.replace(/report\.json$/, 'exchanges.har'), '--profile', PROFILE, '--rate-limit', '600/1s', '--report-dir', gradeDir], SECRETS);
     expect(graded.stderr).toBe('');
     const [id] = await readdir(gradeDir);
     return { run: JSON.parse(await readFile(json, 'utf8')) as RunReport, grade: JSON.parse(await readFile(join(gradeDir, id!, 'report.json'), 'utf8')) as RunReport, gradeDir: join(gradeDir, id!), stdout: graded.stdout };

@@ -87,3 +87,50 @@ export function runMeasured(command: string, args: readonly string[], env: NodeJ
     });
   });
 }
+
+/** The in-process runs' turn: one at a time, since each captures the process's stdout and stderr. */
+let turn: Promise<void> = Promise.resolve();
+
+/**
+ * `clockcheck ...args` in this process, through the same entry point as the bin (cli/main.ts), with
+ * what it prints to stdout and stderr captured: for tests where the process is not the subject (a
+ * spawn costs half a second of CPU). Exit codes, signals, the environment and the bin's own guards
+ * are the process's: test those with runClockcheck. `env` is set in process.env for the call and
+ * put back after it. Runs one at a time.
+ */
+export async function runClockcheckHere(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<CliResult> {
+  const before = turn;
+  let release!: () => void;
+  turn = new Promise((resolve) => (release = resolve));
+  await before;
+  const { main } = await import('../../src/cli/main.ts');
+  const { format } = await import('node:util');
+  let stdout = '';
+  let stderr = '';
+  const capture = (append: (text: string) => void) =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
+      return true;
+    }) as typeof process.stdout.write;
+  const saved = { out: process.stdout.write, err: process.stderr.write, log: console.log, info: console.info, warn: console.warn, error: console.error };
+  const envBefore = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  process.stdout.write = capture((text) => (stdout += text));
+  process.stderr.write = capture((text) => (stderr += text));
+  console.log = console.info = (...words: unknown[]) => void (stdout += `${format(...words)}\n`);
+  console.warn = console.error = (...words: unknown[]) => void (stderr += `${format(...words)}\n`);
+  try {
+    const code = await main([...args]);
+    return { code, stdout, stderr };
+  } finally {
+    Object.assign(process.stdout, { write: saved.out });
+    Object.assign(process.stderr, { write: saved.err });
+    Object.assign(console, { log: saved.log, info: saved.info, warn: saved.warn, error: saved.error });
+    for (const [key, value] of Object.entries(envBefore)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    release();
+  }
+}

@@ -35,7 +35,7 @@ rule; 1 otherwise.`,
     'suites-dir': { kind: 'string', placeholder: 'DIR', default: join(PACKAGE_ROOT, 'suites'), defaultHelp: "the package's suites/", help: 'where the suites are' },
     seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, default: 1, help: 'the seed of every certification' },
     budget: { kind: 'integer', placeholder: 'N', min: 0, max: 100_000, default: 550, help: 'generated cases the property checks send in each certification' },
-    concurrency: { kind: 'integer', placeholder: 'N', min: 1, max: 8, default: 2, help: 'certifications at once' },
+    concurrency: { kind: 'integer', placeholder: 'N', min: 1, max: 8, default: 3, help: 'certifications at once (each in a worker thread of its own; the rate-limit faults one at a time)' },
     'max-requests': {
       kind: 'integer',
       placeholder: 'N',
