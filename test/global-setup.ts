@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildSources } from './support/source-build.ts';
@@ -12,6 +13,11 @@ const OUT = join(ROOT, '.devbuild');
  */
 export default async function setup(project: TestProject): Promise<void> {
   await buildSources(ROOT, OUT);
+  // The shipped suites parsed, as `npm run build` writes them beside the compiled loader.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/cache-suites.mjs'), OUT]);
   process.env.CLOCKCHECK_TEST_BIN = join(OUT, 'bin/clockcheck.js');
-  project.onTestsRerun(() => buildSources(ROOT, OUT));
+  project.onTestsRerun(async () => {
+    await buildSources(ROOT, OUT);
+    execFileSync(process.execPath, [join(ROOT, 'scripts/cache-suites.mjs'), OUT]);
+  });
 }

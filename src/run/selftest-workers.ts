@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { faultByName, type Fault } from '../reference/faults.ts';
+import { faultByName } from '../reference/faults.ts';
 import type { EmbeddedCertification } from './embedded-target.ts';
 import type { FaultDetection } from './fault-detection.ts';
 
@@ -25,33 +25,51 @@ export function selftestWorkersAvailable(): boolean {
 }
 
 /**
- * Certifies `faults` in `workers` worker threads, one certification at a time in each: a thread has
- * its own event loop, so on two cores two certifications run side by side (in one thread they only
- * take turns). Each fault is certified exactly as in this thread (certifyEmbedded, the same options);
- * `onDetection` gets each as it ends. The threads are ended when the last fault is done, or at the
- * first one that threw (its error is thrown here).
+ * Certifies faults in worker threads, one certification at a time in each: a thread has its own event
+ * loop, so on two cores two certifications run side by side (in one thread they only take turns).
+ * Each fault is certified exactly as in the main thread (certifyEmbedded, the job's options);
+ * `onDetection` gets each as it ends. The pool starts with the threads `grow` asks for and can be
+ * grown while it works: one thread beside the main thread's certifications with bursts (two busy
+ * threads on two cores, so neither waits on the other), more once those are done.
  */
-export async function certifyFaultsInWorkers(
-  faults: readonly Fault[],
-  certification: EmbeddedCertification,
-  workers: number,
-  onDetection: (detection: FaultDetection) => void,
-): Promise<void> {
-  const queue = [...faults];
-  const threads = Array.from({ length: Math.max(1, Math.min(workers, queue.length)) }, () => new Worker(WORKER_URL));
-  try {
-    await Promise.all(threads.map((thread) => drain(thread, queue, certification, onDetection)));
-  } finally {
-    await Promise.all(threads.map((thread) => thread.terminate()));
-  }
-}
+export class FaultWorkerPool {
+  readonly #queue: FaultJob[];
+  readonly #threads: Worker[] = [];
+  readonly #drains: Promise<void>[] = [];
+  readonly #onDetection: (detection: FaultDetection) => void;
 
-/** Gives `thread` the next fault of `queue` until it is empty. */
-async function drain(thread: Worker, queue: Fault[], certification: EmbeddedCertification, onDetection: (detection: FaultDetection) => void): Promise<void> {
-  for (let fault = queue.shift(); fault; fault = queue.shift()) {
-    const answer = await ask(thread, { fault: fault.name, certification });
-    if ('error' in answer) throw new Error(`the selftest's worker could not certify ${fault.name}: ${answer.error}`);
-    onDetection({ ...answer.detection, fault: faultByName(answer.detection.fault) });
+  constructor(jobs: readonly FaultJob[], onDetection: (detection: FaultDetection) => void) {
+    this.#queue = [...jobs];
+    this.#onDetection = onDetection;
+  }
+
+  /** Starts threads until `threads` work (never more than the jobs left). */
+  grow(threads: number): void {
+    while (this.#threads.length < threads && this.#queue.length > 0) {
+      const thread = new Worker(WORKER_URL);
+      this.#threads.push(thread);
+      const drain = this.#drain(thread);
+      drain.catch(() => undefined); // awaited in finished()
+      this.#drains.push(drain);
+    }
+  }
+
+  /** Resolves once every job is done (its error thrown, the first a certification threw); the threads are ended. */
+  async finished(): Promise<void> {
+    try {
+      for (let i = 0; i < this.#drains.length; i++) await this.#drains[i];
+    } finally {
+      await Promise.all(this.#threads.map((thread) => thread.terminate()));
+    }
+  }
+
+  /** Gives `thread` the next job until there is none. */
+  async #drain(thread: Worker): Promise<void> {
+    for (let job = this.#queue.shift(); job; job = this.#queue.shift()) {
+      const answer = await ask(thread, job);
+      if ('error' in answer) throw new Error(`the selftest's worker could not certify ${job.fault}: ${answer.error}`);
+      this.#onDetection({ ...answer.detection, fault: faultByName(answer.detection.fault) });
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { planWithinBudget, type BudgetChoice, type RunBudget } from './budget.ts
 import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import { detection, type FaultDetection } from './fault-detection.ts';
-import { certifyFaultsInWorkers, selftestWorkersAvailable } from './selftest-workers.ts';
+import { FaultWorkerPool, selftestWorkersAvailable, type FaultJob } from './selftest-workers.ts';
 import type { RunReport } from '../report/model.ts';
 import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type ProfilableTarget } from './embedded-target.ts';
 import type { Profile } from '../profile/profile.ts';
@@ -120,73 +120,101 @@ function unjudged(fault: Fault, report: RunReport): boolean {
  * phases that can observe it: a burst fault (one of the limiter's) by the rate-limit checks alone,
  * the phase at the embedded 1 s window and the run-wide monitor (phaseAlone), or a whole
  * certification where the monitor needs the paced checks' calls; any other by the scenarios and
- * generated cases at the quick 100 ms window, without bursts. Burst
- * faults are certified one at a time, after the others, and once more when the first certification
- * left the fault's rule unjudged (a check of it errored: the bursts' timing was not certain).
+ * generated cases at the quick 100 ms window, without bursts. The certifications with bursts (the
+ * clean server, the sparse seeds, the burst faults) run one at a time in this thread; a burst fault
+ * once more when its first certification left the fault's rule unjudged (a check of it errored: the
+ * bursts' timing was not certain).
  */
 export async function selftest(options: SelftestOptions): Promise<SelftestResult> {
   const started = Date.now();
   const dialects = options.dialects ?? (Object.keys(DIALECTS) as DialectName[]);
   const chosen: readonly Fault[] = FAULTS.filter((f) => !options.faults || options.faults.includes(f.name));
-  const results: DialectSelftest[] = [];
+  const plans: DialectPlan[] = [];
   for (const dialect of dialects) {
     const choice = options.requestBudget ? await budgetChoice(dialect, { ...options, requestBudget: options.requestBudget }) : undefined;
-    const clean = await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
-    // The sparse seeds are certified whole, bursts included: alone, as the clean server is.
-    const seeds = choice ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
-    // The discovered profile (no bursts) is certified in this thread while the faults the scenarios
-    // and generated cases observe are, in the workers: the cores stay busy.
-    const discovered = async () => (options.profileFor && !choice ? certifyEmbeddedProfiled({ ...options, dialect, bursts: false }, options.profileFor) : undefined);
-    const applicable = chosen.filter((f) => f.appliesTo(DIALECTS[dialect]));
-    const detections: FaultDetection[] = [];
-    const certifyFault = async (fault: Fault) => {
-      const bursts = fault.observable === 'burst';
-      const within = choice ? withinChoice(choice, bursts) : undefined;
-      if (within === null) {
-        const left = { fault, dialect, verdict: 'missed', catchingChecks: [], catchingProperties: 0, otherRules: [], attempts: 0, ruleChecks: ['the budget left the rate-limit phase out'] } as const;
-        detections.push(left);
-        options.onDetection?.(left);
-        return;
-      }
-      const phases = { bursts, ...(within ? { only: within.only } : phaseAlone(fault) ? { only: Object.keys(RATE_LIMIT_CHECKS) } : {}) };
-      const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect });
-      let report = await certification();
-      let found = detection(fault, dialect, report);
-      if (found.verdict === 'missed' && fault.observable === 'burst' && unjudged(fault, report)) {
-        // The bursts' timing left the rule unjudged (errored, not passed): one more certification.
-        report = await certification();
-        found = { ...detection(fault, dialect, report), attempts: 2 };
-      }
-      detections.push(found);
-      options.onDetection?.(found);
-    };
-    // Faults the scenarios and generated cases observe run `concurrency` at a time, in as many worker
-    // threads where there are (the compiled code): on two cores, side by side, not taking turns; burst
-    // faults one at a time afterwards, so no other certification competes with a burst's timing.
-    const queue = applicable.filter((f) => f.observable !== 'burst');
-    const profiledDone = discovered();
-    profiledDone.catch(() => undefined); // awaited below; a fault certification that throws first must not leave it unhandled
-    if (selftestWorkersAvailable() && options.concurrency > 1) {
-      const within = choice ? withinChoice(choice, false)! : undefined;
-      const certification = { suitesDir: options.suitesDir, suiteGlob: options.suiteGlob, seed: options.seed, budget: within?.budget ?? options.budget, dialect, bursts: false, ...(within ? { only: within.only } : {}) };
-      await certifyFaultsInWorkers(queue, certification, options.concurrency, (found) => {
-        detections.push(found);
-        options.onDetection?.(found);
-      });
-    } else {
-      const worker = async () => {
-        for (let fault = queue.shift(); fault; fault = queue.shift()) await certifyFault(fault);
-      };
-      await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-    }
-    const profiled = await profiledDone;
-    for (const fault of applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault);
-    detections.sort((a, b) => applicable.indexOf(a.fault) - applicable.indexOf(b.fault));
-    results.push({ dialect, clean, ...(profiled ? { profiled } : {}), seeds, detections, notApplicable: chosen.filter((f) => !applicable.includes(f)), ...(choice ? { choice } : {}) });
+    plans.push({ dialect, choice, applicable: chosen.filter((f) => f.appliesTo(DIALECTS[dialect])), detections: [] });
   }
+  const record = (found: FaultDetection) => {
+    plans.find((p) => p.dialect === found.dialect)!.detections.push(found);
+    options.onDetection?.(found);
+  };
+  // From the compiled code, the faults the scenarios and generated cases observe are certified in
+  // worker threads: one beside this thread's certifications with bursts (two busy threads on two
+  // cores: neither waits on the other, so the bursts' timing holds), `concurrency` once those are done.
+  const pool = selftestWorkersAvailable() && options.concurrency > 1 ? new FaultWorkerPool(plans.flatMap((plan) => pacedJobs(plan, options)), record) : null;
+  pool?.grow(1);
+  const certified: Array<Pick<DialectSelftest, 'clean' | 'seeds'>> = [];
+  for (const plan of plans) {
+    const { dialect, choice } = plan;
+    const clean = await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
+    // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
+    const seeds = choice ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
+    certified.push({ clean, seeds });
+    // Without the pool, the other faults `concurrency` at a time in this thread (they take turns).
+    if (!pool) await inTurns(plan.applicable.filter((f) => f.observable !== 'burst'), options.concurrency, (fault) => certifyFault(fault, plan, options, record));
+    // Burst faults one at a time, so no other certification in this thread competes with a burst's timing.
+    for (const fault of plan.applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault, plan, options, record);
+  }
+  pool?.grow(options.concurrency);
+  const results: DialectSelftest[] = [];
+  try {
+    for (const [index, plan] of plans.entries()) {
+      // The clean server with the profile a user's discovery writes of it (no bursts): beside the workers.
+      const profiled = options.profileFor && !plan.choice ? await certifyEmbeddedProfiled({ ...options, dialect: plan.dialect, bursts: false }, options.profileFor) : undefined;
+      results.push({ dialect: plan.dialect, ...certified[index]!, ...(profiled ? { profiled } : {}), detections: plan.detections, notApplicable: chosen.filter((f) => !plan.applicable.includes(f)), ...(plan.choice ? { choice: plan.choice } : {}) });
+    }
+  } finally {
+    await pool?.finished();
+  }
+  for (const plan of plans) plan.detections.sort((a, b) => plan.applicable.indexOf(a.fault) - plan.applicable.indexOf(b.fault));
   // Within a budget, a missed fault is the measure, not a failure: the clean server must still pass.
   const passed = results.every((r) => r.clean.exitCode === 0 && (r.profiled?.exitCode ?? 0) === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
   return { dialects: results, passed, durationMs: Date.now() - started };
+}
+
+/** One dialect's share of the selftest as it is planned: the budget's choice, the faults that apply, the detections as they come. */
+interface DialectPlan {
+  readonly dialect: DialectName;
+  readonly choice: BudgetChoice | undefined;
+  readonly applicable: readonly Fault[];
+  readonly detections: FaultDetection[];
+}
+
+/** The jobs of the worker threads: the dialect's faults the scenarios and generated cases observe, each certified without bursts. */
+function pacedJobs(plan: DialectPlan, options: SelftestOptions): FaultJob[] {
+  const within = plan.choice ? withinChoice(plan.choice, false)! : undefined;
+  const certification = { suitesDir: options.suitesDir, suiteGlob: options.suiteGlob, seed: options.seed, budget: within?.budget ?? options.budget, dialect: plan.dialect, bursts: false, ...(within ? { only: within.only } : {}) };
+  return plan.applicable.filter((f) => f.observable !== 'burst').map((fault) => ({ fault: fault.name, certification }));
+}
+
+/** Runs `work` on each item, `concurrency` at a time, in this thread. */
+async function inTurns<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+}
+
+/** Certifies one fault in this thread (a burst fault once more when its first certification left the rule unjudged) and records the detection. */
+async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOptions, record: (found: FaultDetection) => void): Promise<void> {
+  const { dialect, choice } = plan;
+  const bursts = fault.observable === 'burst';
+  const within = choice ? withinChoice(choice, bursts) : undefined;
+  if (within === null) {
+    record({ fault, dialect, verdict: 'missed', catchingChecks: [], catchingProperties: 0, otherRules: [], attempts: 0, ruleChecks: ['the budget left the rate-limit phase out'] });
+    return;
+  }
+  const phases = { bursts, ...(within ? { only: within.only } : phaseAlone(fault) ? { only: Object.keys(RATE_LIMIT_CHECKS) } : {}) };
+  const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect });
+  let report = await certification();
+  let found = detection(fault, dialect, report);
+  if (found.verdict === 'missed' && bursts && unjudged(fault, report)) {
+    // The bursts' timing left the rule unjudged (errored, not passed): one more certification.
+    report = await certification();
+    found = { ...detection(fault, dialect, report), attempts: 2 };
+  }
+  record(found);
 }
 
 /** A skip reason that names a need or a reading the profile declares otherwise; any other skip of a clean run is a problem. */

@@ -5,6 +5,7 @@ import { MAX_SUITE_BYTES, readInputFile } from '../input/input-file.ts';
 import { sourceErrorAt, sourceErrorFromIssues } from '../input/source-issue.ts';
 import { KNOWN_KEYS, suiteSchema, type Scenario } from './format.ts';
 import { scenarioIssue } from './scenario-issues.ts';
+import { shippedSuite } from './suite-cache.ts';
 
 /** A scenario as loaded: with its suite, file and line, and its run-wide ID `suite/scenario`. */
 export interface LoadedScenario {
@@ -50,7 +51,8 @@ function parseSuiteOnce(text: string, file: string, knownChecks: readonly string
   const key = `${file}\u0000${knownChecks.join(',')}\u0000${text}`;
   const known = PARSED.get(key);
   if (known) return known;
-  const parsed = deepFreeze(parseSuite(text, file, knownChecks));
+  const cached = shippedSuite(text, knownChecks);
+  const parsed = deepFreeze(cached ? cached.map((scenario) => ({ ...scenario, file })) : parseSuite(text, file, knownChecks));
   if (PARSED.size >= MAX_PARSED) PARSED.delete(PARSED.keys().next().value as string);
   PARSED.set(key, parsed);
   return parsed;
