@@ -1,6 +1,6 @@
 import type { CheckResult, CheckStatus } from '../report/model.ts';
 import { PreconditionFailed, SkipCheck } from '../checks/context.ts';
-import { ClockcheckError, RunStopped } from '../errors.ts';
+import { ClockcheckError, RunStopped, isChosenStop } from '../errors.ts';
 import type { LoadedScenario } from './loader.ts';
 import type { Step } from './format.ts';
 import { runPair } from './run-pair.ts';
@@ -136,7 +136,11 @@ function stoppedBy(run: ScenarioRun, error: unknown): Verdict {
   if (error instanceof SkipCheck) return { status: found ? 'failed' : 'skipped', reason: error.message };
   if (error instanceof ProfileContradiction) return { status: 'errored', reason: error.message }; // a wrong profile value judges nothing, before or after
   if (error instanceof PreconditionFailed || error instanceof ScenarioError || error instanceof TemplateError) return { status: found ? 'failed' : 'errored', reason: error.message };
-  if (error instanceof RunStopped) return { status: 'errored', reason: error.reason };
+  // The run stopped while this scenario ran: no verdict. Its budget or a signal is the user's choice,
+  // not the target's doing: not run, as a family says it (family-result.ts); else errored.
+  if (error instanceof RunStopped) {
+    return isChosenStop(error.stoppedBy) ? { status: 'not-run', reason: `not run: ${error.reason}${error.stoppedBy === 'interrupted' ? ' while it ran' : ''}` } : { status: 'errored', reason: error.reason };
+  }
   // The target sent a value (an ID) no request can carry back: this check cannot go on; the run does.
   if (error instanceof ClockcheckError && error.code === 'CLOCKCHECK_TARGET_DATA') return { status: found ? 'failed' : 'errored', reason: error.message };
   return { status: 'errored', reason: `internal error: ${(error as Error).stack ?? String(error)}` };

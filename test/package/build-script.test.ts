@@ -41,7 +41,9 @@ describe('the build script', () => {
     await writeFile(bin, "#!/usr/bin/env node\nconsole.log('ran');\n");
     await chmod(bin, 0o644);
     await expect(exec(bin)).rejects.toThrow(/EACCES/);
-    for (const step of steps.slice(tsc + 1)) await exec('sh', ['-c', step], { cwd: dir });
+    // Parsing the shipped suites needs tsc's real output (the compiled loader): what it writes is
+    // test/scenarios/suite-cache.test.ts's, and npm-pack.test.ts builds the package with it.
+    for (const step of steps.slice(tsc + 1).filter((s) => !s.includes('scripts/cache-suites.mjs'))) await exec('sh', ['-c', step], { cwd: dir });
     expect(statSync(bin).mode & 0o777).toBe(0o755);
     const { stdout } = await exec(bin);
     expect(stdout).toBe('ran\n');

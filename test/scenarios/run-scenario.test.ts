@@ -5,6 +5,7 @@ import { plannedRequests, runScenario } from '../../src/scenarios/run-scenario.t
 import type { TargetRequest } from '../../src/client/client.ts';
 import { SharedBaselines, baselineKey } from '../../src/scenarios/shared-baselines.ts';
 import { SharedSetups, setupKey } from '../../src/scenarios/shared-setups.ts';
+import { RunStopped } from '../../src/errors.ts';
 import { fakeSend, loadScenario, ORIGIN, profileWith, scenarioDeps, SUITE_HEAD, suiteFailure, suiteLines, urlOf, type Reply } from './support.ts';
 
 const user = { first_name: 'Ada', last_name: 'Lovelace', email: '{{ unique.email }}', password: 'Valid-pass1' };
@@ -560,5 +561,27 @@ describe('runScenario: created resources', () => {
     const scenario = { id: 'urls', title: 't', rules: ['PAG-WALK'], steps: [{ request: { method: 'GET', path: '/users', query: { page: 2 } } }] };
     const result = await runScenario(loadScenario(scenario), scenarioDeps(send).deps);
     expect(result.exchanges.map((e) => e.request.url)).toEqual([urlOf({ method: 'GET', path: '/users', query: { page: 2 } })]);
+  });
+});
+
+describe('runScenario: the run stops while a scenario runs', () => {
+  /** A target that answers the first call and then stops the run, for `cause`. */
+  const stoppingAfterOne = (cause: 'budget' | 'interrupted' | 'target' | 'time-limit') => {
+    let calls = 0;
+    const { send: answer } = fakeSend(userTarget);
+    return async (request: TargetRequest) => {
+      if (++calls === 1) return answer(request);
+      throw new RunStopped(cause === 'budget' ? 'budget (--within 16.0 s) spent' : `stopped (${cause})`, cause);
+    };
+  };
+
+  it.each([
+    ['budget', 'not-run', 'not run: budget (--within 16.0 s) spent'],
+    ['interrupted', 'not-run', 'not run: stopped (interrupted) while it ran'],
+    ['target', 'errored', 'stopped (target)'],
+    ['time-limit', 'errored', 'stopped (time-limit)'],
+  ] as const)('stopped by %s: %s, never a verdict, with the cause', async (cause, status, reason) => {
+    const result = await runScenario(loadScenario(passwordPair), scenarioDeps(stoppingAfterOne(cause)).deps);
+    expect(result).toMatchObject({ status, reason, findings: [] });
   });
 });
