@@ -28,9 +28,8 @@ export function selftestWorkersAvailable(): boolean {
  * Certifies faults in worker threads, one certification at a time in each: a thread has its own event
  * loop, so on two cores two certifications run side by side (in one thread they only take turns).
  * Each fault is certified exactly as in the main thread (certifyEmbedded, the job's options);
- * `onDetection` gets each as it ends. The pool starts with the threads `grow` asks for and can be
- * grown while it works: one thread beside the main thread's certifications with bursts (two busy
- * threads on two cores, so neither waits on the other), more once those are done.
+ * `onDetection` gets each as it ends. The pool starts the threads `grow` asks for (and can be grown
+ * while it works).
  */
 export class FaultWorkerPool {
   readonly #queue: FaultJob[];
