@@ -190,6 +190,7 @@ function unansweredOf(run: AutocannonRun, context: LoadReportContext): Unanswere
     firstSentAtMs: run.firstSentAtMs,
     lastReceivedAtMs: run.lastReceivedAtMs,
     stoppedAtMs: result.finish.getTime(),
+    ...(context.options.stop.kind === 'duration' ? { dueStopAtMs: result.start.getTime() + context.options.stop.seconds * 1000 } : {}),
     slowestAnswerMs: slowest,
   });
 }

@@ -35,6 +35,12 @@ export interface UnansweredInput {
   readonly lastReceivedAtMs: number | null;
   /** When autocannon stopped and closed its connections (its `finish`). */
   readonly stoppedAtMs: number;
+  /**
+   * When a timed run was due to stop (its start plus its duration). A stop later than that is the
+   * harness's own delay (a busy event loop fires the stop late, and reads the answers that arrived
+   * meanwhile late too): that part of the silence is not the target's.
+   */
+  readonly dueStopAtMs?: number;
   /** The longest any answer of the run took, ms. */
   readonly slowestAnswerMs: number;
 }
@@ -47,7 +53,8 @@ const TIMER_SLACK_MS = 100;
  * at a time on a connection); the rest were in flight at the stop. Each of those was sent no earlier
  * than its connection's last answer (plus up to a second of pacing), so when the target had been
  * silent for longer than its slowest answer, every one of them waited longer than any answered call
- * did: held. Otherwise they may simply not have had their time, and a timed run cut them off.
+ * did: held. Otherwise they may simply not have had their time, and a timed run cut them off. The
+ * time a timed run's stop came late (UnansweredInput.dueStopAtMs) is not counted as silence.
  */
 export function accountUnanswered(input: UnansweredInput): UnansweredCalls {
   const timedOut = Math.min(input.timeouts, input.unanswered);
@@ -56,8 +63,9 @@ export function accountUnanswered(input: UnansweredInput): UnansweredCalls {
   const since = input.lastReceivedAtMs ?? input.firstSentAtMs;
   const silentBeforeStopMs = inFlight > 0 && since !== null ? Math.max(0, input.stoppedAtMs - since) : null;
   const idle = input.paced ? 1000 : 0;
+  const late = input.dueStopAtMs === undefined ? 0 : Math.max(0, input.stoppedAtMs - input.dueStopAtMs);
   const stillAnswering =
-    input.timedStop && input.lastReceivedAtMs !== null && silentBeforeStopMs !== null && silentBeforeStopMs - idle <= Math.max(input.slowestAnswerMs, TIMER_SLACK_MS);
+    input.timedStop && input.lastReceivedAtMs !== null && silentBeforeStopMs !== null && silentBeforeStopMs - idle - late <= Math.max(input.slowestAnswerMs, TIMER_SLACK_MS);
   const cutOffAtEnd = stillAnswering ? Math.min(inFlight, input.connections) : 0;
   const heldToEnd = inFlight - cutOffAtEnd;
   return { total: timedOut + lostWithConnection + heldToEnd, timedOut, lostWithConnection, heldToEnd, cutOffAtEnd, silentBeforeStopMs };

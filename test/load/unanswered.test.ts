@@ -33,6 +33,15 @@ describe('accountUnanswered', () => {
     expect(accountUnanswered({ ...paced, paced: false })).toMatchObject({ total: 2, heldToEnd: 2 });
   });
 
+  it('does not count as silence the time a timed run stopped late (a busy machine fires the stop late), only what came before it was due', () => {
+    // Paced, the last answer 1.2 s before the stop: held when the stop was on time; cut off when it came 300 ms late.
+    const paced = { ...timedRun, paced: true, unanswered: 2, lastReceivedAtMs: T0 + 800, dueStopAtMs: T0 + 2000 };
+    expect(accountUnanswered(paced)).toMatchObject({ total: 2, heldToEnd: 2, cutOffAtEnd: 0 });
+    expect(accountUnanswered({ ...paced, stoppedAtMs: T0 + 2300, lastReceivedAtMs: T0 + 1100 })).toMatchObject({ total: 0, cutOffAtEnd: 2, silentBeforeStopMs: 1200 });
+    // A target silent since long before the due stop is held however late the stop came.
+    expect(accountUnanswered({ ...paced, stoppedAtMs: T0 + 2300, lastReceivedAtMs: T0 + 300 })).toMatchObject({ total: 2, heldToEnd: 2 });
+  });
+
   it('judges every call in flight at the stop of an amount run, of a run the hard cap stopped, and of a run nothing answered', () => {
     expect(accountUnanswered({ ...timedRun, timedStop: false })).toMatchObject({ total: 10, heldToEnd: 10, cutOffAtEnd: 0 });
     expect(accountUnanswered({ ...timedRun, lastReceivedAtMs: null })).toMatchObject({ total: 10, heldToEnd: 10, silentBeforeStopMs: 2000 });
