@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtinCheck, describeAnswer, served } from './context.ts';
 import { pathArg, queryArg, queryOf } from './args.ts';
+import type { Exchange } from '../client/exchange.ts';
 
 const Args = z.strictObject({
   path: pathArg,
@@ -40,5 +41,34 @@ export const headParity = builtinCheck(Args, async (ctx, args) => {
   if (h.status !== g.status) ctx.fail('HEAD-PARITY', `HEAD status ${g.status}, as GET`, `HEAD status ${h.status}`, [get, head]);
   else if (mediaType(h.headers['content-type']) !== mediaType(g.headers['content-type'])) {
     ctx.fail('HEAD-PARITY', `HEAD content-type ${g.headers['content-type']}, as GET`, `HEAD content-type ${h.headers['content-type'] ?? 'absent'}`, [get, head]);
-  }
+  } else await judgeContentLength(ctx, args.path, query, get, head);
 });
+
+/**
+ * HEAD-CONTENT-LENGTH (RFC 9110 §9.3.2, §8.6): a Content-Length on HEAD is the length GET's body has.
+ * GET is asked again before a mismatch is judged: a body that changed between the two GETs (a list
+ * written to meanwhile) proves nothing, and the check says so instead.
+ */
+async function judgeContentLength(ctx: Parameters<Parameters<typeof builtinCheck>[1]>[0], path: string, query: Readonly<Record<string, string | number>>, get: Exchange, head: Exchange): Promise<void> {
+  const said = lengthOf(head.response?.headers['content-length']);
+  const length = bodyLength(get);
+  if (said === null || length === null || said === length) return;
+  const again = await ctx.send({ method: 'GET', path, query });
+  if (bodyLength(again) !== length) {
+    ctx.note(`HEAD's Content-Length (${said}) is not GET's body length (${length}), but a second GET answered ${bodyLength(again) ?? 'no complete body'}: not judged`);
+    return;
+  }
+  ctx.fail('HEAD-CONTENT-LENGTH', `HEAD's Content-Length ${length}, the length of GET's body (or none)`, `Content-Length: ${said}`, [get, head, again]);
+}
+
+/** A Content-Length header's value, or null. */
+function lengthOf(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+/** The length of a GET's body: its Content-Length, else the bytes read when the body was read whole; null when unknown. */
+function bodyLength(exchange: Exchange): number | null {
+  const response = exchange.response;
+  if (!response) return null;
+  return lengthOf(response.headers['content-length']) ?? (response.bodyTruncated ? null : response.bodyBytes);
+}

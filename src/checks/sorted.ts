@@ -13,6 +13,8 @@ const Args = z.strictObject({
   keys: z.array(z.strictObject({ field: z.string(), descending: z.boolean().default(false) })).min(1),
   query: queryArg,
   page_size: z.number().int().positive().default(100),
+  /** The items the list must hold for the order to be judged: 10 where an order of numbers shows only across digit counts. */
+  min_items: z.number().int().min(2).max(100).default(2),
   rule: ruleArg.optional(),
 });
 
@@ -60,7 +62,9 @@ export const sorted = builtinCheck(Args, async (ctx, args) => {
   }
   const items = itemsOf(response.json, ctx.profile, exchange.request.url);
   if (!items) return ctx.fail(rule, 'a list response with items', 'no items array');
-  if (items.length < 2) return ctx.precondition(`GET ${args.path} with sort=${sort} listed ${items.length} item${items.length === 1 ? '' : 's'}: an order needs at least 2 items to compare`);
+  if (items.length < args.min_items) {
+    return ctx.precondition(`GET ${args.path} with sort=${sort} listed ${items.length} item${items.length === 1 ? '' : 's'}: an order needs at least ${args.min_items} items to compare`);
+  }
   const fields = ctx.profile.record_fields;
   const value = (record: unknown, field: string) => readField(record, field, fields).value;
   for (const key of args.keys) {
@@ -85,5 +89,6 @@ export const sorted = builtinCheck(Args, async (ctx, args) => {
 }, (args) => {
   // An order needs two items to compare; a list narrowed by a search or filter is the scenario's own.
   const list = countableList(args.path, args.query);
-  return list ? [{ list, items: 2 }] : [];
+  const items = typeof args.min_items === 'number' ? args.min_items : 2;
+  return list ? [{ list, items }] : [];
 });

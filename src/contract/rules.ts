@@ -55,6 +55,8 @@ export const RULES = [
   rule('JSON-MALFORMED-REJECTED', '1', 'transport', 'spec', 'Request bodies are JSON: a body that is not valid JSON is rejected with a 4xx, never accepted or answered with a 5xx.'),
   rule('HEAD-SUPPORTED', '1', 'transport', 'spec', 'HEAD queries the HTTP headers of a GET route: it is answered without a body.'),
   rule('HEAD-PARITY', '1', 'transport', 'spec', 'HEAD answers with the same status as GET on the same URL.'),
+  rule('HEAD-CONTENT-LENGTH', '1', 'transport', 'spec', "A HEAD answer's Content-Length, when it sends one, is the length of the body GET answers on the same URL (RFC 9110 §9.3.2, §8.6: the headers of HEAD are GET's)."),
+  rule('JSON-REQUEST-MEDIA-TYPE', '1', 'transport', 'spec', 'A JSON request body is accepted with the media type clients send: application/json with or without a charset parameter, in any case (RFC 9110 §8.3.1: type, subtype and parameter names are case-insensitive).'),
   rule('PUT-PARTIAL', '1, 4.2', 'transport', 'spec', 'PUT is a partial update: fields absent from the body keep their stored values.'),
   rule('AUTH-REQUIRED', '5.1, 1', 'auth', 'spec', 'Every request must be authenticated: a request without the Authorization header is refused.'),
   rule('AUTH-TOKEN-VALID', '5.1, 5.4', 'auth', 'spec', 'A request with a token that was never issued (or was revoked) is refused.'),
@@ -177,6 +179,13 @@ export const RULES = [
 
   // §4: the IDs of the records the API creates
   rule('ID-INTEGER', '4.2, 4.1, 4.4, 2.3', 'records', 'spec', 'The ID a create answer gives a user, schedule or timesheet is an integer, read by meaning (`"42"` is 42; negative and beyond 2^53 are integers): userId and schedule_id are integer path parameters (§4.2, §4.1), user_id and timesheet_id integer references (§2.3, §4.4).'),
+
+  // §1, §2, §4: what is written reads back (the records are "not shown": a field the read shows is judged, an absent one is not)
+  rule('STORE-CREATE', '1, 2.2, 2.3, 4.4', 'records', 'spec', 'A created record reads back with what the create wrote: each field a read shows holds the value sent, by meaning, and a field left out holds its default of §2.2 (a server may add fields and choose representations, never change a value).'),
+  rule('STORE-EDIT', '1, 4.2', 'records', 'spec', 'An accepted edit shows in the next read: each field it wrote reads back with the value sent (PUT is an update, §1), not the value before it.'),
+  rule('STORE-TEXT', '1, 2.2, 2.3', 'records', 'spec', 'Text reads back as written, character for character in any script (accents, CJK, emoji, combining marks): never normalized, re-encoded, cut or stripped.'),
+  rule('STORE-NUMBER', '2.2, 2.3', 'records', 'spec', 'Numbers read back equal to what was written: a float (mileage, §2.3) keeps its fraction, an integer is not rounded or changed.'),
+  rule('STORE-DATETIME', '2.3, 2.4, 4.4', 'records', 'spec', 'A datetime written with an offset reads back as the same instant (the offset it is shown in may differ).'),
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

@@ -84,7 +84,7 @@ export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
 export function notPassiveReason(ruleId: RuleId): string {
   if (ruleId.startsWith('WH-')) return "needs the webhook notifications, which reach the subscriber's URL, not the recording: clockcheck run with a sink";
   if (ruleId.startsWith('RATE-LIMIT-')) return 'needs calls timed against the window (a burst at the boundary, a wait for the reset): clockcheck run';
-  if (/EXISTS|ACTIVE|UNKNOWN|WITHIN-TIMESHEET|PUT-PARTIAL|IDS-ALL/.test(ruleId)) return 'depends on the records stored on the server, which a recording does not show: clockcheck run';
+  if (/EXISTS|ACTIVE|UNKNOWN|WITHIN-TIMESHEET|PUT-PARTIAL|IDS-ALL|^STORE-/.test(ruleId)) return 'depends on the records stored on the server, which a recording does not show: clockcheck run';
   if (/FILTER|SEARCH|DATE-RANGE$|PAG-WALK|TIMEZONE-DEFAULT|SORT-FIELD-NAMES|END-AFTER-START|EDIT-REQUIRED|UPDATE-CONDITIONALS/.test(ruleId)) return 'needs requests made to show it and compared (a walk, a filter against the whole list, a record read back): clockcheck run';
   if (ruleId.startsWith('AUTH-') || ruleId === 'VER-VERSIONED-PATH' || ruleId === 'HEAD-SUPPORTED') return 'needs a probe the recording does not make (a token never issued, another prefix): clockcheck run';
   return 'needs clockcheck to send the request that shows it: clockcheck run';

@@ -7,7 +7,7 @@ import { MAX_PROFILE_BYTES, readInputFile } from '../input/input-file.ts';
 import { sourceErrorFromIssues, zodKeys } from '../input/source-issue.ts';
 import { parseDuration } from '../duration.ts';
 import { referencedPaths } from '../input/template-syntax.ts';
-import { USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
+import { DATE_RANGE_ENDS, USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
 import { NotificationForm } from '../contract/webhook-notification.ts';
 
 const duration = (fallback: string) =>
@@ -99,6 +99,8 @@ export const profileSchema = z.strictObject({
   user_email_format: z.enum(USER_EMAIL_FORMATS).default('either'),
   /** USR-EDIT-REQUIRED (§4.2, not shown which governs): whether edit requires first_name, last_name, email and password (`all-four`), none of them (`none`), or either (default). */
   user_edit_required: z.enum(USER_EDIT_REQUIRED).default('either'),
+  /** DATE-RANGE (§4.6 says "between"): whether records on the two end dates are listed (`inclusive`), not listed (`exclusive`), or either (default: the ends not judged). */
+  date_range_ends: z.enum(DATE_RANGE_ENDS).default('either'),
   /**
    * Webhooks (§4.5, §6; the spec shows no subscribe operation, no event kinds, payload or delivery):
    * the target's subscribe extension, if it offers one, and the sink that receives its notifications.
@@ -155,6 +157,11 @@ export const profileSchema = z.strictObject({
       }
     })
     .optional(),
+  /**
+   * Reading back what the run wrote (STORE-*): the spec promises no consistency delay either way, so
+   * a read that does not show a write yet is read again once after `settle` before it is judged.
+   */
+  read_back: z.strictObject({ settle: duration('2s') }).prefault({}),
   /** Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived. */
   waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),
   /** connect: TCP and TLS; headers: to the response head; body: the longest silence within a body; exchange: the whole exchange, head and body (a body that trickles forever still ends). */

@@ -31,7 +31,11 @@ export interface AppOptions {
 /** Spec §7: the status and body of a call beyond the limit. */
 const TOO_MANY = { message: 'Too Many Attempts.' };
 
-function send(res: ServerResponse, response: ApiResponse, asHtml: boolean): void {
+/**
+ * Writes an answer. `headLength`: under `head-content-length-zero`, what a HEAD answer says its
+ * length is (Node would otherwise send GET's).
+ */
+function send(res: ServerResponse, response: ApiResponse, asHtml: boolean, headLength?: number): void {
   // JSON, or the JSON media type the dialect's answer names (a problem details body: application/problem+json).
   let type = response.headers?.['content-type'] ?? 'application/json';
   let text = jsonText(response.body);
@@ -42,9 +46,24 @@ function send(res: ServerResponse, response: ApiResponse, asHtml: boolean): void
   res.writeHead(response.status, {
     ...response.headers,
     'content-type': type,
-    'content-length': Buffer.byteLength(text),
+    'content-length': headLength ?? Buffer.byteLength(text),
   });
   res.end(text); // Node drops the body of a HEAD response itself, keeping the headers.
+}
+
+/**
+ * Under the media-type faults, a JSON body whose Content-Type is not the bare, lowercase
+ * `application/json` is refused 415 (RFC 9110 §8.3.1 makes the type case-insensitive and allows
+ * parameters: both are faults). Without them the reference reads any body as JSON (§1). The body's text, when it is not refused.
+ */
+function refuseMediaType(ctx: ServerContext, text: string, contentType: string | undefined): string {
+  if (text.trim() === '' || contentType === undefined) return text;
+  const bare = (contentType.split(';')[0] ?? '').trim();
+  if (bare.toLowerCase() !== 'application/json') return text;
+  if ((ctx.fault('json-charset-refused') && contentType.includes(';')) || (ctx.fault('json-media-type-case-sensitive') && bare !== 'application/json')) {
+    throw new ApiError(415, `Unsupported media type ${contentType}: send application/json.`);
+  }
+  return text;
 }
 
 /** Splits `/api/{public|version}/rest` into the API-relative path, or null when no prefix matches. */
@@ -95,7 +114,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       send(res, { status: limitedStatus, body: limitedBody, headers: { ...rateHeaders, 'retry-after': String(decision.retryAfterSeconds) } }, false);
       return;
     }
-    const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html);
+    const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html, method === 'HEAD' && ctx.fault('head-content-length-zero') ? 0 : undefined);
     try {
       if (!authenticated) throw new ApiError(401, 'Unauthenticated.');
       const url = requestUrl(req);
@@ -110,7 +129,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
         respond({ status: 405, body: { message: `Method ${method} not allowed.` }, headers: { allow: match.allowed.join(', ') } });
         return;
       }
-      const text = await readBody(req);
+      const text = refuseMediaType(ctx, await readBody(req), req.headers['content-type']);
       let body: unknown;
       try {
         body = readIds(ids, parseJsonBody(text, ids === 'beyond-2^53' ? parseJsonExact : JSON.parse));

@@ -149,6 +149,35 @@ export const FAULTS = [
   fault('leap-day-refused', 'SCH-DATE-FORMAT', 'scenario', 'February 29th is refused as a date, even in a leap year.'),
   fault('password-six-refused', 'USR-PASSWORD-LENGTH', 'scenario', 'A password of exactly 6 characters (the minimum) is refused as too short.'),
   fault('page-size-100-refused', 'PAG-PAGE-SIZE-MAX', 'scenario', 'page_size=100, the maximum, is refused (422) as if it were above it.'),
+
+  // what is written reads back (issue 37: each shows only with particular data or after an edit, and only in a read)
+  fault('user-edit-fillable', 'STORE-EDIT', 'scenario', 'PUT /users/{id} stores only first_name, last_name, email and password (an update whitelist); the other fields it sent are in its answer but never stored.'),
+  fault('text-outside-bmp-lost', 'STORE-TEXT', 'scenario', 'Stored text loses every character outside the Basic Multilingual Plane (a 3-byte UTF-8 column): an emoji reads back as "?".'),
+  fault('text-nfc-normalized', 'STORE-TEXT', 'scenario', 'Stored text is normalized to NFC: a letter written with a combining mark reads back composed.'),
+  fault('mileage-rounded', 'STORE-NUMBER', 'scenario', 'A timesheet\'s mileage is stored rounded to a whole number (an integer column): 12.75 reads back as 13.'),
+  fault('break-times-company-offset', 'STORE-DATETIME', 'scenario', "A break's start and end are stored as wall times: read back with the company timezone's offset instead of the one written, another instant wherever the two differ."),
+  fault('phone-digits-only', 'STORE-TEXT', 'scenario', 'A phone number is stored with its digits only: "555-0100" reads back as "5550100".'),
+  fault('notes-cut-255', 'STORE-TEXT', 'scenario', "A timesheet's notes are cut to 255 characters without a word (a VARCHAR(255) in a non-strict database)."),
+  fault('clock-out-timezone-from-clock-in', 'STORE-CREATE', 'scenario', 'clock_out_timezone is stored as clock_in_timezone (a copy-paste slip): wrong wherever a timesheet names two different zones.'),
+  fault('text-html-escaped', 'STORE-TEXT', 'scenario', 'Stored text is HTML-escaped (a sanitizing middleware): "O\'Brien" reads back as "O&#039;Brien", "R&D" as "R&amp;D".'),
+  fault('user-list-stale-after-edit', 'STORE-EDIT', 'scenario', 'GET /users answers from a cache kept per query that a create clears and an edit does not: a list read again after an edit shows the user as it was.'),
+  fault('track-mileage-not-stored', 'STORE-CREATE', 'scenario', 'track_mileage is never stored on create: a user created with track_mileage true reads back false.'),
+
+  // edges of a domain (issue 37: each shows only with a value at the edge of its domain)
+  fault('password-length-utf16', 'USR-PASSWORD-LENGTH', 'scenario', 'A password\'s length is counted in UTF-16 code units: 5 characters, one of them an emoji, pass as 6.'),
+  fault('password-length-bytes', 'USR-PASSWORD-LENGTH', 'scenario', 'A password\'s length is counted in UTF-8 bytes: 5 characters, one of them an accented letter, pass as 6.'),
+  fault('password-special-subset', 'USR-PASSWORD-CLASSES', 'scenario', 'Only !@#$%^&*-_+=? count as special characters (a list in the code): a password whose only special character is other ASCII punctuation (~) is refused.'),
+  fault('leap-century-accepted', 'SCH-DATE-FORMAT', 'scenario', 'Leap years are every fourth year: 02/29/2100 is accepted.'),
+  fault('leap-2000-refused', 'SCH-DATE-FORMAT', 'scenario', 'Century years are never leap years: 02/29/2000 is refused.'),
+  fault('page-not-number-500', 'ERR-NO-SERVER-ERROR', 'scenario', 'A `page` that is not a number crashes the list (page=abc: 500).'),
+  fault('sort-unknown-500', 'ERR-NO-SERVER-ERROR', 'scenario', 'A `sort` name the list does not know crashes it (500) instead of being refused or ignored.'),
+  fault('date-range-end-exclusive', 'DATE-RANGE', 'scenario', "`date_range` leaves out its last day (a `<` where `<=` was meant): wrong where the profile reads the ends as inclusive."),
+  fault('head-content-length-zero', 'HEAD-CONTENT-LENGTH', 'scenario', 'HEAD answers `Content-Length: 0` where GET sends a body (RFC 9110 §9.3.2: it must be GET\'s length or absent).'),
+  fault('json-charset-refused', 'JSON-REQUEST-MEDIA-TYPE', 'scenario', 'A JSON body sent as `application/json; charset=utf-8` is refused (415): only the bare media type is accepted.'),
+  fault('json-media-type-case-sensitive', 'JSON-REQUEST-MEDIA-TYPE', 'scenario', 'The media type is compared case-sensitively: a body sent as `Application/JSON` is refused (415).'),
+  fault('sort-id-as-text', 'SORT-ASCENDING', 'scenario', 'Sorting by id compares the IDs as text: 10 comes before 9 (shows only once a list holds IDs of different digit counts).'),
+  fault('break-ids-first-ten', 'BRK-IDS-FILTER', 'scenario', 'GET /breaks lists the breaks of the first ten `ids` only (a hardcoded limit): asked for more, it leaves the rest out.'),
+  fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];
@@ -157,7 +186,7 @@ export type FaultName = (typeof FAULTS)[number]['name'];
  * Faults that refuse a valid value at the edge of its domain: the selftest requires each to be
  * reported under its own rule alone (no other rule failed), so a developer fixes the right field.
  */
-export const REPORTED_ALONE: ReadonlySet<FaultName> = new Set(['time-2359-refused', 'weeks-single-refused', 'leap-day-refused', 'password-six-refused', 'page-size-100-refused']);
+export const REPORTED_ALONE: ReadonlySet<FaultName> = new Set(['time-2359-refused', 'weeks-single-refused', 'leap-day-refused', 'password-six-refused', 'page-size-100-refused', 'leap-2000-refused', 'password-special-subset']);
 
 const FAULTS_BY_NAME: ReadonlyMap<string, Fault> = new Map(FAULTS.map((f) => [f.name, f]));
 

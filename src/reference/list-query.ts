@@ -18,8 +18,11 @@ export interface ListQuery {
   readonly pageSize: number;
   readonly sort: readonly SortKey[];
   readonly search: string | null;
-  readonly dateRange: DateRange | null;
+  /** The range asked for; `lastDayLeftOut` under the `date-range-end-exclusive` fault. */
+  readonly dateRange: ListDateRange | null;
 }
+
+export type ListDateRange = DateRange & { readonly lastDayLeftOut?: boolean };
 
 /** Sortable names of one endpoint: both spellings (camelCase as in §4.2, and snake_case) to a record field; the dialect's `sortNames` says which it accepts. */
 export type SortableFields = Readonly<Record<string, string>>;
@@ -66,6 +69,8 @@ function positiveInteger(query: URLSearchParams, name: string, violations: Serve
 export function parseListQuery(query: URLSearchParams, fields: SortableFields, ctx: ServerContext): ListQuery {
   const violations: ServerViolation[] = [];
   const zeroBased = ctx.fault('page-zero-based');
+  // A page that is no number read as one, and used: NaN reaches the pagination and crashes it.
+  if (ctx.fault('page-not-number-500') && query.get('page') !== null && !/^-?\d+$/.test(query.get('page') as string)) throw new TypeError('Cannot read properties of undefined (reading "slice")');
   const page = positiveInteger(query, 'page', violations) ?? (zeroBased ? 0 : 1);
   const requested = positiveInteger(query, 'page_size', violations) ?? (ctx.fault('page-size-default-15') ? 15 : DEFAULT_PAGE_SIZE);
   if ((requested > MAX_PAGE_SIZE && ctx.dialect.pageSizeOverMax === 'reject' && !ctx.fault('page-size-uncapped')) || (requested === MAX_PAGE_SIZE && ctx.fault('page-size-100-refused'))) {
@@ -82,6 +87,7 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
       const spelled = spellingAccepted(bare, ctx.dialect.sortNames);
       const field = spelled && Object.hasOwn(fields, bare) ? fields[bare] : undefined;
       if (!field) {
+        if (ctx.fault('sort-unknown-500')) throw new TypeError(`Cannot read properties of undefined (reading "${bare}")`);
         const offered = Object.keys(fields).filter((spelling) => spellingAccepted(spelling, ctx.dialect.sortNames));
         violations.push({ rule: null, field: 'sort', message: `cannot sort by "${bare}"; sortable: ${offered.join(', ')}` });
         continue;
@@ -102,7 +108,7 @@ export function parseListQuery(query: URLSearchParams, fields: SortableFields, c
     pageSize,
     sort: ctx.fault('sort-ignored') ? [] : ctx.fault('sort-multi-ignored') ? sort.slice(0, 1) : sort,
     search: ctx.fault('search-ignored') ? null : query.get('search') || null,
-    dateRange: ctx.fault('date-range-ignored') ? null : dateRange,
+    dateRange: ctx.fault('date-range-ignored') || !dateRange ? null : { ...dateRange, lastDayLeftOut: ctx.fault('date-range-end-exclusive') },
   };
 }
 
@@ -117,11 +123,13 @@ function compareValues(a: unknown, b: unknown): number {
   return (a as number) < (b as number) ? -1 : 1;
 }
 
-/** Sorts by each key in turn (§4.6), ties broken by ascending ID so pages are stable. */
-export function sortRecords<T extends { id: number }>(records: T[], keys: readonly SortKey[]): T[] {
+/** Sorts by each key in turn (§4.6), ties broken by ascending ID so pages are stable; under `sort-id-as-text`, IDs compared as text ("10" before "9"). */
+export function sortRecords<T extends { id: number }>(records: T[], keys: readonly SortKey[], ctx?: ServerContext): T[] {
+  const asText = ctx?.fault('sort-id-as-text') ?? false;
   return [...records].sort((x, y) => {
     for (const key of keys) {
-      const order = compareValues((x as Record<string, unknown>)[key.field], (y as Record<string, unknown>)[key.field]);
+      const [a, b] = [(x as Record<string, unknown>)[key.field], (y as Record<string, unknown>)[key.field]];
+      const order = asText && key.field === 'id' ? compareValues(String(a), String(b)) : compareValues(a, b);
       if (order !== 0) return key.descending ? -order : order;
     }
     return x.id - y.id;

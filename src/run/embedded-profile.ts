@@ -70,8 +70,11 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
     // The readings the spec leaves open, as the server's dialect makes them (docs/reference-server.md, "Dialects").
     user_email_format: dialect.emailFormat,
     user_edit_required: dialect.editRequires,
+    // The reference server lists a record on either end date of a range (handlers/date-range.ts).
+    date_range_ends: 'inclusive',
     // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).
-    ...(dialect.sortNames === 'snake' ? { sort_names: { first_name: 'first_name', role_id: 'role_id' } } : {}),
+    // id sorts as a number (list-query.ts): declared, so the order of IDs of different digit counts is judged.
+    sort_names: { ...(dialect.sortNames === 'snake' ? { first_name: 'first_name', role_id: 'role_id' } : {}), id: 'id' },
   };
 }
 

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from './read-back.ts';
 import { ClockcheckError, isChosenStop, RunStopped } from '../errors.ts';
 import { loopEmptiedCause, type LoopWatch } from './loop-watch.ts';
 import { retainExchange } from '../client/retained.ts';
@@ -135,7 +136,18 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
     run: async () => [await runFamily(family, execution.properties)],
     notRun: (reason, status) => [notRun(familyCheck(family, execution.properties), reason, status)],
   });
-  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit)];
+  const readBack = plan.checks.find((c) => c.id === READ_BACK_CHECK_ID);
+  // Last of the paced checks: it reads back what they wrote (read-back.ts).
+  const readBackUnit: CheckUnit[] = readBack
+    ? [
+        {
+          ids: [READ_BACK_CHECK_ID],
+          run: async () => [await execution.readBack(readBack.requests)],
+          notRun: (reason, status) => [notRun({ id: READ_BACK_CHECK_ID, title: READ_BACK_TITLE, rules: readBack.rules, source: { kind: 'builtin', name: READ_BACK_CHECK_ID }, replay: `${options.replayBase} --only ${READ_BACK_CHECK_ID}` }, reason, status)],
+        },
+      ]
+    : [];
+  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...readBackUnit];
   if (!plan.rateLimit.any) return paced;
   const { at } = plan.rateLimit;
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(plan.rateLimit.selected);

@@ -15,6 +15,8 @@ import type { OpenRun } from './open.ts';
 import { templateProfile } from './sink-setup.ts';
 import type { Fates } from './meet-needs.ts';
 import type { Profile } from '../profile/profile.ts';
+import { SYSTEM_CLOCK } from '../clock.ts';
+import { READ_BACK_CHECK_ID } from './read-back.ts';
 
 /** What the checks of a plan run with: the scenarios' context, the property phase's, and the rate-limit phase. */
 export interface Execution {
@@ -24,11 +26,20 @@ export interface Execution {
   readonly properties: PropertyPhaseOptions;
   /** The rate-limit phase; `interleaved`: paced checks run beside it (RunPlan.rateLimit.at). */
   readonly rateLimitPhase: (interleaved: boolean) => Promise<CheckResult[]>;
+  /** Reads back what the run wrote, in at most `maxRequests` (read-back.ts). */
+  readonly readBack: (maxRequests: number) => Promise<CheckResult>;
 }
 
 /** The contexts the checks of an open run run in: every send the run's `send`, every replay command the run's. */
 export function executionOf(run: OpenRun, fates: Fates): Execution {
-  return { fates, scenarioDeps: scenarioDeps(run, fates), properties: propertyOptions(run, fates.profile), rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved) };
+  return {
+    fates,
+    scenarioDeps: scenarioDeps(run, fates),
+    properties: propertyOptions(run, fates.profile),
+    rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved),
+    readBack: (maxRequests) =>
+      run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.options.replayBase} --only ${READ_BACK_CHECK_ID}` }),
+  };
 }
 
 function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {

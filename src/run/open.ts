@@ -1,4 +1,5 @@
 import { CreatedIdWatch } from './created-ids.ts';
+import { ReadBackWatch } from './read-back.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
@@ -43,6 +44,8 @@ export interface OpenRun {
   readonly ledger: Ledger;
   /** ID-INTEGER over every create answer of the run (created-ids.ts). */
   readonly createdIds: CreatedIdWatch;
+  /** What the run wrote, read back at its end (read-back.ts). */
+  readonly readBack: ReadBackWatch;
   readonly unique: UniqueValues;
   /** Run-wide observations for the report, in the order they were made. */
   readonly notes: string[];
@@ -80,6 +83,8 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
   });
   const createdIds = new CreatedIdWatch(profile);
   transport.tap((exchange) => createdIds.observe(exchange));
+  const readBack = new ReadBackWatch(profile);
+  transport.tap((exchange) => readBack.observe(exchange));
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
   guard = new RunGuard({
@@ -112,6 +117,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
     webhookSecret,
     ledger: new Ledger(),
     createdIds,
+    readBack,
     unique: uniqueValues(),
     notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
     maxTimeMs,

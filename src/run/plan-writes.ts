@@ -2,7 +2,8 @@ import { BUILTIN_CHECKS } from '../checks/registry.ts';
 import type { CountableList } from '../checks/list-need.ts';
 import type { Step } from '../scenarios/format.ts';
 import { scenarioNeeds, type Role } from './needs.ts';
-import type { RunPlan } from './plan.ts';
+import type { LoadedScenario } from '../scenarios/loader.ts';
+import type { PropertyFamily } from '../properties/family.ts';
 
 /** The kinds of record a run can create through the API; none of users, timesheets and breaks can be deleted (§4.5). */
 export type WrittenKind = 'user' | 'schedule' | 'timesheet' | 'break';
@@ -42,7 +43,15 @@ function stepWrites(step: Step, into: Record<WrittenKind, number>): void {
   if (kind) into[kind]++;
 }
 
-export function plannedWrites(plan: RunPlan, createAdmins: boolean): PlannedWrites {
+/** What of a plan its writes are counted from (RunPlan's fields of those names). */
+export interface WritingPlan {
+  readonly checks: readonly { readonly id: string; readonly skip?: string }[];
+  readonly scenarios: readonly LoadedScenario[];
+  readonly families: readonly PropertyFamily[];
+  readonly casesPerFamily: number;
+}
+
+export function plannedWrites(plan: WritingPlan, createAdmins: boolean): PlannedWrites {
   const skipped = new Set(plan.checks.filter((c) => c.skip !== undefined).map((c) => c.id));
   const scenarios = plan.scenarios.filter((s) => !skipped.has(s.id));
   const byScenarios = none();

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_RULES } from './read-back.ts';
 import { InternalError, UsageError } from '../errors.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { RULES, isRuleId, type RuleId } from '../contract/rules.ts';
@@ -15,13 +16,14 @@ import { TOKEN_FORM_CHECK_ID } from './preflight.ts';
 /**
  * The checks a run has besides its scenarios and property families, with the rules each names:
  * the preflight's token form, the rate-limit phase's checks, the run-wide rate monitor and the
- * watch of the IDs create answers give (created-ids.ts).
+ * watch of the IDs create answers give (created-ids.ts), and the read-back of what the run wrote (read-back.ts).
  */
 export const BUILTIN_CHECKS: Readonly<Record<string, readonly RuleId[]>> = {
   [TOKEN_FORM_CHECK_ID]: ['AUTH-HEADER-RAW'],
   ...Object.fromEntries(Object.entries(RATE_LIMIT_CHECKS).map(([id, check]) => [id, check.rules])),
   [MONITOR_CHECK_ID]: ['RATE-LIMIT-CAP'],
   [CREATED_IDS_CHECK_ID]: ['ID-INTEGER'],
+  [READ_BACK_CHECK_ID]: READ_BACK_RULES,
 };
 
 /** What narrows a run: `--only`'s names, then `--skip`'s. Each is a rule ID, a check ID or a suite name. */

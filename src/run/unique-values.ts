@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 export interface UniqueValues {
   /** This run's tag (`cc` and the nonce), in every value it makes. */
   readonly tag: string;
+  /** The nonce alone: in every e-mail the run makes (a search for it lists the run's users where search matches e-mails). */
+  readonly nonce: string;
   readonly next: () => { email: string; name: string; token: string };
 }
 
@@ -22,6 +24,7 @@ export function uniqueValues(): UniqueValues {
   let counter = 0;
   return {
     tag: `cc${nonce}`,
+    nonce,
     next: () => {
       counter++;
       return {

@@ -3,7 +3,7 @@ import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
 import { ruleIdSchema } from '../input/rule-id.ts';
 import { zodKeys } from '../input/source-issue.ts';
 import { isJsonPath, JSON_PATH_FORMS } from '../records/json-path.ts';
-import { USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts';
+import { DATE_RANGE_END_READINGS, USER_EDIT_READINGS, USER_EMAIL_READINGS } from '../profile/readings.ts';
 
 /**
  * The YAML scenario format (docs/scenario-format.md). Every object is strict: an unknown key is an
@@ -198,6 +198,7 @@ export const scenarioSchema = z
       .strictObject({
         user_email_format: z.enum(USER_EMAIL_READINGS).optional(),
         user_edit_required: z.enum(USER_EDIT_READINGS).optional(),
+        date_range_ends: z.enum(DATE_RANGE_END_READINGS).optional(),
       })
       .default({}),
     /** Values rendered once when the scenario starts, then read as `vars.NAME` (e.g. one e-mail for several requests). */

@@ -36,6 +36,8 @@ describe('profile defaults', () => {
       page_links: 'either',
       user_email_format: 'either',
       user_edit_required: 'either',
+      date_range_ends: 'either',
+      read_back: { settle: 2_000 },
       waivers: [],
       timeouts: { connect: 10_000, headers: 20_000, body: 20_000, exchange: 30_000 },
     });

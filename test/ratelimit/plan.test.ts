@@ -92,7 +92,8 @@ describe('where the plan starts the phase', () => {
     // No scenario after it sends without the token: the boundary's window counts each call.
     expect(full.scenarios.slice(at).some((s) => JSON.stringify(s.scenario).match(/"auth":"none"|"auth":\{"raw"|"check":"plain-http"/))).toBe(false);
     expect(full.rateLimit.carried).toBe(88);
-    expect(full.etaMs).toBeLessThan(9.5 * 60_000);
+    // Issue 37's bound for the full run at 60 calls a minute (10 min 14 s planned with the read-back and the edges).
+    expect(full.etaMs).toBeLessThan(12 * 60_000);
   });
 
   it('alone, after everything, when too few paced requests follow (--only rate-limit, or a small selection)', async () => {

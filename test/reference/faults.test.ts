@@ -38,6 +38,25 @@ const createBreak = (t: TestServer, change: Record<string, unknown> = {}) => t.c
 const pagination = async (t: TestServer, path: string, body?: unknown) => (await t.call('GET', path, { body })).json.meta_data.pagination;
 const firstNames = async (t: TestServer, query: string) =>
   ((await t.call('GET', `/users?${query}&page_size=100`)).json.items as { first_name: string }[]).map((u) => u.first_name);
+/** A user created with `change`, as GET /users lists it afterwards (searched by its e-mail). */
+const userReadBack = async (t: TestServer, change: Record<string, unknown>) => {
+  const body = { ...base(t).user(), ...change };
+  await t.call('POST', '/users', { body });
+  return (await t.call('GET', `/users?search=${encodeURIComponent(body.email as string)}`)).json.items[0];
+};
+/** A timesheet created with `change`, as GET /timesheets lists it afterwards. */
+const timesheetReadBack = async (t: TestServer, change: Record<string, unknown>) => {
+  const created = await t.call('POST', '/timesheets', { body: { ...base(t).timesheet(), ...change } });
+  const listed = (await t.call('GET', '/timesheets?page_size=100&sort=-id')).json.items as { id: number; [field: string]: any }[];
+  return listed.find((s) => s.id === created.json.items.id) as { [field: string]: any };
+};
+/** A user edited with `change` after it was created, as GET /users lists it then (a new query, so no answer kept for it). */
+const editedReadBack = async (t: TestServer, change: Record<string, unknown>) => {
+  const body = base(t).user();
+  const created = await t.call('POST', '/users', { body });
+  await t.call('PUT', `/users/${created.json.items.id}`, { body: change });
+  return (await t.call('GET', `/users?search=${encodeURIComponent(body.email)}`)).json.items[0];
+};
 const weekly = { repeat: true, repeat_type: 'weekly', repeat_end_date: '12/31/2026', weeks: 'monday,wednesday' };
 
 /** A concurrent burst of `count` GET /users; the statuses, sorted. */
@@ -286,6 +305,11 @@ const PROBES: Record<FaultName, Probe> = {
   'search-ignored': { clean: 1, probe: async (t) => (await pagination(t, '/users?search=zimmer')).total },
   'filter-active-ignored': { clean: 2, probe: async (t) => (await pagination(t, '/users?active=0')).total },
   'filter-role-ignored': { clean: 3, probe: async (t) => (await pagination(t, '/users?role=2')).total },
+  'filter-role-manager-ignored': { clean: 3, probe: async (t) => (await pagination(t, '/users?role=2')).total },
+  'sort-id-as-text': { clean: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], probe: async (t) => ((await t.call('GET', '/users?sort=id&page_size=10')).json.items as { id: number }[]).map((u) => u.id) },
+  'page-not-number-500': { clean: 422, probe: (t) => status(t, 'GET', '/users?page=abc') },
+  'sort-unknown-500': { clean: 422, probe: (t) => status(t, 'GET', '/users?sort=no_such_field') },
+  'date-range-end-exclusive': { clean: 3, probe: async (t) => (await pagination(t, '/timesheets?date_range=2026-10-01,2026-10-03')).total },
   'date-range-ignored': { clean: 3, probe: async (t) => (await pagination(t, '/timesheets?date_range=2026-10-01,2026-10-03')).total },
 
   // webhook
@@ -300,6 +324,55 @@ const PROBES: Record<FaultName, Probe> = {
   'webhook-wrong-signature': { clean: 'verified', probe: async (t) => (await notification(t))?.signature },
   'webhook-unsigned': { clean: 'verified', probe: async (t) => (await notification(t))?.signature },
   'webhook-payload-no-id': { clean: true, probe: async (t) => (await notification(t))?.payload.ok },
+
+  // what is written reads back: each shows only when the record is read again
+  'user-edit-fillable': { clean: 2, probe: async (t) => (await editedReadBack(t, { role_id: 2 })).role_id },
+  'text-outside-bmp-lost': { clean: 'Zoë 🕒', probe: async (t) => (await userReadBack(t, { first_name: 'Zoë 🕒' })).first_name },
+  'text-nfc-normalized': { clean: 'Rene\u0301e', probe: async (t) => (await userReadBack(t, { first_name: 'Rene\u0301e' })).first_name },
+  'text-html-escaped': { clean: "O'Brien & <Co>", probe: async (t) => (await userReadBack(t, { last_name: "O'Brien & <Co>" })).last_name },
+  'phone-digits-only': { clean: '555-0100', probe: async (t) => (await userReadBack(t, { phone: '555-0100' })).phone },
+  'track-mileage-not-stored': { clean: true, probe: async (t) => (await userReadBack(t, { track_mileage: true })).track_mileage },
+  'mileage-rounded': { clean: 12.75, probe: async (t) => (await timesheetReadBack(t, { mileage: 12.75 })).mileage },
+  'notes-cut-255': { clean: 300, probe: async (t) => (await timesheetReadBack(t, { notes: 'x'.repeat(300) })).notes.length },
+  'clock-out-timezone-from-clock-in': {
+    clean: 'Europe/London',
+    probe: async (t) =>
+      (await timesheetReadBack(t, { clock_in_timezone: 'America/Chicago', clock_out_timezone: 'Europe/London', start: '2026-12-01T09:00:00-06:00', end: '2026-12-01T23:00:00+00:00' })).clock_out_timezone,
+  },
+  'break-times-company-offset': {
+    clean: '2026-10-01T18:00:00+00:00',
+    probe: async (t) => {
+      const created = await createBreak(t, { start: '2026-10-01T18:00:00+00:00', end: '2026-10-01T18:20:00+00:00' });
+      return (await t.call('GET', '/breaks', { body: { ids: [created.json.items.id] } })).json.items[0].start;
+    },
+  },
+  'break-ids-first-ten': { clean: 12, probe: async (t) => (await pagination(t, '/breaks', { ids: Array.from({ length: 12 }, (_, i) => i + 1) })).total },
+  'user-list-stale-after-edit': {
+    clean: 'Renamed',
+    probe: async (t) => {
+      const body = base(t).user();
+      const created = await t.call('POST', '/users', { body });
+      const search = `/users?search=${encodeURIComponent(body.email)}`;
+      await t.call('GET', search);
+      await t.call('PUT', `/users/${created.json.items.id}`, { body: { first_name: 'Renamed' } });
+      return (await t.call('GET', search)).json.items[0].first_name;
+    },
+  },
+
+  // edges of a domain
+  'password-length-utf16': { clean: 422, probe: async (t) => (await user(t, { password: 'Aa1!🕒' })).status },
+  'password-length-bytes': { clean: 422, probe: async (t) => (await user(t, { password: 'Aa1!é' })).status },
+  'password-special-subset': { clean: 201, probe: async (t) => (await user(t, { password: 'Valid~pass1' })).status },
+  'leap-century-accepted': { clean: 422, probe: (t) => schedule(t, { end_date: '02/29/2100' }) },
+  'leap-2000-refused': { clean: 201, probe: (t) => schedule(t, { start_date: '02/29/2000', end_date: '02/29/2000' }) },
+
+  // protocol details
+  'head-content-length-zero': {
+    clean: true,
+    probe: async (t) => (await t.call('HEAD', '/users')).headers['content-length'] === String(Buffer.byteLength((await t.call('GET', '/users')).text)),
+  },
+  'json-charset-refused': { clean: 201, probe: async (t) => (await t.call('POST', '/users', { body: base(t).user(), contentType: 'application/json; charset=utf-8' })).status },
+  'json-media-type-case-sensitive': { clean: 201, probe: async (t) => (await t.call('POST', '/users', { body: base(t).user(), contentType: 'Application/JSON' })).status },
 };
 
 describe('the fault catalog', () => {

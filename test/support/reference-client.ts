@@ -18,6 +18,8 @@ export interface CallOptions {
   readonly authorization?: string | null;
   /** Path prefix; `/api/public` by default. */
   readonly prefix?: string;
+  /** The Content-Type header; `application/json` by default. */
+  readonly contentType?: string;
 }
 
 /** A started reference server and a client for it that trusts its CA. */
@@ -34,13 +36,13 @@ export async function startTestServer(options: ReferenceServerOptions = {}): Pro
   return {
     server,
     async call(method, path, callOptions = {}) {
-      const { body, rawBody, authorization = server.token, prefix = '/api/public' } = callOptions;
+      const { body, rawBody, authorization = server.token, prefix = '/api/public', contentType = 'application/json' } = callOptions;
       const response = await request(`${server.origin}${prefix}${path}`, {
         method: method as 'GET',
         dispatcher: agent,
         headers: {
           accept: 'application/json',
-          'content-type': 'application/json',
+          'content-type': contentType,
           ...(authorization === null ? {} : { authorization }),
         },
         body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../../run/created-ids.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../run/read-back.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule } from '../../contract/rules.ts';
@@ -48,13 +49,14 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   if (!input) return 0;
   const { options } = input;
   const scenarios = await loadSuites(options['suites-dir'], options.suite, BUILTIN_CHECK_NAMES);
-  // Every check that names a rule: scenarios, property families, the rate-limit checks and the run-wide monitor and ID watch.
+  // Every check that names a rule: scenarios, property families, the rate-limit checks and the run-wide monitor, ID watch and read-back.
   const checks: { id: string; rules: readonly string[] }[] = [
     ...scenarios.map((s) => ({ id: s.id, rules: s.scenario.rules })),
     ...PROPERTY_FAMILIES.map((f) => ({ id: `properties/${f.name}`, rules: f.rules })),
     ...Object.entries(RATE_LIMIT_CHECKS).map(([id, c]) => ({ id, rules: c.rules })),
     { id: MONITOR_CHECK_ID, rules: ['RATE-LIMIT-CAP'] },
     { id: CREATED_IDS_CHECK_ID, rules: ['ID-INTEGER'] },
+    { id: READ_BACK_CHECK_ID, rules: READ_BACK_RULES },
     { id: TOKEN_FORM_CHECK_ID, rules: ['AUTH-HEADER-RAW'] },
     // Checks that assert a profile rule only when the profile sets its key.
     ...Object.entries(PROFILE_RULES_OF_CHECK).map(([id, c]) => ({ id: `${id} (with ${c!.key})`, rules: [c!.rule] })),

@@ -1,3 +1,4 @@
+import { storedBreakTime } from '../stored-form.ts';
 import { breakIntervalViolations, breakViolations, breaksListBody } from '../../contract/payloads/break.ts';
 import type { ServerContext } from '../context.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
@@ -77,7 +78,7 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
   const violations = [...fromSpec(format), ...referenceViolations(ctx, body)];
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
-  const record = ctx.breaks.insert({
+  const written = {
     timesheet_id: body.timesheet_id as number,
     break_rule_id: body.break_rule_id as number,
     start: body.start as string,
@@ -86,9 +87,12 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
     end_ms: instantOf(body.end as string, ctx.companyTimezone),
     created_at: now,
     updated_at: now,
-  });
+  };
+  const [start, end] = [storedBreakTime(ctx, written.start), storedBreakTime(ctx, written.end)];
+  const record = ctx.breaks.insert({ ...written, start, end, start_ms: instantOf(start, ctx.companyTimezone), end_ms: instantOf(end, ctx.companyTimezone) });
   ctx.notify('breaks', record.id, 'created');
-  return ctx.dialect.breakCreated(createdForm(ctx, record), ctx.fault('break-create-no-message') ? null : 'Break added successfully.');
+  // The answer shows what was written; a stored-form fault shows only when the break is read again (stored-form.ts).
+  return ctx.dialect.breakCreated(createdForm(ctx, { ...written, id: record.id }), ctx.fault('break-create-no-message') ? null : 'Break added successfully.');
 }
 
 /** The IDs the GET /breaks body selects (§4.4), or null for all; a 422 for a malformed `ids`. */
@@ -101,6 +105,7 @@ function selectedIds(ctx: ServerContext, body: unknown): number[] | null {
   const ids = parsed.data.ids;
   if (ctx.fault('break-ids-ignored')) return null;
   if (ids && ids.length === 0 && ctx.fault('break-ids-empty-none')) return [];
+  if (ids && ids.length > 10 && ctx.fault('break-ids-first-ten')) return ids.slice(0, 10);
   return ids && ids.length > 0 ? ids : null;
 }
 
@@ -114,7 +119,7 @@ function listBreaks(ctx: ServerContext, request: ApiRequest) {
     breaks = breaks.filter((b) => wanted.has(b.id));
   }
   if (list.dateRange) breaks = breaks.filter((b) => withinDateRange(b.start, list.dateRange!));
-  return ok(ctx.dialect.list('break', paginate(sortRecords(breaks, list.sort), list, request, ctx, (b) => listedForm(ctx, b))));
+  return ok(ctx.dialect.list('break', paginate(sortRecords(breaks, list.sort, ctx), list, request, ctx, (b) => listedForm(ctx, b))));
 }
 
 export function breakRoutes(router: Router, ctx: ServerContext): void {

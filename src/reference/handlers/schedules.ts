@@ -21,6 +21,8 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
     switch (v.ruleId) {
       case 'SCH-DATE-FORMAT':
         if (ctx.fault('date-format-lenient') && isLenientDate(value)) return false;
+        // A leap-year rule of every fourth year: 02/29 of a century year not divisible by 400 passes.
+        if (ctx.fault('leap-century-accepted') && /^02\/29\/\d\d00$/.test(value) && Number(value.slice(6)) % 4 === 0) return false;
         return !(ctx.fault('date-calendar-unchecked') && /^\d{2}\/\d{2}\/\d{4}$/.test(value));
       case 'SCH-TIME-FORMAT':
         if (ctx.fault('time-24-00-accepted') && /^[0-2]\d:[0-5]\d$/.test(value)) return false;
@@ -57,6 +59,8 @@ function edgeRefusals(ctx: ServerContext, body: Record<string, unknown>): Server
   }
   for (const field of ['start_date', 'end_date', 'repeat_end_date']) {
     if (ctx.fault('leap-day-refused') && typeof body[field] === 'string' && body[field].startsWith('02/29/')) refused.push({ rule: 'SCH-DATE-FORMAT', field, message: `${field} must be a real date MM/DD/YYYY` });
+    // A leap-year rule without the 400: 2000 is taken for a common year.
+    if (ctx.fault('leap-2000-refused') && typeof body[field] === 'string' && /^02\/29\/\d\d00$/.test(body[field])) refused.push({ rule: 'SCH-DATE-FORMAT', field, message: `${field} must be a real date MM/DD/YYYY` });
   }
   return refused;
 }

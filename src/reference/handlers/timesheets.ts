@@ -11,6 +11,7 @@ import { requireObjectBody } from './require-record.ts';
 import { timesheetOffsetViolations } from './timesheet-offsets.ts';
 import { instantOf } from '../instant.ts';
 import { withinDateRange } from './date-range.ts';
+import { storedTimesheetFields } from '../stored-form.ts';
 
 const SORTABLE = sortable(['id', 'user_id', 'start', 'end', 'created_at'], { start: 'start_ms', end: 'end_ms' });
 
@@ -63,7 +64,7 @@ function createTimesheet(ctx: ServerContext, request: ApiRequest) {
   const fields: Record<string, unknown> = {};
   for (const name of Object.keys(TIMESHEET_FIELDS)) if (body[name] !== undefined) fields[name] = body[name];
   const now = ctx.timestamp();
-  const sheet = ctx.timesheets.insert({
+  const written = {
     end: null,
     job_id: null,
     task_id: null,
@@ -76,9 +77,11 @@ function createTimesheet(ctx: ServerContext, request: ApiRequest) {
     clock_out_timezone: typeof body.clock_out_timezone === 'string' ? body.clock_out_timezone : ctx.companyTimezone,
     created_at: now,
     updated_at: now,
-  });
+  };
+  const sheet = ctx.timesheets.insert(storedTimesheetFields(ctx, written));
   ctx.notify('timesheets', sheet.id, 'created');
-  return ctx.dialect.created('timesheet', presentTimesheet(sheet), 'Timesheet created successfully.');
+  // The answer shows what was written; a stored-form fault shows only when the timesheet is read again (stored-form.ts).
+  return ctx.dialect.created('timesheet', presentTimesheet({ ...written, id: sheet.id }), 'Timesheet created successfully.');
 }
 
 /** GET /timesheets (§4.3 example of date_range): date_range on the start's local date, search on notes. */
@@ -90,7 +93,7 @@ function listTimesheets(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     sheets = sheets.filter((s) => (s.notes ?? '').toLowerCase().includes(needle));
   }
-  return ok(ctx.dialect.list('timesheet', paginate(sortRecords(sheets, list.sort), list, request, ctx, (s) => ctx.dialect.record('timesheet', presentTimesheet(s)))));
+  return ok(ctx.dialect.list('timesheet', paginate(sortRecords(sheets, list.sort, ctx), list, request, ctx, (s) => ctx.dialect.record('timesheet', presentTimesheet(s)))));
 }
 
 export function timesheetRoutes(router: Router, ctx: ServerContext): void {

@@ -10,6 +10,7 @@ import type { UserRecord } from '../records.ts';
 import { requireObjectBody, requireRecord } from './require-record.ts';
 import { newUserRecord } from '../new-user.ts';
 import { editRequiredViolations, emailFormatViolations } from './user-readings.ts';
+import { storedUserFields } from '../stored-form.ts';
 
 const SORTABLE = sortable(['id', 'first_name', 'last_name', 'email', 'role_id', 'created_at']);
 
@@ -29,6 +30,8 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
         return !(ctx.fault('password-special-not-required') && /[a-z]/.test(String(value)) && /[A-Z]/.test(String(value)) && /\d/.test(String(value)));
       case 'USR-PASSWORD-LENGTH':
         if (ctx.fault('password-unchecked-on-edit') && operation === 'update') return false;
+        if (ctx.fault('password-length-utf16') && String(value).length >= 6) return false;
+        if (ctx.fault('password-length-bytes') && Buffer.byteLength(String(value)) >= 6) return false;
         return !(ctx.fault('password-min-5') && [...String(value)].length === 5);
       case 'USR-EMPLOYEE-CODE':
         if (ctx.fault('employee-code-length-unchecked') && /^\d+$/.test(String(value))) return false;
@@ -74,10 +77,17 @@ function blankUser(ctx: ServerContext, now: string): Omit<UserRecord, 'id'> {
   return newUserRecord(now, defaults(ctx));
 }
 
-/** Under `password-six-refused`: a password of exactly 6 characters (the minimum, §8) refused as too short. */
+/**
+ * Under `password-six-refused`: a password of exactly 6 characters (the minimum, §8) refused as too
+ * short; under `password-special-subset`: one whose special characters are none of !@#$%^&*-_+=?.
+ */
 function passwordEdgeRefusal(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
-  if (!ctx.fault('password-six-refused') || typeof body.password !== 'string' || [...body.password].length !== 6) return [];
-  return [{ rule: 'USR-PASSWORD-LENGTH', field: 'password', message: 'password must be at least 7 characters' }];
+  if (typeof body.password !== 'string') return [];
+  if (ctx.fault('password-six-refused') && [...body.password].length === 6) return [{ rule: 'USR-PASSWORD-LENGTH', field: 'password', message: 'password must be at least 7 characters' }];
+  if (ctx.fault('password-special-subset') && /[^A-Za-z0-9]/.test(body.password) && !/[!@#$%^&*\-_+=?]/.test(body.password)) {
+    return [{ rule: 'USR-PASSWORD-CLASSES', field: 'password', message: 'password must contain one of !@#$%^&*-_+=?' }];
+  }
+  return [];
 }
 
 /** POST /users (§4.2): create with the §2.2 defaults; the e-mail's format as the dialect reads USR-EMAIL-FORMAT. */
@@ -91,9 +101,12 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
   ];
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
-  const user = ctx.users.insert({ ...blankUser(ctx, now), ...acceptedFields(body) });
+  const written = { ...blankUser(ctx, now), ...acceptedFields(body) };
+  const user = ctx.users.insert({ ...blankUser(ctx, now), ...storedUserFields(ctx, acceptedFields(body), 'create') });
   ctx.notify('users', user.id, 'created');
-  return ctx.dialect.created('user', publicUser(user), 'User created successfully.');
+  staleLists.get(ctx)?.clear();
+  // The answer shows what was written; a stored-form fault shows only when the user is read again (stored-form.ts).
+  return ctx.dialect.created('user', publicUser({ ...written, id: user.id }), 'User created successfully.');
 }
 
 /**
@@ -114,16 +127,32 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
   const base = ctx.fault('user-put-replaces')
     ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }
     : stored;
-  const user = ctx.users.replace({ ...base, ...acceptedFields(body), id: stored.id, updated_at: ctx.timestamp() });
+  const updatedAt = ctx.timestamp();
+  const user = ctx.users.replace({ ...base, ...storedUserFields(ctx, acceptedFields(body), 'edit'), id: stored.id, updated_at: updatedAt });
   ctx.notify('users', user.id, 'updated');
-  return ctx.dialect.updated('user', publicUser(user), 'User updated successfully.');
+  return ctx.dialect.updated('user', publicUser({ ...base, ...acceptedFields(body), id: stored.id, updated_at: updatedAt }), 'User updated successfully.');
+}
+
+/** Under `user-list-stale-after-edit`: GET /users answers kept per query, cleared by a create and not by an edit. */
+const staleLists = new WeakMap<ServerContext, Map<string, ReturnType<typeof listUsersNow>>>();
+
+function listUsers(ctx: ServerContext, request: ApiRequest) {
+  if (!ctx.fault('user-list-stale-after-edit')) return listUsersNow(ctx, request);
+  const cache = staleLists.get(ctx) ?? new Map();
+  staleLists.set(ctx, cache);
+  const key = [...request.query.entries()].sort().join('&');
+  const answer = cache.get(key) ?? listUsersNow(ctx, request);
+  cache.set(key, answer);
+  return answer;
 }
 
 /** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination. */
-function listUsers(ctx: ServerContext, request: ApiRequest) {
+function listUsersNow(ctx: ServerContext, request: ApiRequest) {
   const list = parseListQuery(request.query, SORTABLE, ctx);
   const active = parseFilter(request.query, 'active', { '1': true, '0': false, true: true, false: false });
-  const role = parseFilter(request.query, 'role', { '1': 1, '2': 2, '3': 3 });
+  const parsedRole = parseFilter(request.query, 'role', { '1': 1, '2': 2, '3': 3 });
+  // Under `filter-role-manager-ignored` the filter maps 1 and 3 only: role=2 filters nothing.
+  const role = parsedRole === 2 && ctx.fault('filter-role-manager-ignored') ? null : parsedRole;
   let users = ctx.users.all();
   if (active !== null && !ctx.fault('filter-active-ignored')) users = users.filter((u) => u.active === active);
   if (role !== null && !ctx.fault('filter-role-ignored')) users = users.filter((u) => u.role_id === role);
@@ -131,7 +160,7 @@ function listUsers(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
   }
-  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(u)))));
+  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(u)))));
 }
 
 export function userRoutes(router: Router, ctx: ServerContext): void {
