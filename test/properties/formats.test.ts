@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ASCII_PUNCTUATION } from '../../src/properties/arbitraries/_internals/password-chars.ts';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { clockTime } from '../../src/properties/arbitraries/clock-time.ts';
@@ -109,14 +110,26 @@ describe('datetime arbitraries', () => {
 
 describe('password and employee code arbitraries', () => {
   it('password yields passwords that break no password rule, 6 characters included', () => {
-    fc.assert(fc.property(password(), (v) => passwordRuleBreaks(v).length === 0 && /^[\x21-\x7e]+$/.test(v)), RUNS);
+    fc.assert(fc.property(password(), (v) => passwordRuleBreaks(v).length === 0 && /^[^\s\p{C}]+$/u.test(v)), RUNS);
     expect(sample(password()).some((v) => v.length === 6)).toBe(true);
+  });
+
+  it('password starts at its edges: each ASCII punctuation as the only special character, and 6 characters with letters outside ASCII', () => {
+    const values = fc.sample(password(), { numRuns: 3000, seed: 37 });
+    for (const special of ASCII_PUNCTUATION) expect(values, special).toContain(`Ab1${special}cd`);
+    expect(values.some((v) => [...v].length === 6 && Buffer.byteLength(v) > 6)).toBe(true);
+    // Edges fill at most half of the cases.
+    expect(values.filter((v) => /^Ab1.cd$/.test(v) || /^Aa1!..$/u.test(v)).length).toBeLessThan(values.length / 2);
   });
 
   it('invalidPassword breaks exactly its rule: one class missing, or 5 characters of all classes', () => {
     fc.assert(fc.property(invalidPassword(), (v) => passwordRuleBreaks(v.value).join() === v.breaks), RUNS);
     const values = sample(invalidPassword());
     expect(values.some((v) => v.breaks === 'USR-PASSWORD-LENGTH' && v.value.length === 5)).toBe(true);
+    // 5 characters of which one is outside ASCII: more than 5 bytes, or UTF-16 code units, still too short.
+    const wide = fc.sample(invalidPassword('USR-PASSWORD-LENGTH'), { numRuns: 500, seed: 37 }).map((v) => v.value);
+    expect(wide).toContain('Aa1!🕒');
+    expect(wide).toContain('Aa1!é');
     for (const missing of ['lowercase letter', 'uppercase letter', 'digit', 'special character']) {
       expect(values.some((v) => v.label.endsWith(missing)), missing).toBe(true);
     }

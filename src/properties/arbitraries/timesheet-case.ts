@@ -22,6 +22,10 @@ export interface TimesheetCaseOptions {
 
 const HOUR_S = 3600;
 const NOTES = ['Stocktake', 'Covered for Max', 'Site visit — Zürich', 'Night shift; alarm test'];
+/** Text a storage layer is likely to change (the read-back judges what comes back): an emoji, a combining mark, CJK, characters HTML escapes. */
+const NOTE_EDGES = ['Clocked out 🕒', 'Rene\u0301e covered', '李 signed off', "O'Brien & <R&D>", 'Ünïcödé ß ø ñ'];
+/** Distances with a fraction and of different digit counts (§2.3: a float). */
+const MILEAGE_EDGES = [0, 0.01, 0.25, 12.75, 99.99, 1000.5, 12345.67];
 
 /**
  * A valid timesheet create payload (spec §2.3, §4.3) as a GeneratedCase: user_id from the context's
@@ -29,7 +33,8 @@ const NOTES = ['Stocktake', 'Covered for Max', 'Site visit — Zürich', 'Night 
  * zone's at that instant) or without (the offset the company timezone's), biased toward DST
  * transition days (see zoneInstant); end after start by one minute to 12 hours, null, or absent;
  * clock_out_timezone sometimes (end's offset then follows it, else the company timezone); job_id and
- * task_id only when the context has them; notes and mileage sometimes.
+ * task_id only when the context has them; notes and mileage sometimes, among them their edges (text
+ * outside ASCII and characters HTML escapes; decimals of several digit counts).
  */
 export function timesheetCase(ctx: GeneratorContext, options: TimesheetCaseOptions = {}): fc.Arbitrary<GeneratedCase> {
   const users = ctx.activeUserIds;
@@ -61,8 +66,8 @@ export function timesheetCase(ctx: GeneratorContext, options: TimesheetCaseOptio
         {
           job_id: ctx.jobId !== undefined ? fc.constant(ctx.jobId) : fc.constant(undefined),
           task_id: ctx.taskId !== undefined ? fc.constant(ctx.taskId) : fc.constant(undefined),
-          notes: fc.constantFrom(...NOTES),
-          mileage: fc.integer({ min: 0, max: 5000 }).map((tenths) => tenths / 10),
+          notes: fc.constantFrom(...NOTES, ...NOTE_EDGES),
+          mileage: fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 0, max: 5000 }).map((tenths) => tenths / 10) }, { weight: 1, arbitrary: fc.constantFrom(...MILEAGE_EDGES) }),
         },
         { requiredKeys: [] },
       ),

@@ -16,8 +16,9 @@ export interface UserCaseOptions {
   readonly values?: boolean;
 }
 
-const FIRST = ['Ada', 'Max', 'Zoë', 'José', 'Łukasz', 'Mei', 'Olu', "D'Arcy"];
-const LAST = ['Lovelace', 'Müller', 'García-López', "O'Brien", 'Nakamura', 'Smith'];
+// Names in several scripts, as people have them: accents composed and decomposed (Rene\u0301e), CJK, apostrophes.
+const FIRST = ['Ada', 'Max', 'Zoë', 'José', 'Łukasz', 'Mei', 'Olu', "D'Arcy", 'Rene\u0301e', '小龍'];
+const LAST = ['Lovelace', 'Müller', 'García-López', "O'Brien", 'Nakamura', 'Smith', '李', 'Ørsted-Åberg'];
 const REQUIRED = ['first_name', 'last_name', 'email', 'password'] as const;
 const OPTIONAL = ['phone', 'company_employee_id', 'role_id', 'track_location', 'track_mileage', 'pay_rate', 'billing_rate_type'] as const;
 

@@ -28,3 +28,12 @@ export function passwordOf(classes: readonly PasswordCharClass[], extra: { min: 
     })
     .map((chars) => chars.join(''));
 }
+
+/** Every ASCII punctuation character: each is a special character as much as `!` is (§2.2 names no set). */
+export const ASCII_PUNCTUATION = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
+
+/** Letters outside ASCII: each one character, two or more bytes in UTF-8 (`ï` two, `ß` two, `ł` two, `李` three). */
+export const NON_ASCII_LETTERS = ['é', 'ü', 'ß', 'ł', 'ø', 'ï', 'ñ', '李'];
+
+/** A character outside the Basic Multilingual Plane: one character, two UTF-16 code units, four UTF-8 bytes. */
+export const ASTRAL_CHARACTER = '🕒';
