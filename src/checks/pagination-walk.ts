@@ -16,7 +16,21 @@ const Args = z.strictObject({
   query: queryArg,
   body: z.unknown().optional(),
   max_pages: z.number().int().positive().default(30),
+  /**
+   * Walk at a page size that divides the list's total exactly (read from a first page at the
+   * default size), so the last page is full: where an off-by-one in last_page or the links shows.
+   */
+  exact_pages: z.boolean().default(false),
 });
+
+/**
+ * The largest page size from 2 to 100 that divides `total` into two pages or more; null when none
+ * does (a total under 4, or a prime above 100's reach).
+ */
+export function exactPageSize(total: number): number | null {
+  for (let size = Math.min(100, Math.floor(total / 2)); size >= 2; size--) if (total % size === 0) return size;
+  return null;
+}
 
 interface Page {
   readonly exchange: Exchange;
@@ -93,6 +107,32 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
 }
 
 /**
+ * The page size an `exact_pages` walk asks for, from the total a first page at the default size
+ * gives (its block judged too). A total no size divides into two pages (a prime) is asked for whole,
+ * on one page of exactly that size, and that page judged: `judged`, no walk.
+ */
+async function exactSizeFor(ctx: CheckContext, args: z.output<typeof Args>): Promise<number | 'judged'> {
+  const request = (query: Record<string, string | number>) => ({ method: 'GET' as const, path: args.path, query, json: args.body });
+  const page = await fetchPage(ctx, request(queryOf(args.query)), `GET ${args.path}`, true);
+  if (!page) return ctx.precondition(`GET ${args.path} gave no total to divide into pages`);
+  checkBlock(ctx, page);
+  const { total } = page.block;
+  const size = exactPageSize(total);
+  if (size !== null) {
+    ctx.note(`walked at page_size ${size}, which divides the total of ${total} into ${total / size} full pages`);
+    return size;
+  }
+  if (total < 1 || total > 100) return ctx.skip(`${total} items on GET ${args.path}: no page size from 2 to 100 divides them into two pages or more`);
+  const whole = await fetchPage(ctx, request({ ...queryOf(args.query), page_size: total }), `GET ${args.path} with page_size=${total}`);
+  if (whole) {
+    checkBlock(ctx, whole);
+    checkLinks(ctx, whole);
+  }
+  ctx.note(`${total} items, which no page size from 2 divides into two pages: asked for on one page of page_size ${total}, which must be the last`);
+  return 'judged';
+}
+
+/**
  * Walks a collection from its first page (§2.5, §4.6): every block is complete and consistent, the
  * links name and lead to the right pages, the first page is page 1 with the default page_size of
  * 10 when none is sent, and the walk yields `total` items, each exactly once.
@@ -102,6 +142,11 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
  * are both valid); it still follows the first next link once, which must lead to page 2.
  */
 export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
+  if (args.exact_pages) {
+    const size = await exactSizeFor(ctx, args);
+    if (size === 'judged') return;
+    args = { ...args, page_size: size };
+  }
   const query = { ...queryOf(args.query), ...(args.page_size ? { page_size: args.page_size } : {}) };
   const first = await fetchPage(ctx, { method: 'GET', path: args.path, query, json: args.body }, `GET ${args.path}`, true);
   if (!first) return;
@@ -170,5 +215,7 @@ export const paginationWalk = builtinCheck(Args, async (ctx, args) => {
   // A walk judges nothing on one page: the list must hold more than a page of the size it asks for.
   const list = countableList(args.path, args.query);
   const pageSize = typeof args.page_size === 'number' ? args.page_size : undefined;
+  // A walk at a size that divides the total exactly needs a few items to divide (it picks the size itself).
+  if (args.exact_pages === true) return list ? [{ list, items: 4 }] : [];
   return list ? [{ list, items: (pageSize ?? 10) + 1, ...(pageSize === undefined ? {} : { pageSize }) }] : [];
 });

@@ -16,7 +16,8 @@ export function paginate<T, R>(
 ) {
   const perPage = list.pageSize;
   const total = items.length;
-  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  // Under `last-page-extra-when-exact`: floor + 1, one too many (an empty page) when the pages divide the total exactly.
+  const lastPage = ctx.fault('last-page-extra-when-exact') ? Math.floor(total / perPage) + 1 : Math.max(1, Math.ceil(total / perPage));
   const index = ctx.fault('page-zero-based') ? list.page : list.page - 1;
   const offset = Math.max(0, index * perPage - (ctx.fault('pages-overlap') && index > 0 ? 1 : 0));
   const pageItems = items.slice(offset, offset + perPage).map(present);

@@ -73,6 +73,8 @@ export type CheckSource =
       readonly baselineExchangeId?: number;
       /** A failed family that needed a resource (a user to edit, a timesheet for breaks): the request that created it. */
       readonly setupExchangeId?: number;
+      /** A failed stateful family (user-sequences): the shrunk sequence, as scenario steps regressions.yaml replays. */
+      readonly sequence?: readonly Readonly<Record<string, unknown>>[];
     }
   | { readonly kind: 'builtin'; readonly name: string };
 

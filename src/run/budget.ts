@@ -264,6 +264,8 @@ function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
     const shared = check.shared ?? [];
     const paced = check.requests + shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
     if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced, phase: null, afterPhaseStart: after.has(check.id), waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, shared });
+    // The stateful family: its cap, after the families (not carried by the phase, as the plan places it).
+    if (check.kind === 'sequence' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });
     // The read-back: its reads for everything the full plan writes (a plan that writes less reads less).
     // Not carried by the phase: the plan places the phase by the scenarios' and families' requests alone.
     if (check.kind === 'read-back') units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });

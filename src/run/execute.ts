@@ -1,5 +1,6 @@
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from './read-back.ts';
+import { USER_SEQUENCES_ID, userSequencesCheck } from '../properties/user-sequences.ts';
 import { ClockcheckError, isChosenStop, RunStopped } from '../errors.ts';
 import { loopEmptiedCause, type LoopWatch } from './loop-watch.ts';
 import { retainExchange } from '../client/retained.ts';
@@ -147,7 +148,19 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
         },
       ]
     : [];
-  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...readBackUnit];
+  const sequences = plan.checks.find((c) => c.id === USER_SEQUENCES_ID);
+  const sequenceOptions = { runSeed: options.seed, replayBase: options.replayBase };
+  // After the families: the stateful family (user-sequences.ts); skipped as planned under --read-only.
+  const sequenceUnit: CheckUnit[] = sequences
+    ? [
+        {
+          ids: [USER_SEQUENCES_ID],
+          run: async () => [sequences.skip !== undefined ? { ...userSequencesCheck(sequenceOptions), status: 'skipped', reason: sequences.skip, findings: [], exchanges: [], durationMs: 0 } : await execution.userSequences()],
+          notRun: (reason, status) => [notRun(userSequencesCheck(sequenceOptions), reason, status)],
+        },
+      ]
+    : [];
+  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...sequenceUnit, ...readBackUnit];
   if (!plan.rateLimit.any) return paced;
   const { at } = plan.rateLimit;
   const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(plan.rateLimit.selected);

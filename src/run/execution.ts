@@ -17,6 +17,7 @@ import type { Fates } from './meet-needs.ts';
 import type { Profile } from '../profile/profile.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
 import { READ_BACK_CHECK_ID } from './read-back.ts';
+import { runUserSequences } from '../properties/user-sequences.ts';
 
 /** What the checks of a plan run with: the scenarios' context, the property phase's, and the rate-limit phase. */
 export interface Execution {
@@ -26,6 +27,8 @@ export interface Execution {
   readonly properties: PropertyPhaseOptions;
   /** The rate-limit phase; `interleaved`: paced checks run beside it (RunPlan.rateLimit.at). */
   readonly rateLimitPhase: (interleaved: boolean) => Promise<CheckResult[]>;
+  /** The stateful family's sequences (user-sequences.ts). */
+  readonly userSequences: () => Promise<CheckResult>;
   /** Reads back what the run wrote, in at most `maxRequests` (read-back.ts). */
   readonly readBack: (maxRequests: number) => Promise<CheckResult>;
 }
@@ -37,6 +40,8 @@ export function executionOf(run: OpenRun, fates: Fates): Execution {
     scenarioDeps: scenarioDeps(run, fates),
     properties: propertyOptions(run, fates.profile),
     rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved),
+    userSequences: () =>
+      runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.options.seed, uniqueTag: run.unique.tag, replayBase: run.options.replayBase, readOnly: run.options.readOnly }),
     readBack: (maxRequests) =>
       run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.options.replayBase} --only ${READ_BACK_CHECK_ID}` }),
   };

@@ -1,6 +1,7 @@
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from './read-back.ts';
 import { plannedWrites } from './plan-writes.ts';
+import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECKS, CHECKS_WITHOUT_TOKEN, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { censusLists } from './census.ts';
 import { familyNeeds, scenarioNeeds } from './needs.ts';
@@ -56,7 +57,7 @@ export interface PlanOptions {
 /** One check of a plan, with the requests it will send. */
 export interface PlannedCheck {
   readonly id: string;
-  readonly kind: 'preflight' | 'scenario' | 'property' | 'rate-limit' | 'monitor' | 'read-back';
+  readonly kind: 'preflight' | 'scenario' | 'property' | 'sequence' | 'rate-limit' | 'monitor' | 'read-back';
   readonly rules: readonly RuleId[];
   /**
    * Requests it sends (the preflight: its GET and the census's, one page of each list the checks' needs name). The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
@@ -129,6 +130,8 @@ export interface RunPlan {
   readonly createdIds: boolean;
   /** Whether what the run writes is read back at its end (STORE-*), and the requests planned for it. */
   readonly readBack: { readonly on: boolean; readonly requests: number };
+  /** Whether the stateful family (properties/user-sequences) runs, after the other families. */
+  readonly userSequences: boolean;
   readonly tokenFormCheck: boolean;
   /** `--read-only`: the scenarios that change data are planned skipped. */
   readonly readOnly: boolean;
@@ -175,9 +178,10 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
     createdIds: !options.path && selection.builtin(CREATED_IDS_CHECK_ID),
     readBack: !options.path && selection.builtin(READ_BACK_CHECK_ID),
+    userSequences: !options.path && selection.builtin(USER_SEQUENCES_ID),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
-  const builtins = parts.monitor || parts.createdIds || parts.readBack || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
+  const builtins = parts.monitor || parts.createdIds || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
   if (generating.length > 0 && generating.length === families.length && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
     throw new UsageError(
       `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
@@ -199,6 +203,7 @@ interface PlanParts {
   readonly monitor: boolean;
   readonly createdIds: boolean;
   readonly readBack: boolean;
+  readonly userSequences: boolean;
   readonly tokenFormCheck: boolean;
 }
 
@@ -217,6 +222,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
     monitor: full.monitor && checkIds.has(MONITOR_CHECK_ID),
     createdIds: full.createdIds && checkIds.has(CREATED_IDS_CHECK_ID),
     readBack: full.readBack.on && checkIds.has(READ_BACK_CHECK_ID),
+    userSequences: full.userSequences && checkIds.has(USER_SEQUENCES_ID),
     tokenFormCheck: full.tokenFormCheck,
   });
 }
@@ -302,12 +308,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
     ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
   ];
-  // The read-back: reads for what the checks above write at most, after them (read-back.ts).
-  if (parts.readBack) {
-    const writes = plannedWrites({ checks, scenarios, families, casesPerFamily: perFamily }, false);
-    const most = (kind: 'user' | 'timesheet' | 'break') => writes.byScenarios[kind] + writes.byGeneratedCases[kind] + writes.forNeeds[kind];
-    checks.push({ id: READ_BACK_CHECK_ID, kind: 'read-back', rules: [...READ_BACK_RULES], requests: readBackRequests({ user: most('user'), timesheet: most('timesheet'), break: most('break') }) });
-  }
+  checks.push(...afterFamilies(parts, checks));
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
@@ -324,6 +325,7 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     monitor: parts.monitor,
     createdIds: parts.createdIds,
     readBack: { on: parts.readBack, requests: checks.find((c) => c.id === READ_BACK_CHECK_ID)?.requests ?? 0 },
+    userSequences: parts.userSequences,
     tokenFormCheck: parts.tokenFormCheck,
     readOnly: parts.readOnly,
     requests,
@@ -331,6 +333,26 @@ function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, p
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
     etaMs: etaMs(checks, phase, (n) => pacer.estimateMs(n)),
   };
+}
+
+/**
+ * The checks after the families: the stateful family (its sequences and their shrinking within its
+ * cap, user-sequences.ts), then the read-back, which reads what all the checks before it write at
+ * most (read-back.ts).
+ */
+function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[]): PlannedCheck[] {
+  const checks: PlannedCheck[] = [];
+  if (parts.userSequences) {
+    const rules = [...USER_SEQUENCES_RULES];
+    const skip = parts.readOnly ? { skip: 'the sequences create users on the target (--read-only)' } : {};
+    checks.push({ id: USER_SEQUENCES_ID, kind: 'sequence', rules, requests: parts.readOnly ? 0 : SEQUENCE_REQUESTS, ...skip });
+  }
+  if (parts.readBack) {
+    const writes = plannedWrites({ checks: [...before, ...checks], scenarios: parts.scenarios, families: parts.families, casesPerFamily: parts.casesPerFamily }, false);
+    const most = (kind: 'user' | 'timesheet' | 'break') => writes.byScenarios[kind] + writes.byGeneratedCases[kind] + writes.forNeeds[kind];
+    checks.push({ id: READ_BACK_CHECK_ID, kind: 'read-back', rules: [...READ_BACK_RULES], requests: readBackRequests({ user: most('user'), timesheet: most('timesheet'), break: most('break') }) });
+  }
+  return checks;
 }
 
 /**

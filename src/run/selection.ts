@@ -1,5 +1,6 @@
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES } from './read-back.ts';
+import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { InternalError, UsageError } from '../errors.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { RULES, isRuleId, type RuleId } from '../contract/rules.ts';
@@ -24,6 +25,7 @@ export const BUILTIN_CHECKS: Readonly<Record<string, readonly RuleId[]>> = {
   [MONITOR_CHECK_ID]: ['RATE-LIMIT-CAP'],
   [CREATED_IDS_CHECK_ID]: ['ID-INTEGER'],
   [READ_BACK_CHECK_ID]: READ_BACK_RULES,
+  [USER_SEQUENCES_ID]: USER_SEQUENCES_RULES,
 };
 
 /** What narrows a run: `--only`'s names, then `--skip`'s. Each is a rule ID, a check ID or a suite name. */

@@ -1,11 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { paginationWalk } from '../../src/checks/pagination-walk.ts';
+import { exactPageSize, paginationWalk } from '../../src/checks/pagination-walk.ts';
 import { parseArguments } from '../../src/input/arguments.ts';
 import { ORIGIN, pagedList, profileWith, queryParam, rulesOf, runCheck, urlOf } from '../scenarios/support.ts';
 
 const walk = (handler: Parameters<typeof runCheck>[2], args: Record<string, unknown> = { path: '/breaks' }) => runCheck(paginationWalk, args, handler);
 
 describe('pagination-walk', () => {
+  it('with exact_pages, walks at the largest size from 2 to 100 that divides the total into two pages or more', async () => {
+    expect([36, 240, 7, 3, 1, 0, 101, 1009].map(exactPageSize)).toEqual([18, 80, null, null, null, null, null, null]);
+    const outcome = await walk(pagedList(36), { path: '/breaks', exact_pages: true });
+    expect(outcome.findings).toEqual([]);
+    // The default page for the total, then page 1 at 18 (and its next link once), then nothing past page 2.
+    expect(outcome.requests.map((r) => r.url ?? r.query)).toEqual([{}, { page_size: 18 }, `${ORIGIN}/api/public/breaks?page=2&page_size=18`]);
+  });
+
+  it('with exact_pages and a prime total, asks for the whole list on one page of that size, which must be the last', async () => {
+    const outcome = await walk(pagedList(37), { path: '/breaks', exact_pages: true });
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.requests.map((r) => r.query)).toEqual([{}, { page_size: 37 }]);
+    // One page too many when the size divides the total: floor(total / size) + 1.
+    const extraPage = (page: { meta_data: { pagination: Record<string, unknown> } }) => {
+      const p = page.meta_data.pagination;
+      p.last_page = Math.floor((p.total as number) / (p.per_page as number)) + 1;
+    };
+    expect(rulesOf((await walk(pagedList(37, { tamper: extraPage }), { path: '/breaks', exact_pages: true })).findings)).toContain('PAG-BLOCK-CONSISTENT');
+  });
+
   it('passes a consistent walk and follows next_page_url to the last page', async () => {
     const outcome = await walk(pagedList(25));
     expect(outcome.findings).toEqual([]);

@@ -1,5 +1,6 @@
 import { CREATED_IDS_CHECK_ID } from '../../run/created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../run/read-back.ts';
+import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../../properties/user-sequences.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule } from '../../contract/rules.ts';
@@ -57,6 +58,7 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     { id: MONITOR_CHECK_ID, rules: ['RATE-LIMIT-CAP'] },
     { id: CREATED_IDS_CHECK_ID, rules: ['ID-INTEGER'] },
     { id: READ_BACK_CHECK_ID, rules: READ_BACK_RULES },
+    { id: USER_SEQUENCES_ID, rules: USER_SEQUENCES_RULES },
     { id: TOKEN_FORM_CHECK_ID, rules: ['AUTH-HEADER-RAW'] },
     // Checks that assert a profile rule only when the profile sets its key.
     ...Object.entries(PROFILE_RULES_OF_CHECK).map(([id, c]) => ({ id: `${id} (with ${c!.key})`, rules: [c!.rule] })),

@@ -154,7 +154,8 @@ function listUsersNow(ctx: ServerContext, request: ApiRequest) {
   // Under `filter-role-manager-ignored` the filter maps 1 and 3 only: role=2 filters nothing.
   const role = parsedRole === 2 && ctx.fault('filter-role-manager-ignored') ? null : parsedRole;
   let users = ctx.users.all();
-  if (active !== null && !ctx.fault('filter-active-ignored')) users = users.filter((u) => u.active === active);
+  // Under `filter-active-false-ignored` only active=1 filters (a truthiness test on the value: 0 reads as no filter).
+  if (active !== null && !ctx.fault('filter-active-ignored') && !(active === false && ctx.fault('filter-active-false-ignored'))) users = users.filter((u) => u.active === active);
   if (role !== null && !ctx.fault('filter-role-ignored')) users = users.filter((u) => u.role_id === role);
   if (list.search) {
     const needle = list.search.toLowerCase();

@@ -98,6 +98,7 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'page-size-uncapped': unseen('needs page_size above 100 (the collection sends the defaults)'),
   'page-size-100-refused': EDGE,
   'page-size-default-15': VALUE,
+  'last-page-extra-when-exact': VALUE,
   'pages-overlap': STATE,
   'pagination-total-of-page': STATE,
   'pagination-field-missing': seen('a record shape', 'every list: meta_data.pagination requires last_page_url (§2.5)'),
@@ -140,4 +141,5 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'sort-id-as-text': VALUE,
   'break-ids-first-ten': unseen('the ids filter with more than ten ids: the collection sends no such body'),
   'filter-role-manager-ignored': VALUE,
+  'filter-active-false-ignored': VALUE,
 };
