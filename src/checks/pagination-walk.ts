@@ -108,8 +108,9 @@ function checkLinkForm(ctx: CheckContext, page: Page, query: Readonly<Record<str
 
 /**
  * The page size an `exact_pages` walk asks for, from the total a first page at the default size
- * gives (its block judged too). A total no size divides into two pages (a prime) is asked for whole,
- * on one page of exactly that size, and that page judged: `judged`, no walk.
+ * gives (its block judged too). A total no size from 2 divides into two pages (a prime) is judged
+ * without a walk (`judged`): up to 100 asked for whole, on one page of exactly that size; above,
+ * at page_size 1, its first and its last page (each page is full at that size).
  */
 async function exactSizeFor(ctx: CheckContext, args: z.output<typeof Args>): Promise<number | 'judged'> {
   const request = (query: Record<string, string | number>) => ({ method: 'GET' as const, path: args.path, query, json: args.body });
@@ -122,13 +123,16 @@ async function exactSizeFor(ctx: CheckContext, args: z.output<typeof Args>): Pro
     ctx.note(`walked at page_size ${size}, which divides the total of ${total} into ${total / size} full pages`);
     return size;
   }
-  if (total < 1 || total > 100) return ctx.skip(`${total} items on GET ${args.path}: no page size from 2 to 100 divides them into two pages or more`);
-  const whole = await fetchPage(ctx, request({ ...queryOf(args.query), page_size: total }), `GET ${args.path} with page_size=${total}`);
-  if (whole) {
-    checkBlock(ctx, whole);
-    checkLinks(ctx, whole);
+  if (total < 1) return ctx.precondition(`GET ${args.path} listed no items: a page size that divides the total needs items`);
+  const pages = total <= 100 ? [{ page_size: total }] : [{ page_size: 1 }, { page_size: 1, page: total }];
+  for (const query of pages) {
+    const judged = await fetchPage(ctx, request({ ...queryOf(args.query), ...query }), `GET ${args.path} with ${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`);
+    if (judged) {
+      checkBlock(ctx, judged);
+      checkLinks(ctx, judged);
+    }
   }
-  ctx.note(`${total} items, which no page size from 2 divides into two pages: asked for on one page of page_size ${total}, which must be the last`);
+  ctx.note(`${total} items, which no page size from 2 to 100 divides into two pages: ${total <= 100 ? `asked for on one page of page_size ${total}, which must be the last` : `the first and the last of ${total} pages of page_size 1`}`);
   return 'judged';
 }
 

@@ -121,7 +121,6 @@ export const FAULTS = [
   // pagination (§2.5, §4.6, §8)
   fault('page-size-uncapped', 'PAG-PAGE-SIZE-MAX', 'scenario', 'page_size above 100 is served in full.'),
   fault('page-size-default-15', 'PAG-PAGE-SIZE-DEFAULT', 'scenario', 'The default page_size is 15.'),
-  fault('last-page-extra-when-exact', 'PAG-BLOCK-CONSISTENT', 'scenario', 'last_page is floor(total / per_page) + 1: one page too many, an empty one, when the page size divides the total exactly.'),
   fault('pages-overlap', 'PAG-WALK', 'scenario', "Each page after the first starts with the previous page's last item."),
   fault('pagination-total-of-page', 'PAG-BLOCK-CONSISTENT', 'scenario', '`total` counts the items of the page, not all items.'),
   fault('pagination-field-missing', 'PAG-BLOCK-FIELDS', 'scenario', 'The pagination block has no last_page_url.'),
@@ -178,6 +177,7 @@ export const FAULTS = [
   fault('json-media-type-case-sensitive', 'JSON-REQUEST-MEDIA-TYPE', 'scenario', 'The media type is compared case-sensitively: a body sent as `Application/JSON` is refused (415).'),
   fault('sort-id-as-text', 'SORT-ASCENDING', 'scenario', 'Sorting by id compares the IDs as text: 10 comes before 9 (shows only once a list holds IDs of different digit counts).'),
   fault('break-ids-first-ten', 'BRK-IDS-FILTER', 'scenario', 'GET /breaks lists the breaks of the first ten `ids` only (a hardcoded limit): asked for more, it leaves the rest out.'),
+  fault('last-page-extra-when-exact', 'PAG-BLOCK-CONSISTENT', 'scenario', 'last_page is floor(total / per_page) + 1: one page too many, an empty one, when the page size divides the total exactly.'),
   fault('filter-active-false-ignored', 'USR-LIST-FILTER-ACTIVE', 'scenario', 'The `active` filter works for 1 only: active=0 (a falsy value) lists every user.'),
   fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
 ] as const satisfies readonly Fault[];

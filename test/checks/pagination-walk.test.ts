@@ -24,6 +24,10 @@ describe('pagination-walk', () => {
       p.last_page = Math.floor((p.total as number) / (p.per_page as number)) + 1;
     };
     expect(rulesOf((await walk(pagedList(37, { tamper: extraPage }), { path: '/breaks', exact_pages: true })).findings)).toContain('PAG-BLOCK-CONSISTENT');
+    // Above 100, a prime total is judged at page_size 1: its first page and its last.
+    const large = await walk(pagedList(139), { path: '/breaks', exact_pages: true });
+    expect(large.status).toBe('passed');
+    expect(large.requests.map((r) => r.query)).toEqual([{}, { page_size: 1 }, { page_size: 1, page: 139 }]);
   });
 
   it('passes a consistent walk and follows next_page_url to the last page', async () => {
