@@ -124,7 +124,7 @@ async function exactSizeFor(ctx: CheckContext, args: z.output<typeof Args>): Pro
     return size;
   }
   if (total < 1) return ctx.precondition(`GET ${args.path} listed no items: a page size that divides the total needs items`);
-  const pages = total <= 100 ? [{ page_size: total }] : [{ page_size: 1 }, { page_size: 1, page: total }];
+  const pages: Record<string, number>[] = total <= 100 ? [{ page_size: total }] : [{ page_size: 1 }, { page_size: 1, page: total }];
   for (const query of pages) {
     const judged = await fetchPage(ctx, request({ ...queryOf(args.query), ...query }), `GET ${args.path} with ${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`);
     if (judged) {

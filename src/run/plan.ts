@@ -178,7 +178,8 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
     createdIds: !options.path && selection.builtin(CREATED_IDS_CHECK_ID),
     readBack: !options.path && selection.builtin(READ_BACK_CHECK_ID),
-    userSequences: !options.path && selection.builtin(USER_SEQUENCES_ID),
+    // Its sequences are generated cases too: --budget 0 sends none of them either.
+    userSequences: !options.path && options.budget > 0 && selection.builtin(USER_SEQUENCES_ID),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
   const builtins = parts.monitor || parts.createdIds || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);

@@ -71,7 +71,9 @@ describe('the names a run can be narrowed by', () => {
     expect(only('HTTPS-ONLY').length).toBeGreaterThan(0);
     expect(only('AUTH-HEADER-RAW')).toContain('auth/token-form');
     expect(only('properties/user-password')).toEqual(['properties/user-password']);
-    expect(only('properties')).toEqual(PROPERTY_FAMILIES.map((f) => `properties/${f.name}`));
+    // Every property family, and the stateful one (properties/user-sequences).
+    expect(only('properties')).toEqual([...PROPERTY_FAMILIES.map((f) => `properties/${f.name}`), 'properties/user-sequences']);
+    expect(only('STORE-EDIT')).toEqual(['users/put-partial-keeps-optional-fields', 'records/read-back', 'properties/user-sequences']);
     expect(only('rate-limit/sliding')).toEqual(['rate-limit/sliding']);
     expect(only('rate-limit')).toEqual([...Object.keys(RATE_LIMIT_CHECKS), 'rate-limit/monitor']);
     expect(only('rate-limit/monitor')).toEqual(['rate-limit/monitor']);

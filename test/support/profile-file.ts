@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import type { ReferenceServer } from '../../src/reference/server.ts';
 import { embeddedProfile } from '../../src/run/embedded-profile.ts';
 
-const DURATION_KEYS = new Set(['window', 'delivery_within', 'quiet_period', 'signature_tolerance', 'connect', 'headers', 'body', 'exchange']);
+const DURATION_KEYS = new Set(['window', 'delivery_within', 'quiet_period', 'signature_tolerance', 'connect', 'headers', 'body', 'exchange', 'settle']);
 
 /** A profile object as its YAML says it: durations as `500ms`, not numbers. */
 export function withDurations(value: unknown, key = ''): unknown {
