@@ -74,7 +74,7 @@ export class CreatedIdWatch {
 }
 
 /** The path of a request URL (absolute, as exchanges keep it). */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
   } catch {

@@ -11,6 +11,7 @@ import { recordReadingFor } from '../records/record-reading.ts';
 import { createdFields, differences, editedFields, shownCount, type Difference, type StoredKind, type WrittenRecord } from '../records/written-record.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
 import { formatDuration } from '../duration.ts';
+import { pathOf } from './created-ids.ts';
 
 /** The run-wide check that reads back what the run wrote: every accepted create and edit of a user, timesheet or break. */
 export const READ_BACK_CHECK_ID = 'records/read-back';
@@ -343,14 +344,6 @@ function bodyOf(text: string | undefined): Readonly<Record<string, unknown>> | n
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
-  }
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
   }
 }
 

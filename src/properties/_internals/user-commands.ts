@@ -93,7 +93,8 @@ export class CreateUser implements fc.AsyncCommand<SequenceModel, SequenceReal> 
     const email = r.email(n);
     const body = { first_name: FIRST[n % FIRST.length], last_name: LAST[n % LAST.length], email, password: PASSWORD, ...this.extra };
     const exchange = await sent(r, { method: 'POST', path: '/users', json: body });
-    const read = readCreatedId(exchange.response?.json, {}, 'user');
+    // Where the profile says a created user's ID is (id_pointer), else found by shape.
+    const read = readCreatedId(exchange.response?.json, r.reading.idPointer === undefined ? {} : { id_pointer: r.reading.idPointer }, 'user');
     if (!ok(exchange) || read.kind !== 'id') throw new SequencePrecondition(`a valid user create was ${ok(exchange) ? 'answered without an ID' : `refused (${answered(exchange)})`}`);
     m.users.push({ n, id: read.id, email, fields: createdFields('user', body) });
     r.steps.push({ name: `create user ${n}`, request: { method: 'POST', path: '/users', json: { ...body, email: emailVar({ n }) } }, expect: { status: 'success' }, capture: { [`user_${n}`]: { from: 'created_id' } } });
