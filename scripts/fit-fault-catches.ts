@@ -19,7 +19,7 @@ const Report = z.object({
   dialects: z.array(
     z.object({
       dialect: z.string(),
-      detections: z.array(z.object({ fault: z.string(), verdict: z.enum(['caught', 'missed']), catchingChecks: z.array(z.string()) })),
+      detections: z.array(z.object({ fault: z.string(), verdict: z.enum(['caught', 'missed']), catchingChecks: z.array(z.string()), writers: z.array(z.string()).default([]) })),
     }),
   ),
 });
@@ -40,7 +40,10 @@ for (const dialect of report.dialects) {
     if (d.verdict !== 'caught' || !inFitHalf(d.fault)) continue;
     // A family caught it with the selftest's fifty generated cases; within a budget it gets a few, and
     // rarely catches what they caught: a family is weighed by its rules alone.
-    for (const id of d.catchingChecks) if (!id.startsWith('properties/')) byCheck.set(id, (byCheck.get(id) ?? new Set()).add(d.fault));
+    // What the read-back found, the checks that wrote it showed: they are credited (a budget always keeps the read-back), else the read-back itself.
+    const writers = d.writers.filter((id) => !id.startsWith('properties/'));
+    const credited = d.catchingChecks.flatMap((id) => (id === 'records/read-back' && writers.length > 0 ? writers : [id]));
+    for (const id of credited) if (!id.startsWith('properties/')) byCheck.set(id, (byCheck.get(id) ?? new Set()).add(d.fault));
   }
 }
 const entries = [...byCheck].sort(([a], [b]) => a.localeCompare(b)).map(([id, faults]) => `  ${JSON.stringify(id)}: [${[...faults].sort().map((f) => JSON.stringify(f)).join(', ')}],`);

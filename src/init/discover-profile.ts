@@ -13,6 +13,7 @@ import { clientTimeouts, defaultProfile, type Profile } from '../profile/profile
 import { Progress, type ProgressStream } from '../report/progress.ts';
 import { found, isFound, notFound, type Discovery } from './discovery.ts';
 import { discoverBreakRule, discoverTimesheets, type TimesheetFixtures } from './discover-records.ts';
+import { discoverDateRangeEnds } from './discover-date-range.ts';
 import { discoverSortNames } from './discover-sort.ts';
 import { discoverUsers, type UserFixtures } from './discover-users.ts';
 import { readList, said, spellingOfList, type ListAnswer } from './list-answer.ts';
@@ -58,6 +59,8 @@ export interface DiscoveredProfile {
   /** A pointer to the user list's items; null: where auto-detection finds them. */
   readonly listItems: Discovery<string | null>;
   readonly sortNames: Discovery<Record<string, string>>;
+  /** `date_range_ends`: whether a range lists the records on its end dates (discover-date-range.ts). */
+  readonly dateRangeEnds: Discovery<'inclusive' | 'exclusive'>;
   readonly pageSizeOverMax: Discovery<'clamp' | 'reject'>;
   readonly pageLinks: Discovery<'keep-query' | 'page-only'>;
   readonly versionedPrefix: Discovery<string>;
@@ -71,8 +74,8 @@ export interface DiscoveredProfile {
   readonly requests: number;
 }
 
-/** Read-only requests init plans: the preflight, two refused ones, the filters, the sorts, timesheets, breaks, versions. */
-const PLANNED_READS = 15;
+/** Read-only requests init plans: the preflight, two refused ones, the filters, the sorts, timesheets and their ranges, breaks, versions. */
+const PLANNED_READS = 19;
 const PLANNED_WRITES = 4;
 
 /** The form of the links of a list answer, from its first_page_url: does it repeat the request's query? */
@@ -110,6 +113,7 @@ interface TargetAnswers {
   readonly users: UserFixtures;
   readonly sortNames: Discovery<Record<string, string>>;
   readonly timesheets: TimesheetFixtures;
+  readonly dateRangeEnds: Discovery<'inclusive' | 'exclusive'>;
   /** The break list asked with page_size=101. */
   readonly oversized: ListAnswer;
   /** A break list with items (the oversized one, or one of 100). */
@@ -207,14 +211,16 @@ async function askTarget(client: TargetClient, options: InitOptions, profile: Pr
     reading,
   );
   const sortNames = await discoverSortNames(send, all, reading);
-  const timesheets = discoverTimesheets(await list('/timesheets', { page_size: 100 }), reading);
+  const timesheetList = await list('/timesheets', { page_size: 100 });
+  const timesheets = discoverTimesheets(timesheetList, reading);
+  const dateRangeEnds = await discoverDateRangeEnds(send, timesheetList, reading);
   const oversized = await list('/breaks', { page_size: 101 });
   const breaks = oversized.items ? oversized : await list('/breaks', { page_size: 100 });
   const versionedPrefix = await discoverVersionedPrefix(send, options.origin);
   // The writes add a closed timesheet of an active user when the target showed none with offsets.
   const owner = isFound(users.activeUserIds) ? users.activeUserIds.value[0] : undefined;
   const writes = options.probeWrites ? await probeWrites(send, isFound(timesheets.timesheet) ? undefined : owner) : null;
-  return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, oversized, breaks, versionedPrefix, writes };
+  return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, dateRangeEnds, oversized, breaks, versionedPrefix, writes };
 }
 
 /** The profile the answers show, key by key, with how each was read or why it was not. */
@@ -237,6 +243,7 @@ function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests'
     recordFields: spelling ? found(spelling, `${all.said}: the user records name their fields in ${spelling === 'snake' ? 'snake_case (first_name)' : 'camelCase (firstName)'}`) : notFound(`${all.said}: the user records do not show how they spell field names; auto-detection reads either spelling`),
     listItems: all.items ? found(all.pointer, all.pointer ? `${all.said}: the users are at ${all.pointer}` : `${all.said}: the users are where auto-detection looks`) : notFound(`${all.said}: no list of users found in the answer`),
     sortNames: answers.sortNames,
+    dateRangeEnds: answers.dateRangeEnds,
     pageSizeOverMax: pageSizeAnswer(answers.oversized),
     pageLinks: pageLinks(all),
     versionedPrefix: answers.versionedPrefix,

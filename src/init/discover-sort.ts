@@ -45,7 +45,7 @@ async function trySpelling(send: (r: TargetRequest) => Promise<Exchange>, unsort
  * Which spelling of the sort names the target takes (SORT-FIELD-NAMES): for each field the suites
  * sort by, the camelCase that §4.2 shows, then snake_case when camelCase was not honored; a
  * snake_case served where camelCase was refused is the target's even when too few users show an
- * order. At most four requests. A field whose order cannot be told apart (too few users, the records do not show
+ * order; then `id` (not shown by §4.2), kept only when shown to sort. At most five requests. A field whose order cannot be told apart (too few users, the records do not show
  * it, the unsorted list is already in that order) is left for the user.
  */
 export async function discoverSortNames(send: (r: TargetRequest) => Promise<Exchange>, unsorted: ListAnswer, reading: RecordReading): Promise<Discovery<Record<string, string>>> {
@@ -70,6 +70,10 @@ export async function discoverSortNames(send: (r: TargetRequest) => Promise<Exch
     if (chosen === null) unclear.push(field);
     else names[field] = chosen;
   }
+  // A numeric sort name §4.2 does not show: `id`, taken where it is shown to sort (query/sort-numeric-id runs where declared); else left out, not asked of the user.
+  const byId = await trySpelling(send, unsorted, 'id', 'id', reading);
+  how.push(`${byId.said} (${{ honored: 'sorted descending', refused: 'refused', ignored: 'not sorted', unclear: 'order not shown' }[byId.verdict]})`);
+  if (byId.verdict === 'honored') names.id = 'id';
   if (unclear.length > 0) {
     return notFound(`${how.join('; ')}: no spelling of ${unclear.join(', ')} could be shown to sort the list (§4.2 shows firstName, roleId; the records must show the field and the unsorted list must be in another order); name the spellings your server takes`);
   }

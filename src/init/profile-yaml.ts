@@ -33,6 +33,7 @@ const ANSWER_KEYS: readonly KeySpec[] = [
   key('record_fields', 'snake   # or camel: how the user, schedule and timesheet records spell field names', (d) => d.recordFields),
   key('list_items', '/data   # JSON pointer to the items of the user and timesheet lists', (d) => d.listItems),
   key('sort_names', '{ first_name: firstName, role_id: roleId }', (d) => d.sortNames),
+  key('date_range_ends', 'either   # or inclusive, exclusive: are records on the two end dates of a date_range listed?', (d) => d.dateRangeEnds),
   key('page_size_over_max', 'either   # clamp or reject', (d) => d.pageSizeOverMax),
   key('page_links', 'either   # keep-query or page-only', (d) => d.pageLinks),
   key('versioned_prefix', '/api/v2', (d) => d.versionedPrefix),
@@ -183,10 +184,9 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
 
   lines.push(...section('what only you can declare'));
   lines.push(
-    ...comment('USR-EMAIL-FORMAT, USR-EDIT-REQUIRED and the ends of DATE-RANGE are readings the spec leaves open; declare yours and the checks of that reading run (default either: neither is asserted).', ''),
+    ...comment('USR-EMAIL-FORMAT and USR-EDIT-REQUIRED are readings the spec leaves open; declare yours and the checks of that reading run (default either: neither is asserted).', ''),
     '# user_email_format: validated       # or not-validated: is a malformed e-mail rejected?',
     '# user_edit_required: none          # or all-four: does PUT /users/{id} need first_name, last_name, email and password?',
-    '# date_range_ends: inclusive        # or exclusive: are records on the two end dates of a date_range listed?',
     ...comment('The spec shows no webhook subscribe operation (§4.5) and no notification form (§6): name your subscribe extension to observe unsubscribe, and a sink the target can reach (e.g. through a tunnel you run to the listen port) to observe notifications arrive, signed, and stop. Without subscribe_path, subscribe the sink in the web app first.', ''),
     '# webhook:',
     '#   subscribe_path: /webhooks/subscription',

@@ -49,23 +49,27 @@ export async function runPropertyFamily(options: PropertyRunOptions): Promise<Ch
   const sending: CaseSending = { family, context, profile, send, path, numRuns, shrinkBudget, seed, replayPath: options.path };
   const cases = await sendCases(sending);
   const { control, stopped } = cases.stopped ? { control: null, stopped: cases.stopped } : await sendControl(sending, cases);
-  if (!stopped) await narrowRefusal(sending, cases, control);
-  return judgeFamily({ ...options, started }, { ...cases, control, stopped });
+  const narrowed = stopped ? control : await narrowRefusal(sending, cases, control);
+  return judgeFamily({ ...options, started }, { ...cases, control: narrowed, stopped });
 }
 
 /**
  * A valid counterexample the target refused (a definite 4xx), beside a valid case it accepted:
  * narrowed to the field whose value the refusal follows (attribute-refusal.ts), whose rule the
  * finding then names, with the accepted variant as evidence. Left as judged when nothing narrows it.
+ * A refused control case (sent when no case was accepted) is narrowed the same way against plain
+ * valid values, so a family of one case names the value a refusal follows too: the control, as
+ * narrowed, is returned.
  */
-async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Verdict | null): Promise<void> {
+async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Verdict | null): Promise<Verdict | null> {
   const smallest = cases.details.failed ? cases.details.counterexample?.[0] : undefined;
   // The counterexample as reported (family-result.ts): the smallest case when it was sent, else the first failure.
-  const verdict = smallest === undefined ? undefined : (cases.verdicts.get(caseKey(smallest)) ?? cases.firstFailure ?? undefined);
+  const counterexample = smallest === undefined ? undefined : (cases.verdicts.get(caseKey(smallest)) ?? cases.firstFailure ?? undefined);
   const model = operationFor(sending.family.request.method, sending.family.request.path.replace('{id}', '{x}'))?.request;
-  if (!verdict?.finding || !verdict.valid || !definite(verdict.exchange) || !model) return;
+  // The control's refusal is the finding only where no case failed (family-result.ts).
+  const verdict = counterexample ?? (!cases.details.failed && control?.finding ? control : undefined);
+  if (!verdict?.finding || !verdict.valid || !definite(verdict.exchange) || !model) return control;
   const refused = verdict.sent;
-  const key = caseKey(refused);
   // An accepted valid case of the family, else its accepted control case (sent when no case was accepted).
   const baseline = [...cases.verdicts.values(), ...(control ? [control] : [])].find((v) => v.valid && v !== verdict && accepted(v.exchange)) ?? null;
   const family = sending.family;
@@ -80,9 +84,9 @@ async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Ve
     },
     sending.profile.company_timezone,
   );
-  if (!narrowed) return;
+  if (!narrowed) return control;
   const status = verdict.exchange.response?.status ?? 0;
-  (cases.verdicts as Map<string, Verdict>).set(key, {
+  const attributed: Verdict = {
     ...verdict,
     finding: {
       ruleId: narrowed.rule,
@@ -90,7 +94,10 @@ async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Ve
       actual: `status ${status}; the same case with ${describeValues(narrowed.variant.request.body ? (JSON.parse(narrowed.variant.request.body) as Record<string, unknown>) : {}, narrowed.fields)} instead was accepted (exchange ${narrowed.variant.id})`,
     },
     narrowedBy: [narrowed.variant],
-  });
+  };
+  if (verdict === control) return attributed;
+  (cases.verdicts as Map<string, Verdict>).set(caseKey(refused), attributed);
+  return control;
 }
 
 /** A family's seed, derived from the run's seed and the family's name (so one family replays alone). */

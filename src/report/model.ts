@@ -57,6 +57,8 @@ export interface Finding {
   readonly actual: string;
   /** IDs of the exchanges that show it (see CheckResult.exchanges). */
   readonly exchangeIds: readonly number[];
+  /** A read-back finding (records/read-back): the checks whose accepted writes it judges, by ID; absent when no check wrote them (the calls that meet the checks' needs). */
+  readonly writtenBy?: readonly string[];
 }
 
 /** Where a check comes from, so a failure can be found and replayed. */

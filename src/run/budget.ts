@@ -1,5 +1,6 @@
 import { formatDuration } from '../duration.ts';
 import type { RuleId } from '../contract/rules.ts';
+import { READ_BACK_CHECK_ID } from './read-back.ts';
 import { FAULT_CATCHES, type FaultCatches } from './fault-catches.ts';
 import { pacedToRunBeside, pacerFor, planRun, restrictPlan, type PhaseVariant, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
 
@@ -56,7 +57,10 @@ interface Unit {
 /**
  * Chooses the checks that catch the most within a budget, before anything is sent:
  *
- * 1. Breadth: a weighted set cover. The preflight and the monitor always run. Then, while a unit
+ * 1. Breadth: a weighted set cover. The preflight and the monitor always run, and the read-back
+ *    is taken first when it fits (costed at its reads for everything the full plan writes: a plan
+ *    that writes less reads less): it judges what the chosen checks write, and the selftest credits
+ *    what it catches to the checks that wrote it (fault-catches.ts). Then, while a unit
  *    that fits adds something new, the one with the most new worth per share of the budget is
  *    taken (a property family counted at one generated case; a rate-limit phase costed by its own
  *    requests and the time it adds: beside the chosen paced requests after its start, less what it
@@ -86,8 +90,9 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
   const phaseUnit = units.filter((u) => u.phase !== null).sort((a, b) => a.ids.length - b.ids.length)[0];
   // The generated cases added last come after the phase's start, when the plan starts it among the paced checks.
   const beside = plan.rateLimit.at !== null;
-  const plain = cover(units, fixed, budget, pacing, catches, null, beside);
-  const phaseFirst = phaseUnit ? cover(units, fixed, budget, pacing, catches, phaseUnit, beside) : null;
+  const readBack = units.find((u) => u.ids.includes(READ_BACK_CHECK_ID)) ?? null;
+  const plain = cover(units, fixed, budget, pacing, catches, [readBack], beside);
+  const phaseFirst = phaseUnit ? cover(units, fixed, budget, pacing, catches, [readBack, phaseUnit], beside) : null;
   const better = (a: Cover, b: Cover) => (b.worth() > a.worth() ? b : a);
   const state = phaseFirst ? better(plain, phaseFirst) : plain;
   for (const unit of [...state.remaining].sort((a, b) => state.share(a) - state.share(b))) if (state.remaining.has(unit) && state.fits(unit)) state.take(unit);
@@ -128,6 +133,14 @@ export function chooseWithinBudget(plan: RunPlan, budget: RunBudget, pacing: Pac
  */
 const FAULT_WEIGHT = 1;
 
+/**
+ * How much a property family judges each of its rules, beside a check's 1: within a budget it sends
+ * one generated case, one random point of its rules' domains, where a scenario sends the edges it was
+ * written for. At half, a rule judged only by a family is still half open in the breadth step, so a
+ * scenario of it is taken where it fits.
+ */
+const FAMILY_COVER = 0.5;
+
 /** A cover under way: what is chosen, what it covers and catches, what it costs. */
 interface Cover {
   readonly chosen: Unit[];
@@ -143,11 +156,11 @@ interface Cover {
 }
 
 /**
- * The greedy cover of step 1 (with `first` taken before anything else, when it fits). Of the phase's
+ * The greedy cover of step 1 (with the units of `first` taken before anything else, each when it fits). Of the phase's
  * variants (the plan's rateLimit.variants, each a larger phase) at most one is kept: a larger one
  * replaces a smaller one, costed and worth what it adds to it.
  */
-function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: RunBudget, pacing: Pacing, catches: FaultCatches, first: Unit | null, familiesAfterStart: boolean): Cover {
+function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: RunBudget, pacing: Pacing, catches: FaultCatches, first: readonly (Unit | null)[], familiesAfterStart: boolean): Cover {
   const msPerCall = pacing.spanMs / pacing.allowed;
   const chosen: Unit[] = [];
   let paced = fixed.reduce((n, c) => n + c.requests, 0);
@@ -161,7 +174,9 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
   const faults = new Set<string>(fixed.flatMap((c) => catches[c.id] ?? []));
   const remaining = new Set(units);
   // How many chosen units judge each rule: a rule's first check is worth 1, its second 1/2, its third 1/4 … (faults of one rule are caught by different checks of it).
+  // How much the chosen units judge each rule: a check 1, a property family FAMILY_COVER.
   const depth = new Map<RuleId, number>(fixed.flatMap((c) => c.rules).map((r) => [r, 1]));
+  const weightOf = (unit: Unit) => (unit.family ? FAMILY_COVER : 1);
   /** What a unit adds: for a phase variant, beyond the variant already kept. */
   const added = (unit: Unit) => {
     if (!unit.phase) return { rules: [...unit.rules], phase: null };
@@ -171,9 +186,9 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
   };
   const freshFaults = (unit: Unit) => FAULT_WEIGHT * [...unit.faults].filter((f) => !faults.has(f)).length;
   /** Breadth: the rules no chosen unit covers, and the fitted faults none caught. */
-  const breadthOf = (unit: Unit) => added(unit).rules.filter((r) => !depth.has(r)).length + freshFaults(unit);
+  const breadthOf = (unit: Unit) => added(unit).rules.reduce((n, r) => n + Math.max(0, Math.min(1, (depth.get(r) ?? 0) + weightOf(unit)) - Math.min(1, depth.get(r) ?? 0)), 0) + freshFaults(unit);
   /** Depth: each rule's next check at half the one before, and the fitted faults none caught. */
-  const depthOf = (unit: Unit) => added(unit).rules.reduce((n, r) => n + 0.5 ** (depth.get(r) ?? 0), 0) + freshFaults(unit);
+  const depthOf = (unit: Unit) => added(unit).rules.reduce((n, r) => n + weightOf(unit) * 0.5 ** (depth.get(r) ?? 0), 0) + freshFaults(unit);
   const pacedOf = (unit: Unit) => unit.paced - (unit.shared ?? []).reduce((n, part) => n + (sent.has(part.key) ? part.requests : 0), 0);
   // Its paced requests after the phase's start, without its shared parts (the plan may charge those to an earlier check): what the phase may carry, counted low.
   const afterOf = (unit: Unit) => (unit.afterPhaseStart ? unit.paced - (unit.shared ?? []).reduce((n, part) => n + part.requests, 0) : 0);
@@ -211,7 +226,7 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
       paced += pacedOf(unit);
       for (const part of unit.shared ?? []) sent.add(part.key);
       waited += unit.waitMs;
-      for (const rule of newRules) depth.set(rule, (depth.get(rule) ?? 0) + 1);
+      for (const rule of newRules) depth.set(rule, (depth.get(rule) ?? 0) + weightOf(unit));
       for (const fault of unit.faults) faults.add(fault);
       remaining.delete(unit);
     },
@@ -220,7 +235,7 @@ function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], budget: R
       if (familiesAfterStart) pacedAfter += requests;
     },
   };
-  if (first && state.fits(first)) state.take(first);
+  for (const unit of first) if (unit && state.fits(unit)) state.take(unit);
   for (const worthOf of [breadthOf, depthOf]) takeGreedily(state, worthOf);
   return state;
 }
@@ -266,9 +281,9 @@ function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
     if (check.kind === 'scenario' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced, phase: null, afterPhaseStart: after.has(check.id), waitMs: (check.waitMs ?? 0) + (check.watchMs ?? 0), family: false, shared });
     // The stateful family: its cap, after the families (not carried by the phase, as the plan places it).
     if (check.kind === 'sequence' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });
-    // The read-back: its reads for everything the full plan writes (a plan that writes less reads less).
+    // The read-back: its reads for everything the full plan writes (a plan that writes less reads less); taken first (cover).
     // Not carried by the phase: the plan places the phase by the scenarios' and families' requests alone.
-    if (check.kind === 'read-back') units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });
+    if (check.kind === 'read-back' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases); a family replaying its failing case, that case.
       const replays = plan.casePaths[check.id.slice('properties/'.length)] !== undefined;

@@ -1,3 +1,4 @@
+import { asCheck } from './current-check.ts';
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from './read-back.ts';
 import { USER_SEQUENCES_ID, userSequencesCheck } from '../properties/user-sequences.ts';
@@ -232,7 +233,8 @@ async function executeUnits(units: readonly CheckUnit[], control: UnitControl): 
     }
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
-    const running = unit.run(release).then(
+    // A unit of one check runs as it, so what it writes is known to be its own (read-back.ts names the writer of what differs).
+    const running = (unit.ids.length === 1 ? asCheck(unit.ids[0]!, () => unit.run(release)) : unit.run(release)).then(
       (results) => void (byUnit[i] ??= results.map((r) => retainResult(applyWaivers(r, control.profile)))),
       (error: unknown) => {
         if (error instanceof RunStopped) {

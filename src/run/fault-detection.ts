@@ -10,6 +10,8 @@ export interface FaultDetection {
   readonly verdict: 'caught' | 'missed';
   /** Checks that failed on the fault's rule. */
   readonly catchingChecks: readonly string[];
+  /** Of a catch by the read-back (records/read-back), the checks whose writes its findings of the fault's rule judged (Finding.writtenBy): where the read-back found it, they wrote it. */
+  readonly writers: readonly string[];
   /** How many of those are property checks (generated cases). */
   readonly catchingProperties: number;
   /** Other rules that failed (collateral findings). */
@@ -25,6 +27,7 @@ export function detection(fault: Fault, dialect: DialectName, report: RunReport)
   const failing = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
   const catching = failing.filter((c) => c.findings.some((f) => f.ruleId === fault.rule));
   const catchingChecks = catching.map((c) => c.id);
+  const writers = [...new Set(catching.flatMap((c) => c.findings.filter((f) => f.ruleId === fault.rule).flatMap((f) => f.writtenBy ?? [])))].sort();
   const catchingProperties = catching.filter((c) => c.source.kind === 'property').length;
   const otherRules = [...new Set(failing.flatMap((c) => c.findings.map((f) => f.ruleId)).filter((r) => r !== fault.rule))];
   // A fault that refuses an edge value must be reported under its own rule alone: under another too, it is missed.
@@ -33,5 +36,5 @@ export function detection(fault: Fault, dialect: DialectName, report: RunReport)
   const ruleChecks = misattributed
     ? failing.filter((c) => c.findings.some((f) => f.ruleId !== fault.rule)).map((c) => `${c.id}: failed under ${[...new Set(c.findings.map((f) => f.ruleId))].join(', ')}, not ${fault.rule} alone`)
     : verdict === 'caught' ? [] : report.checks.filter((c) => c.rules.includes(fault.rule)).map((c) => `${c.id}: ${c.status}${c.reason ? `, ${c.reason}` : ''}`);
-  return { fault, dialect, verdict, catchingChecks, catchingProperties, otherRules, attempts: 1, ruleChecks };
+  return { fault, dialect, verdict, catchingChecks, writers, catchingProperties, otherRules, attempts: 1, ruleChecks };
 }

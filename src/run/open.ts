@@ -1,3 +1,4 @@
+import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from './created-ids.ts';
 import { ReadBackWatch } from './read-back.ts';
 import { randomBytes } from 'node:crypto';
@@ -84,7 +85,7 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
   const createdIds = new CreatedIdWatch(profile);
   transport.tap((exchange) => createdIds.observe(exchange));
   const readBack = new ReadBackWatch(profile);
-  transport.tap((exchange) => readBack.observe(exchange));
+  transport.tap((exchange) => readBack.observe(exchange, currentCheck()));
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
   guard = new RunGuard({

@@ -44,6 +44,8 @@ interface Kept {
   readonly rawId: number | bigint;
   fields: WrittenRecord['fields'];
   readonly writes: Exchange[];
+  /** The checks whose accepted writes these were (none for a write outside every check: the calls that meet the checks' needs). */
+  readonly writers: Set<string>;
 }
 
 /** What the read-back sends and waits with. */
@@ -62,6 +64,7 @@ export interface ReadBackDeps {
   readonly replay: string;
 }
 
+const BREAK_LIST = /\/breaks\/?$/;
 const WRITE_PATH = /\/(users|timesheets|breaks)(?:\/([^/?#]+))?\/?$/;
 const KIND_OF = { users: 'user', timesheets: 'timesheet', breaks: 'break' } as const;
 
@@ -75,6 +78,13 @@ const KIND_OF = { users: 'user', timesheets: 'timesheet', breaks: 'break' } as c
 export class ReadBackWatch {
   readonly #profile: Pick<Profile, 'id_pointer'>;
   readonly #records = new Map<string, Kept>();
+  /**
+   * Breaks the target listed (a 2xx GET /breaks) that the run did not write, at most a hundred: the
+   * `ids` reads fill the room left in their hundred with them, so an `ids` filter that drops some of
+   * many IDs shows although the run wrote few breaks. Only whether an `ids` answer lists them is
+   * judged (BRK-IDS-FILTER): the spec has no delete for breaks, so a break once listed still exists.
+   */
+  readonly #listedBreaks = new Map<string, Kept>();
   /** Accepted creates whose answer named no usable ID: they cannot be found again. */
   #unnamed = 0;
 
@@ -89,8 +99,10 @@ export class ReadBackWatch {
     return counts;
   }
 
-  observe(exchange: Exchange): void {
+  /** Keeps what an accepted write of `exchange` wrote; `checkId` is the check that sent it (current-check.ts), undefined outside every check. */
+  observe(exchange: Exchange, checkId?: string): void {
     const status = exchange.response?.status ?? 0;
+    if (status >= 200 && status < 300 && exchange.request.method === 'GET') this.#listed(exchange);
     if (status < 200 || status >= 300 || (exchange.request.method !== 'POST' && exchange.request.method !== 'PUT')) return;
     const match = WRITE_PATH.exec(pathOf(exchange.request.url));
     if (!match) return;
@@ -104,7 +116,7 @@ export class ReadBackWatch {
         return;
       }
       const id = String(read.id);
-      this.#records.set(`${kind}:${id}`, { kind, id, rawId: read.id, fields: createdFields(kind, body), writes: [retainExchange(exchange)] });
+      this.#records.set(`${kind}:${id}`, { kind, id, rawId: read.id, fields: createdFields(kind, body), writes: [retainExchange(exchange)], writers: new Set(checkId === undefined ? [] : [checkId]) });
       return;
     }
     if (exchange.request.method === 'PUT' && kind === 'user' && match[2] !== undefined) {
@@ -113,11 +125,31 @@ export class ReadBackWatch {
       const id = String(rawId);
       const known = this.#records.get(`user:${id}`);
       // A user the run did not create (a fixture): only the fields this edit wrote are known.
-      const record: Kept = known ?? { kind, id, rawId, fields: new Map(), writes: [] };
+      const record: Kept = known ?? { kind, id, rawId, fields: new Map(), writes: [], writers: new Set() };
       record.fields = editedFields(kind, known?.fields, body);
       record.writes.push(retainExchange(exchange));
+      if (checkId !== undefined) record.writers.add(checkId);
       this.#records.set(`user:${id}`, record);
     }
+  }
+
+  /** Keeps the breaks a list of breaks showed (#listedBreaks). */
+  #listed(exchange: Exchange): void {
+    if (!BREAK_LIST.test(pathOf(exchange.request.url)) || this.#listedBreaks.size >= READ_PAGE_SIZE) return;
+    const items = locateItems(exchange.response?.json, recordReadingFor({ record_fields: 'auto' }, '/breaks')) ?? [];
+    for (const item of items) {
+      const rawId = readId((item as { id?: unknown } | null)?.id);
+      if (rawId === null || this.#listedBreaks.size >= READ_PAGE_SIZE) continue;
+      const id = String(rawId);
+      if (!this.#listedBreaks.has(id)) this.#listedBreaks.set(id, { kind: 'break', id, rawId, fields: new Map(), writes: [], writers: new Set() });
+    }
+  }
+
+  /** Breaks the target listed that the run did not write, as many as fit the room left in the `ids` reads of those it wrote (none when it wrote none: no read is added for them). */
+  #listedToAsk(written: number): Kept[] {
+    if (written === 0) return [];
+    const room = Math.ceil(written / READ_PAGE_SIZE) * READ_PAGE_SIZE - written;
+    return [...this.#listedBreaks.values()].filter((b) => !this.#records.has(key(b))).slice(0, room);
   }
 
   /** Reads back every record kept and judges what was written (the check's result). */
@@ -130,16 +162,19 @@ export class ReadBackWatch {
       return { ...base, status: 'skipped', reason, findings: [], exchanges: [], durationMs: 0 };
     }
     const reader = new Reader(deps);
-    let read = await reader.readAll(records);
+    const listed = this.#listedToAsk(records.filter((r) => r.kind === 'break').length);
+    let read = await reader.readAll(records, listed);
     let judged = judgeAll(records, read.found, deps.profile);
     // The spec promises no consistency delay either way: what differs, or a break an `ids` read left out, is read once more after the settle time.
+    // An `ids` read that left some out is sent again as it was (an ids filter may drop only some of many IDs).
     const shortOf = (r: ReadAll) => new Set(r.idsShort.flatMap((s) => s.missing.map(key)));
     if (judged.differing.size > 0 || read.idsShort.length > 0) {
       await deps.clock.sleep(deps.profile.read_back.settle);
       reader.allowMore();
       const short = shortOf(read);
-      const again = records.filter((r) => judged.differing.has(key(r)) || short.has(key(r)));
-      const reread = await reader.readAll(again);
+      const breaksAgain = read.idsShort.length > 0;
+      const again = records.filter((r) => judged.differing.has(key(r)) || short.has(key(r)) || (breaksAgain && r.kind === 'break'));
+      const reread = await reader.readAll(again, breaksAgain ? listed : []);
       for (const record of again) {
         const found = reread.found.get(key(record));
         if (found) read.found.set(key(record), found);
@@ -150,9 +185,10 @@ export class ReadBackWatch {
     for (const short of read.idsShort) {
       judged.findings.unshift({
         ruleId: 'BRK-IDS-FILTER',
-        expected: `GET /breaks with the ids of ${short.asked} breaks the run created lists each of them (§4.4: "only the breaks with those IDs")`,
+        expected: `GET /breaks with the ids of ${short.asked} breaks the run created or saw listed lists each of them (§4.4: "only the breaks with those IDs")`,
         actual: `${short.missing.length} left out of the whole answer (${short.missing.slice(0, 5).map((b) => b.id).join(', ')}${short.missing.length > 5 ? ', …' : ''}), also after ${formatDuration(deps.profile.read_back.settle)}`,
         exchangeIds: [short.exchange.id],
+        ...writtenBy(short.missing),
       });
     }
     const durationMs = deps.clock.now() - started;
@@ -160,7 +196,11 @@ export class ReadBackWatch {
     if (judged.findings.length > 0) {
       const cited = new Set(judged.findings.flatMap((f) => f.exchangeIds));
       const exchanges = [...records.flatMap((r) => r.writes), ...read.exchanges].filter((e) => cited.has(e.id));
-      return { ...base, status: 'failed', reason: summary, findings: judged.findings.slice(0, MAX_FINDINGS), exchanges: dedupe(exchanges), durationMs };
+      const findings = judged.findings.slice(0, MAX_FINDINGS);
+      // Replayed with the checks whose writes differed: alone, the read-back has nothing to read.
+      const writers = [...new Set(findings.flatMap((f) => f.writtenBy ?? []))];
+      const replay = writers.length === 0 ? base.replay : `${base.replay},${writers.join(',')}`;
+      return { ...base, replay, status: 'failed', reason: summary, findings, exchanges: dedupe(exchanges), durationMs };
     }
     if (judged.fieldsJudged === 0) {
       const status = read.problems.length > 0 ? 'errored' : 'skipped';
@@ -211,10 +251,11 @@ class Reader {
     return this.#allowed - this.#sent;
   }
 
-  async readAll(records: readonly Kept[]): Promise<ReadAll> {
+  /** Reads `records` back; `listed` breaks (not written by the run) are asked for with those written, their membership alone judged. */
+  async readAll(records: readonly Kept[], listed: readonly Kept[] = []): Promise<ReadAll> {
     const out: ReadAll = { found: new Map(), exchanges: [], problems: [], idsShort: [] };
     const of = (kind: StoredKind) => records.filter((r) => r.kind === kind);
-    await this.#breaks(of('break'), out);
+    await this.#breaks([...of('break'), ...listed], out);
     await this.#users(of('user'), out);
     await this.#timesheets(of('timesheet'), out);
     return out;
@@ -309,10 +350,17 @@ function finding(record: Kept, diff: Difference, read: Exchange): Finding {
   const write = record.writes.at(-1);
   return {
     ruleId: diff.rule,
-    expected: `${record.kind} ${record.id}: ${diff.expected}`,
+    expected: `${record.kind} ${record.id}${record.writers.size > 0 ? ` (written by ${[...record.writers].sort().join(', ')})` : ''}: ${diff.expected}`,
     actual: `${diff.field} ${diff.actual} in the list read`,
     exchangeIds: [...(write ? [write.id] : []), read.id],
+    ...writtenBy([record]),
   };
+}
+
+/** The checks whose writes a finding judges (Finding.writtenBy), when any check wrote them. */
+function writtenBy(records: readonly Kept[]): Pick<Finding, 'writtenBy'> {
+  const checks = [...new Set(records.flatMap((r) => [...r.writers]))].sort();
+  return checks.length === 0 ? {} : { writtenBy: checks };
 }
 
 function summaryOf(records: readonly Kept[], found: ReadonlyMap<string, Found>, fields: number, unnamed: number, problems: readonly string[], settleMs: number, differed: boolean, sent: number): string {

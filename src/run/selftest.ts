@@ -71,6 +71,8 @@ export interface SelftestOptions {
    * CLI): each dialect's clean server is certified with that profile too, and must pass.
    */
   readonly profileFor?: (target: ProfilableTarget, rateLimit: RateLimitSetting) => Promise<Profile>;
+  /** The limit the rate-limit phase's bursts meet (EmbeddedCertification.burstRateLimit; default 60 per second). */
+  readonly burstRateLimit?: RateLimitSetting;
 }
 
 /** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute (a time budget less the share the run leaves unplanned, as `run` plans it). */
@@ -201,7 +203,7 @@ async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOp
   const bursts = fault.observable === 'burst';
   const within = choice ? withinChoice(choice, bursts) : undefined;
   if (within === null) {
-    record({ fault, dialect, verdict: 'missed', catchingChecks: [], catchingProperties: 0, otherRules: [], attempts: 0, ruleChecks: ['the budget left the rate-limit phase out'] });
+    record({ fault, dialect, verdict: 'missed', catchingChecks: [], writers: [], catchingProperties: 0, otherRules: [], attempts: 0, ruleChecks: ['the budget left the rate-limit phase out'] });
     return;
   }
   const phases = { bursts, ...(within ? { only: within.only } : phaseAlone(fault) ? { only: Object.keys(RATE_LIMIT_CHECKS) } : {}) };

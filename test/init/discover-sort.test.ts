@@ -19,7 +19,7 @@ function target(honored: readonly string[], refused: readonly string[] = []) {
     const sort = String(request.query?.sort ?? '');
     sent.push(sort);
     const name = sort.replace(/^-/, '');
-    const field = name === 'firstName' || name === 'first_name' ? 'first_name' : 'role_id';
+    const field = name === 'firstName' || name === 'first_name' ? 'first_name' : name === 'id' ? 'id' : 'role_id';
     let reply: Reply = { status: 200, json: { items: USERS } };
     if (refused.includes(name)) reply = { status: 422, json: { message: 'cannot sort' } };
     else if (honored.includes(name)) reply = { status: 200, json: { items: [...USERS].sort((a, b) => (a[field] < b[field] ? 1 : -1)) } };
@@ -29,11 +29,18 @@ function target(honored: readonly string[], refused: readonly string[] = []) {
 }
 
 describe('discoverSortNames', () => {
-  it('takes the camelCase §4.2 shows when it sorts, in two requests', async () => {
+  it('takes the camelCase §4.2 shows when it sorts, then asks whether id sorts, in three requests', async () => {
     const { send, sent } = target(['firstName', 'roleId']);
     const found = await discoverSortNames(send, unsorted, AUTO_READING);
     expect(found.value).toEqual({ first_name: 'firstName', role_id: 'roleId' });
-    expect(sent).toEqual(['-firstName', '-roleId']);
+    expect(sent).toEqual(['-firstName', '-roleId', '-id']);
+  });
+
+  it('adds id where the list is shown to sort by it (query/sort-numeric-id then runs), and leaves it out where refused', async () => {
+    expect((await discoverSortNames(target(['firstName', 'roleId', 'id']).send, unsorted, AUTO_READING)).value).toEqual({ first_name: 'firstName', role_id: 'roleId', id: 'id' });
+    const refused = await discoverSortNames(target(['firstName', 'roleId'], ['id']).send, unsorted, AUTO_READING);
+    expect(refused.value).toEqual({ first_name: 'firstName', role_id: 'roleId' });
+    expect(refused).toMatchObject({ how: expect.stringContaining('sort=-id&page_size=100 → 422 (refused)') });
   });
 
   it('tries snake_case when camelCase is refused or ignored', async () => {
@@ -41,7 +48,7 @@ describe('discoverSortNames', () => {
     expect((await discoverSortNames(refusing.send, unsorted, AUTO_READING)).value).toEqual({ first_name: 'first_name', role_id: 'role_id' });
     const ignoring = target(['first_name', 'role_id']);
     expect((await discoverSortNames(ignoring.send, unsorted, AUTO_READING)).value).toEqual({ first_name: 'first_name', role_id: 'role_id' });
-    expect(ignoring.sent).toEqual(['-firstName', '-first_name', '-roleId', '-role_id']);
+    expect(ignoring.sent).toEqual(['-firstName', '-first_name', '-roleId', '-role_id', '-id']);
   });
 
   it('leaves the names to the user when no spelling sorts, or when the data cannot show an order', async () => {

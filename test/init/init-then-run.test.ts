@@ -49,12 +49,12 @@ describe('clockcheck init, then clockcheck run --profile with the profile it wro
     const report = await run(server, profile);
     expect(problems(report)).toEqual([]);
     expect(skippedFor(report, /^needs .*\(fixtures\./)).toEqual([]);
-    // What remains skipped: the webhook extension and sink (not discoverable) and the readings only a user declares
-    // (init does not discover date_range_ends nor an id sort yet).
+    // init reads the ends of a date_range and the id sort from the target (the reference lists both ends and sorts by id).
+    expect(profile).toMatchObject({ date_range_ends: 'inclusive', sort_names: { id: 'id' } });
+    // What remains skipped: the webhook extension and sink (not discoverable), the readings only a user declares,
+    // and the check of the ends init did not find.
     expect(report.checks.filter((c) => c.status === 'skipped' && !c.id.startsWith('rate-limit/')).map((c) => c.id).sort()).toEqual([
       'query/date-range-ends-exclusive',
-      'query/date-range-ends-inclusive',
-      'query/sort-numeric-id',
       'users/edit-requires-all-four',
       'users/edit-requires-none',
       'users/email-format-not-validated',
@@ -67,15 +67,15 @@ describe('clockcheck init, then clockcheck run --profile with the profile it wro
 
   it('finds what each dialect chose where the spec says "not shown", and with --probe-writes the statuses and id_pointer', async () => {
     const expected = {
-      standard: { record_fields: 'snake', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'clamp', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/items/id' },
-      alternative: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'reject', page_links: 'page-only', status_codes: { unauthenticated: 403, create: 200, update: 200, validation: 400 }, id_pointer: '/data/id' },
-      laravel: { record_fields: 'snake', sort_names: { first_name: 'first_name', role_id: 'role_id' }, page_size_over_max: 'clamp', page_links: 'page-only', status_codes: { unauthenticated: 401, create: 200, update: 200, validation: 422 }, id_pointer: '/items/id' },
-      bare: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId' }, page_size_over_max: 'reject', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/id' },
+      standard: { record_fields: 'snake', sort_names: { first_name: 'firstName', role_id: 'roleId', id: 'id' }, page_size_over_max: 'clamp', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/items/id' },
+      alternative: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId', id: 'id' }, page_size_over_max: 'reject', page_links: 'page-only', status_codes: { unauthenticated: 403, create: 200, update: 200, validation: 400 }, id_pointer: '/data/id' },
+      laravel: { record_fields: 'snake', sort_names: { first_name: 'first_name', role_id: 'role_id', id: 'id' }, page_size_over_max: 'clamp', page_links: 'page-only', status_codes: { unauthenticated: 401, create: 200, update: 200, validation: 422 }, id_pointer: '/items/id' },
+      bare: { record_fields: 'camel', sort_names: { first_name: 'firstName', role_id: 'roleId', id: 'id' }, page_size_over_max: 'reject', page_links: 'keep-query', status_codes: { unauthenticated: 401, create: 201, update: 200, validation: 422 }, id_pointer: '/id' },
     } as const;
     for (const dialect of ['standard', 'alternative', 'laravel', 'bare'] as const) {
       const server = await serve(dialect);
       const { found, profile } = await init(server, true);
-      expect(profile, dialect).toMatchObject({ ...expected[dialect], versioned_prefix: '/api/v2' });
+      expect(profile, dialect).toMatchObject({ ...expected[dialect], versioned_prefix: '/api/v2', date_range_ends: 'inclusive' });
       expect(found.requests, dialect).toBeLessThanOrEqual(30);
       const user = expect.stringMatching(/^user \d+, clockcheck\.init\.[0-9a-f]+@example\.com \(POST \/api\/public\/users → 20[01]\)$/);
       // The timesheet fixture needs start and end with an offset: the laravel records write clock_in_time

@@ -18,6 +18,7 @@ const discovered: DiscoveredProfile = {
   recordFields: found('camel', 'firstName'),
   listItems: found('/result/rows', 'the users are at /result/rows'),
   sortNames: notFound('no spelling sorted'),
+  dateRangeEnds: found('inclusive', 'GET /api/public/timesheets?date_range=… lists timesheet 9 on both end dates'),
   pageSizeOverMax: found('reject', 'refused'),
   pageLinks: found('page-only', 'page alone'),
   versionedPrefix: notFound('no versioned prefix'),
@@ -42,6 +43,7 @@ describe('renderProfileYaml', () => {
       page_size_over_max: 'reject',
       page_links: 'page-only',
       sort_names: {},
+      date_range_ends: 'inclusive',
       user_email_format: 'either',
       rate_limit: { limit: 100, window: 60_000, bursts: true },
     });
@@ -55,6 +57,10 @@ describe('renderProfileYaml', () => {
     expect(text).toContain('  # NOT FOUND: no inactive user on the target\n  # inactive_user_id: <ID of an inactive user>\n');
     expect(text).toContain('# NOT FOUND: the API shows no company settings\n# company_timezone: <IANA zone, e.g. America/Chicago>\n');
     expect(text).toContain('# NOT FOUND: no spelling sorted\n# sort_names: { first_name: firstName, role_id: roleId }\n');
+    expect(text).toContain('# GET /api/public/timesheets?date_range=… lists timesheet 9 on both end dates\ndate_range_ends: inclusive\n');
+    expect(renderProfileYaml({ ...discovered, dateRangeEnds: notFound('no timesheet') }, origin)).toContain(
+      '# NOT FOUND: no timesheet\n# date_range_ends: either   # or inclusive, exclusive: are records on the two end dates of a date_range listed?\n',
+    );
     expect(text).toContain('# Warnings:\n# - X-RateLimit-Limit says 100\n');
     expect(text).toMatch(/^# clockcheck target profile for https:\/\/api\.example\.com:8443\n/);
     expect(text).toContain('clockcheck reads it from $ACME_TOKEN');

@@ -146,6 +146,34 @@ describe('runPropertyFamily', () => {
     expect(result.findings[0]!.expected).toMatch(/for the valid case .* \(a control case, sent because no generated case was accepted\)$/);
   });
 
+  it('narrows a refused control case to the value it was refused for, against plain valid values (a family of one case names the right rule)', async () => {
+    const user = { first_name: 'Clock', last_name: 'Check', password: 'Kf!x4*', role_id: 2 };
+    const users: PropertyFamily = {
+      ...family,
+      rules: ['USR-ROLE-ID-VALUES', 'USR-PASSWORD-LENGTH'],
+      cases: () =>
+        fc.oneof(
+          { arbitrary: fc.integer({ min: 4, max: 9 }).map((n) => ({ payload: { ...user, email: `u${n}@example.com`, role_id: n }, breaks: 'USR-ROLE-ID-VALUES' as const, label: `role_id ${n}` })), weight: 1000 },
+          { arbitrary: fc.constant({ payload: { ...user, email: 'v@example.com' }, label: 'valid create with role_id' }), weight: 1 },
+        ),
+    };
+    // A password of exactly 6 characters (the minimum) refused; everything else judged right.
+    let exchangeId = 0;
+    const send = async (request: TargetRequest): Promise<Exchange> => {
+      const body = request.json as { password: string; role_id: number };
+      const code = [...body.password].length < 7 || body.role_id > 3 ? 422 : 201;
+      return { id: ++exchangeId, startedAt: new Date(0).toISOString(), sentAtMs: 0, durationMs: 1, request: { method: 'POST', url: 'https://t.test/api/public/users', headers: {}, body: JSON.stringify(body) }, response: { status: code, headers: {}, body: '{}', bodyBytes: 2, bodyTruncated: false, json: {} } };
+    };
+    const result = await runPropertyFamily({ family: users, context: { companyTimezone: 'America/Chicago', activeUserIds: [1], uniqueTag: 't' }, numRuns: 1, shrinkBudget: 15, seed: 99, send, profile: defaultProfile(), replay: () => 'replay' });
+    expect(result.status).toBe('failed');
+    expect(result.findings).toHaveLength(1);
+    expect(result.findings[0]).toMatchObject({ ruleId: 'USR-PASSWORD-LENGTH' });
+    expect(result.findings[0]!.expected).toMatch(/\(a control case, sent because no generated case was accepted\): its password "Kf!x4\*" is valid \(USR-PASSWORD-LENGTH\)$/);
+    expect(result.findings[0]!.actual).toMatch(/^status 422; the same case with password "Valid-pass1" instead was accepted/);
+    // The control and the variant that narrowed it are both shown.
+    expect(result.findings[0]!.exchangeIds).toHaveLength(2);
+  });
+
   it('keeps a 500 to an invalid case as a finding when the control case is accepted (the target works, the case crashes it)', async () => {
     const result = await runFew(target((p) => (p.n > 50 ? 500 : 201)).send);
     expect(result.status).toBe('failed');

@@ -30,9 +30,12 @@ describe('chooseWithinBudget', () => {
         const choice = chooseWithinBudget(full, { maxRequests }, PACING);
         const plan = restrictPlan(full, profile, choice.checkIds, choice.casesPerFamily);
         // The same, but for the census (the chooser counts the full plan's, the preflight's cost; a restricted plan may need
-        // fewer lists) and the phase (the chooser counts its own requests at the most; beside paced checks it sends fewer).
+        // fewer lists), the phase (the chooser counts its own requests at the most; beside paced checks it sends fewer) and
+        // the read-back (the chooser counts its reads of all a full run writes; a plan that writes less reads less).
         expect(plan.requests).toBeLessThanOrEqual(choice.requests);
-        expect(plan.requests).toBeGreaterThanOrEqual(choice.requests - (full.checks[0]!.requests - 1) - plan.rateLimit.carried);
+        const reads = (p: RunPlan) => p.checks.find((c) => c.kind === 'read-back')?.requests ?? 0;
+        const fewerReads = choice.checkIds.has('records/read-back') ? reads(full) - reads(plan) : 0;
+        expect(plan.requests).toBeGreaterThanOrEqual(choice.requests - (full.checks[0]!.requests - 1) - plan.rateLimit.carried - fewerReads);
         // The preflight always goes; everything else fits the budget.
         expect(plan.requests).toBeLessThanOrEqual(Math.max(maxRequests, 1));
       }),
@@ -93,7 +96,8 @@ describe('chooseWithinBudget', () => {
 
 describe('the order a budget keeps: the faults each check caught in the selftest', () => {
   it('weighs a check by the fitted faults it caught: the one that catches them is kept where rules alone keep another', () => {
-    const preflight = full.checks.filter((c) => c.kind === 'preflight' || c.kind === 'monitor').reduce((n, c) => n + c.requests, 0);
+    // What goes first: the preflight and the monitor always, the read-back when it fits.
+    const preflight = full.checks.filter((c) => c.kind === 'preflight' || c.kind === 'monitor' || c.kind === 'read-back').reduce((n, c) => n + c.requests, 0);
     // The scenario with the most requests per rule: rules alone rank it last.
     const scenarios = full.checks.filter((c) => c.kind === 'scenario' && c.skip === undefined && (c.shared ?? []).length === 0);
     const costly = scenarios.reduce((a, b) => (b.requests / b.rules.length > a.requests / a.rules.length ? b : a));

@@ -142,6 +142,46 @@ describe('ReadBackWatch', () => {
     expect(result.findings.map((f) => f.ruleId)).toEqual(['BRK-IDS-FILTER']);
   });
 
+  it('names the checks whose writes differ (Finding.writtenBy, the expectation) and replays them with the read-back', async () => {
+    const watch = new ReadBackWatch(profile);
+    watch.observe(exchange('POST', '/users', { first_name: 'Zoë 🕒', last_name: 'Check', email: 'clockcheck.k3x9.1@example.com', password: 'Valid-pass1' }, 201, { items: { id: 41 } }), 'stored/user-text-in-any-script');
+    watch.observe(exchange('PUT', '/users/41', { role_id: 2 }, 200, { items: { id: 41 } }), 'users/edit-valid');
+    // A write outside every check (the calls that meet the checks' needs) names none.
+    watch.observe(exchange('POST', '/timesheets', { user_id: 41, start: '2026-01-05T09:00:00+05:30', notes: 'R&D' }, 201, { items: { id: 7 } }));
+    const { send } = target({ ...stored, users: [{ ...stored.users[0], first_name: 'Zoë ?' }], timesheets: [{ ...stored.timesheets[0], notes: 'R&amp;D' }] });
+    const result = await watch.check(deps(send));
+    const byRule = (field: string) => result.findings.find((f) => f.actual.startsWith(field));
+    expect(byRule('first_name')).toMatchObject({ ruleId: 'STORE-TEXT', writtenBy: ['stored/user-text-in-any-script', 'users/edit-valid'] });
+    expect(byRule('first_name')?.expected).toMatch(/^user 41 \(written by stored\/user-text-in-any-script, users\/edit-valid\): /);
+    expect(byRule('notes')).toMatchObject({ ruleId: 'STORE-TEXT' });
+    expect(byRule('notes')).not.toHaveProperty('writtenBy');
+    expect(result.replay).toBe('clockcheck run --only records/read-back,stored/user-text-in-any-script,users/edit-valid');
+  });
+
+  it('asks for the breaks a list showed in the room left in its ids read, and fails an ids filter that drops some of many', async () => {
+    const listedBreaks = Array.from({ length: 12 }, (_, i) => ({ ...stored.breaks[0], id: 100 + i }));
+    const watch = watched();
+    // A page of breaks another check listed; the run wrote one break (90).
+    watch.observe(exchange('GET', '/breaks', undefined, 200, { items: listedBreaks }));
+    const all = { ...stored, breaks: [...stored.breaks, ...listedBreaks] };
+    const { send, sent } = target(all);
+    expect(await watch.check(deps(send))).toMatchObject({ status: 'passed' });
+    expect(sent[0]?.json).toEqual({ ids: [90, ...listedBreaks.map((b) => b.id)] });
+    // An ids filter that keeps only the first ten IDs it is given.
+    const firstTen = async (request: TargetRequest) => send(request.path === '/breaks' ? { ...request, json: { ids: (request.json as { ids: number[] }).ids.slice(0, 10) } } : request);
+    const result = await watch.check(deps(firstTen));
+    expect(result.status).toBe('failed');
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['BRK-IDS-FILTER']);
+    expect(result.findings[0]?.actual).toMatch(/^3 left out of the whole answer \(109, 110, 111\)/);
+    // Listed breaks alone are never read: a run that wrote no break sends no ids read.
+    const noBreaks = new ReadBackWatch(profile);
+    noBreaks.observe(exchange('GET', '/breaks', undefined, 200, { items: listedBreaks }));
+    noBreaks.observe(exchange('POST', '/users', { first_name: 'A', last_name: 'B', email: 'clockcheck.k3x9.2@example.com', password: 'Valid-pass1' }, 201, { items: { id: 42 } }));
+    const quiet = target({ ...all, users: [{ ...stored.users[0], id: 42, first_name: 'A', last_name: 'B', email: 'clockcheck.k3x9.2@example.com', role_id: 3 }] });
+    await noBreaks.check(deps(quiet.send));
+    expect(quiet.sent.map((r) => r.path)).toEqual(['/users']);
+  });
+
   it('is skipped when the run wrote nothing, and errored when no list could be read', async () => {
     expect(await new ReadBackWatch(profile).check(deps(target(stored).send))).toMatchObject({ status: 'skipped', reason: 'the run wrote no user, timesheet or break it can read back' });
     const refused = async (request: TargetRequest) => exchange('GET', request.path ?? '', undefined, 500, { message: 'down' });

@@ -74,7 +74,8 @@ export function judgeFamily(context: FamilyResultContext, evidence: FamilyEviden
   }
   if (!stopped && !details.failed && control?.finding) {
     // Every case passed, none was accepted, and the target refused a valid control case: a finding.
-    return familyResult(context, '', { status: 'failed', findings: [{ ...control.finding, exchangeIds: [control.exchange.id] }], reason: summary, exchanges: [control.exchange] });
+    const shown = [control.exchange, ...(control.narrowedBy ?? [])];
+    return familyResult(context, '', { status: 'failed', findings: [{ ...control.finding, exchangeIds: shown.map((e) => e.id) }], reason: summary, exchanges: shown });
   }
   if (stopped) {
     // The run stopped (e.g. the token was revoked) while this family ran: no verdict on its cases.
