@@ -18,6 +18,7 @@ export const FITTED_CATCHES: Readonly<Record<string, readonly string[]>> = {
   "query/filter-role-manager": ["track-location-default-true"],
   "query/list-parameters-malformed-never-crash": ["sort-unknown-500"],
   "query/search": ["role-id-default-admin", "track-location-default-true"],
+  "query/search-walk-page-size-one": ["page-zero-based", "pagination-total-of-page"],
   "query/sort-all-users": ["sort-ignored", "sort-multi-ignored"],
   "query/sort-ascending": ["role-id-default-admin", "sort-ignored", "track-location-default-true"],
   "query/sort-multi": ["sort-multi-ignored"],

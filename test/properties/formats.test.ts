@@ -140,6 +140,11 @@ describe('password and employee code arbitraries', () => {
     fc.assert(fc.property(invalidEmployeeCode(), (v) => !EMPLOYEE_CODE_SHAPE.test(v.value) && v.value.trim() === v.value && v.value !== ''), RUNS);
     const lengths = new Set(sample(invalidEmployeeCode()).map((v) => v.value.length));
     expect(lengths).toEqual(new Set([3, 4, 5]));
+    // The edges of codes that start with 0, valid and invalid, come up; edges stay under half the cases.
+    const valid = sample(employeeCode());
+    expect(valid).toEqual(expect.arrayContaining(['0000', '0123', '9999']));
+    expect(valid.filter((v) => ['0000', '0001', '0123', '0999', '9999'].includes(v)).length).toBeLessThan(valid.length / 2);
+    expect(sample(invalidEmployeeCode()).map((v) => v.value)).toEqual(expect.arrayContaining(['012', '00000']));
   });
 });
 
