@@ -30,8 +30,9 @@ describe('clockcheck init (CLI)', () => {
     const r = await init(['--out', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^wrote .*found\.yaml for https:\/\/127\.0\.0\.1:\d+: 14 keys found, 1 left for you\n/);
+    expect(r.stdout).toMatch(/^wrote .*found\.yaml for https:\/\/127\.0\.0\.1:\d+: 15 keys found, 1 left for you\n/);
     expect(r.stdout).toContain('  found      fixtures.active_user_ids: [1,2,3]');
+    expect(r.stdout).toContain('  found      date_range_ends: "inclusive"');
     expect(r.stdout).toContain('  not found  company_timezone: ');
     expect(r.stdout).toMatch(/\n\d+ requests \(read-only\); they count against the target's limit \(60 calls per 1 s\) for one window\.\nnext: clockcheck run --profile .*found\.yaml\n$/);
     const text = await readFile(out, 'utf8');
