@@ -16,3 +16,4 @@ export const DATE_RANGE_END_READINGS = ['inclusive', 'exclusive'] as const;
 export const USER_EMAIL_FORMATS = [...USER_EMAIL_READINGS, 'either'] as const;
 export const USER_EDIT_REQUIRED = [...USER_EDIT_READINGS, 'either'] as const;
 export const DATE_RANGE_ENDS = [...DATE_RANGE_END_READINGS, 'either'] as const;
+export type DateRangeEnds = (typeof DATE_RANGE_ENDS)[number];

@@ -5,19 +5,24 @@ import type { RuleId } from '../contract/rules.ts';
 import type { Profile } from '../profile/profile.ts';
 import { recordReading } from '../records/record-reading.ts';
 import type { CheckResult } from '../report/model.ts';
-import { affordable, CreateUser, SequenceFailure, SequencePrecondition, userCommands, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceStep } from './_internals/user-commands.ts';
+import { DateTime } from 'luxon';
+import { CreateUser, userCommands } from './_internals/user-commands.ts';
+import { affordable, SequenceFailure, SequencePrecondition, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceStep } from './_internals/sequence-model.ts';
+import { SEQUENCE_DAY_SPACING, timesheetCommands } from './_internals/timesheet-commands.ts';
 import { familySeed } from './runner.ts';
 
 /** The stateful family: random sequences of user operations checked against a model of what they wrote (§1, §4.2). */
 export const USER_SEQUENCES_ID = 'properties/user-sequences';
 const NAME = 'user-sequences';
-const TITLE = 'random sequences of user creates, edits, reads and role filters agree with a model of what they wrote (fast-check model-based testing)';
+const TITLE = 'random sequences of user creates, edits, reads and role filters, timesheet creates and date_range reads agree with a model of what they wrote (fast-check model-based testing)';
 export const USER_SEQUENCES_RULES: readonly RuleId[] = [
   'STORE-EDIT',
   'STORE-CREATE',
   'STORE-TEXT',
   'STORE-NUMBER',
+  'STORE-DATETIME',
   'USR-LIST-FILTER-ROLE',
+  'DATE-RANGE',
   'USR-ROLE-ID-DEFAULT',
   'USR-TRACK-LOCATION-DEFAULT',
   'USR-PAY-RATE-DEFAULT',
@@ -25,14 +30,19 @@ export const USER_SEQUENCES_RULES: readonly RuleId[] = [
 ];
 
 /** Sequences generated before any shrinking, each of at most MAX_COMMANDS calls (a call that needs a user the sequence has not created is left out, and costs nothing). */
-export const SEQUENCE_RUNS = 10;
+export const SEQUENCE_RUNS = 16;
 export const MAX_COMMANDS = 8;
 /** The family's request cap: its sequences and the shrinking of a failing one together (past it, no command runs). */
-export const SEQUENCE_REQUESTS = 48;
+export const SEQUENCE_REQUESTS = 64;
 /** Of the cap, what the sequences leave for shrinking the first one that fails. */
 export const SHRINK_REQUESTS = 16;
 /** The users the family creates at most: one per request of its cap (a sequence creates three at most, so in practice about a third of that). */
 export const SEQUENCE_USERS = SEQUENCE_REQUESTS;
+/** The timesheets likewise (a sequence creates three at most); users and timesheets together are one per request at most. */
+export const SEQUENCE_TIMESHEETS = SEQUENCE_REQUESTS;
+/** The first day the sequences may write timesheets on, and how many days after it: each run picks its days by its tag, each sequence its own three. */
+const FIRST_DAY = '2018-01-01';
+const DAYS = 700;
 
 export interface UserSequenceOptions {
   readonly send: (request: TargetRequest) => Promise<Exchange>;
@@ -55,6 +65,11 @@ export function userSequencesCheck(options: Pick<UserSequenceOptions, 'runSeed' 
     source: { kind: 'property', generator: NAME, seed: familySeed(options.runSeed, NAME), path: options.path ?? '' },
     replay: `${options.replayBase} --only ${USER_SEQUENCES_ID} --seed ${options.runSeed}`,
   };
+}
+
+/** The commands a sequence draws from: the user commands twice as often as the timesheet ones (an edit needs a read after it to show). */
+function commandMix(budget: RequestBudget): fc.Arbitrary<fc.AsyncCommand<SequenceModel, SequenceReal>> {
+  return fc.oneof({ weight: 2, arbitrary: fc.oneof(...userCommands(budget)) }, { weight: 1, arbitrary: fc.oneof(...timesheetCommands(budget)) });
 }
 
 interface Failed {
@@ -83,7 +98,10 @@ export async function runUserSequences(options: UserSequenceOptions): Promise<Ch
   // Set inside the property: a holder, so the checks after fc.check see what the runs left there.
   const state: { failed: Failed | null; unjudged: Error | null; sequences: number } = { failed: null, unjudged: null, sequences: 0 };
   const all: Exchange[] = [];
-  const property = fc.asyncProperty(fc.commands(userCommands(budget), { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
+  // Days of the run's own (by its tag): each sequence writes its timesheets on three of them, SEQUENCE_DAY_SPACING apart, after the last sequence's.
+  const firstDay = DateTime.fromISO(FIRST_DAY, { zone: 'UTC' }).plus({ days: familySeed(options.runSeed, options.uniqueTag) % DAYS });
+  const daysOf = (sequence: number) => [0, 1, 2].map((i) => firstDay.plus({ days: (sequence * 3 + i) * SEQUENCE_DAY_SPACING }).toISODate() as string);
+  const property = fc.asyncProperty(fc.commands([commandMix(budget)], { maxCommands: MAX_COMMANDS, size: 'max' }), async (commands) => {
     if (state.unjudged) return;
     state.sequences++;
     const real: SequenceReal = {
@@ -95,13 +113,16 @@ export async function runUserSequences(options: UserSequenceOptions): Promise<Ch
       },
       email: () => `${options.uniqueTag}.q${++emails}.${familySeed(options.runSeed, NAME).toString(36)}@example.com`,
       reading,
+      days: daysOf(state.sequences),
+      companyTimezone: options.profile.company_timezone,
+      dateRangeEnds: options.profile.date_range_ends,
       steps: [],
       exchanges: [],
     };
     try {
       // Every sequence starts with a user of its own (the other commands need one): its create is the first step.
       const setup = async () => {
-        const model: SequenceModel = { users: [] };
+        const model: SequenceModel = { users: [], timesheets: [] };
         if (affordable(budget)) await new CreateUser(budget, {}).run(model, real);
         return { model, real };
       };

@@ -4,7 +4,7 @@ import type { Step } from '../scenarios/format.ts';
 import { scenarioNeeds, type Role } from './needs.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import type { PropertyFamily } from '../properties/family.ts';
-import { SEQUENCE_USERS, USER_SEQUENCES_ID } from '../properties/user-sequences.ts';
+import { SEQUENCE_TIMESHEETS, SEQUENCE_USERS, USER_SEQUENCES_ID } from '../properties/user-sequences.ts';
 
 /** The kinds of record a run can create through the API; none of users, timesheets and breaks can be deleted (§4.5). */
 export type WrittenKind = 'user' | 'schedule' | 'timesheet' | 'break';
@@ -63,8 +63,11 @@ export function plannedWrites(plan: WritingPlan, createAdmins: boolean): Planned
     if (kind) byScenarios[kind]++;
   }
   const byGeneratedCases = none();
-  // The stateful family's sequences: a user per request of its cap at most.
-  if (plan.checks.some((c) => c.id === USER_SEQUENCES_ID && c.skip === undefined)) byGeneratedCases.user += SEQUENCE_USERS;
+  // The stateful family's sequences: a user or a timesheet per request of its cap at most.
+  if (plan.checks.some((c) => c.id === USER_SEQUENCES_ID && c.skip === undefined)) {
+    byGeneratedCases.user += SEQUENCE_USERS;
+    byGeneratedCases.timesheet += SEQUENCE_TIMESHEETS;
+  }
   for (const family of plan.families) {
     const kind = family.request.method === 'POST' ? kindOf(family.request.path) : undefined;
     if (kind && !skipped.has(`properties/${family.name}`)) byGeneratedCases[kind] += plan.casesPerFamily;
