@@ -8,19 +8,21 @@ import { RULES, ruleById } from '../../src/contract/rules.ts';
 import { startSink } from '../../src/webhooks/sink.ts';
 import type { Delivery } from '../../src/webhooks/delivery.ts';
 import { baselines, startTestServer, type TestServer } from '../support/reference-client.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 /**
  * One test per fault: the probe observes the behaviour the fault's rule governs. On the clean server
  * the observation is the spec-conforming one (`clean`); with the fault switched on it must differ.
  */
 interface Probe {
-  readonly probe: (t: TestServer) => Promise<unknown>;
+  readonly probe: (t: TestServer, clock: FakeClock) => Promise<unknown>;
   readonly clean: unknown;
   /** The server's rate limit for this probe (default: off). */
   readonly rateLimit?: RateLimitSetting;
+  /** The server's limiter counts by `clock`, which only the probe moves (exact windows, whatever the machine's load). */
+  readonly controlledClock?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const status = async (t: TestServer, method: string, path: string, body?: unknown) => (await t.call(method, path, { body })).status;
 const base = (t: TestServer) => baselines(t.server);
 const schedule = (t: TestServer, change: Record<string, unknown>, drop: string[] = []) => {
@@ -118,35 +120,39 @@ const PROBES: Record<FaultName, Probe> = {
   },
   'rate-limit-never-resets': {
     rateLimit: { limit: 5, windowMs: 300 },
+    controlledClock: true,
     clean: 200,
-    probe: async (t) => {
+    probe: async (t, clock) => {
       await burst(t, 6);
-      await sleep(400);
+      await clock.advanceTo(clock.now() + 400);
       return status(t, 'GET', '/users');
     },
   },
   'rate-limit-clock-window': {
     rateLimit: SMALL_LIMIT,
-    // 5 calls just before the clock's window boundary, 5 just after: the sliding window still holds the first 5.
+    controlledClock: true,
+    // 5 calls 150 ms before the clock's window boundary, 5 calls 20 ms after it: the sliding window still holds the first 5.
     clean: 0,
-    probe: async (t) => {
-      const windowMs = SMALL_LIMIT.windowMs;
-      const toBoundary = windowMs - (Date.now() % windowMs);
-      await sleep(toBoundary < 200 ? toBoundary + windowMs - 150 : toBoundary - 150);
+    probe: async (t, clock) => {
+      // The next window boundary of the clock but one, so there is room before it.
+      const boundary = (Math.floor(clock.now() / SMALL_LIMIT.windowMs) + 2) * SMALL_LIMIT.windowMs;
+      await clock.advanceTo(boundary - 150);
       await burst(t, 5);
-      await sleep(windowMs - (Date.now() % windowMs) + 20);
+      await clock.advanceTo(boundary + 20);
       return accepted(await burst(t, 5));
     },
   },
   'rate-limit-fixed-window': {
     rateLimit: SMALL_LIMIT,
+    controlledClock: true,
     // t=0: 1 call; t=600: 4 calls; t=1150: the first call has left the sliding window, the other 4 have not.
     clean: 1,
-    probe: async (t) => {
+    probe: async (t, clock) => {
+      const start = clock.now();
       await burst(t, 1);
-      await sleep(600);
+      await clock.advanceTo(start + 600);
       await burst(t, 4);
-      await sleep(550);
+      await clock.advanceTo(start + 1150);
       return accepted(await burst(t, 5));
     },
   },
@@ -417,10 +423,11 @@ describe('each fault changes the behaviour its rule governs', () => {
   });
 
   async function observe(fault: FaultName | null, probe: Probe): Promise<unknown> {
-    const t = await startTestServer({ tls, faults: fault ? [fault] : [], rateLimit: probe.rateLimit ?? null });
+    const clock = new FakeClock(1_000_000);
+    const t = await startTestServer({ tls, faults: fault ? [fault] : [], rateLimit: probe.rateLimit ?? null, ...(probe.controlledClock ? { clock } : {}) });
     running.push(t);
     try {
-      return await probe.probe(t);
+      return await probe.probe(t, clock);
     } finally {
       await t.close();
       running.splice(running.indexOf(t), 1);
