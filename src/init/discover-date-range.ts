@@ -1,3 +1,4 @@
+import { shiftYmdDate } from '../contract/formats/ymd-date.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { readField } from '../records/field-name.ts';
@@ -9,12 +10,6 @@ import { readList, type ListAnswer } from './list-answer.ts';
 /** The page size init reads a range at: §4.6's maximum. */
 const PAGE_SIZE = 100;
 
-/** `YYYY-MM-DD` moved by `by` days. */
-function shiftDay(day: string, by: number): string {
-  const at = new Date(`${day}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + by);
-  return at.toISOString().slice(0, 10);
-}
 
 /** A timesheet of the list with an ID and a start that begins with its date (`YYYY-MM-DD`, with an offset or without): its ID and that date, as written. */
 function dated(list: ListAnswer, reading: RecordReading): { id: number; day: string; start: string } | null {
@@ -46,7 +41,7 @@ function lists(answer: ListAnswer, id: number): 'yes' | 'no' | 'unclear' {
 export async function discoverDateRangeEnds(send: (r: TargetRequest) => Promise<Exchange>, timesheets: ListAnswer, reading: RecordReading): Promise<Discovery<'inclusive' | 'exclusive'>> {
   const sheet = dated(timesheets, reading);
   if (!sheet) return notFound(`${timesheets.said}: no timesheet with an ID and a dated start to read the range's ends with; left at either (the date-range-ends checks run once you declare inclusive or exclusive)`);
-  const range = async (from: number, to: number) => readList(await send({ method: 'GET', path: '/timesheets', query: { date_range: `${shiftDay(sheet.day, from)},${shiftDay(sheet.day, to)}`, page_size: PAGE_SIZE } }));
+  const range = async (from: number, to: number) => readList(await send({ method: 'GET', path: '/timesheets', query: { date_range: `${shiftYmdDate(sheet.day, from)},${shiftYmdDate(sheet.day, to)}`, page_size: PAGE_SIZE } }));
   const inside = await range(-1, 1);
   const what = `timesheet ${sheet.id} (start ${sheet.start})`;
   if (lists(inside, sheet.id) !== 'yes') return notFound(`${inside.said}: ${what} is not shown listed strictly inside the range, so its ends cannot be read; left at either`);

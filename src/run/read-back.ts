@@ -1,3 +1,4 @@
+import { shiftYmdDate } from '../contract/formats/ymd-date.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
@@ -288,7 +289,7 @@ class Reader {
       const start = s.fields.get('start')?.value;
       return typeof start === 'string' && /^\d{4}-\d{2}-\d{2}/.test(start) ? [start.slice(0, 10)] : [];
     });
-    const range: Record<string, string> = days.length === sheets.length ? { date_range: `${shiftDay(min(days), -1)},${shiftDay(max(days), 1)}` } : {};
+    const range: Record<string, string> = days.length === sheets.length ? { date_range: `${shiftYmdDate(min(days), -1)},${shiftYmdDate(max(days), 1)}` } : {};
     await this.#walk('/timesheets', range, 'timesheet', () => sheets.filter((s) => !out.found.has(key(s))).length, out);
   }
 
@@ -398,9 +399,3 @@ function bodyOf(text: string | undefined): Readonly<Record<string, unknown>> | n
 const min = (days: readonly string[]) => days.reduce((a, b) => (b < a ? b : a));
 const max = (days: readonly string[]) => days.reduce((a, b) => (b > a ? b : a));
 
-/** `YYYY-MM-DD` moved by `by` days. */
-function shiftDay(day: string, by: number): string {
-  const at = new Date(`${day}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + by);
-  return at.toISOString().slice(0, 10);
-}

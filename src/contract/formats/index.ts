@@ -12,6 +12,7 @@ export {
   isYmdDate,
   parseDateRange,
   formatYmdDate,
+  shiftYmdDate,
   type DateRange,
 } from './ymd-date.ts';
 export { isTimezoneName } from './timezone-name.ts';

@@ -41,3 +41,8 @@ export function parseDateRange(value: string): DateRange | null {
 export function formatYmdDate(date: DateTime): string {
   return date.toFormat('yyyy-MM-dd');
 }
+
+/** A `YYYY-MM-DD` date moved by `by` calendar days (`2026-02-28`, 1 → `2026-03-01`). */
+export function shiftYmdDate(day: string, by: number): string {
+  return DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: by }).toFormat('yyyy-MM-dd');
+}

@@ -13,7 +13,12 @@ import type { Expected } from '../../records/written-record.ts';
  * sequence wrote, what it acts on, and how a command ends when the target disagrees or cannot be judged.
  */
 
-const ok = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300;
+/** A 2xx answer. */
+export const ok = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300;
+/** How a refusal is named in a precondition: `status 422`, `no response (TIMEOUT)`. */
+export const answered = (e: Exchange) => (e.response ? `status ${e.response.status}` : `no response (${e.error?.code ?? 'OTHER'})`);
+/** The variable a replayed sequence captures the user `n`'s ID in. */
+export const userVar = (u: Pick<SequenceUser, 'n'>) => `{{ vars.user_${u.n} }}`;
 
 /** A timesheet the sequence created: its number, ID, day (`YYYY-MM-DD`, noon in the company's zone) and what was written. */
 export interface SequenceTimesheet {

@@ -1,10 +1,10 @@
+import { shiftYmdDate } from '../../contract/formats/ymd-date.ts';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import type { Exchange } from '../../client/exchange.ts';
 import type { DateRangeEnds } from '../../profile/readings.ts';
 import { readCreatedId } from '../../records/created-id.ts';
 import { createdFields, differences } from '../../records/written-record.ts';
-import { affordable, listed, sameId, sent, SequenceFailure, SequencePrecondition, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceTimesheet, type SequenceUser } from './sequence-model.ts';
+import { affordable, answered, listed, ok, sameId, sent, SequenceFailure, SequencePrecondition, userVar, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceTimesheet, type SequenceUser } from './sequence-model.ts';
 
 /**
  * The timesheet commands of the stateful family (§2.3, §4.3, §4.6): a timesheet created for one of
@@ -18,15 +18,8 @@ import { affordable, listed, sameId, sent, SequenceFailure, SequencePrecondition
 export const SEQUENCE_DAY_SPACING = 3;
 const NOTES = ['Shift 🕒 done', 'Rene\u0301e covered', '李 signed off', "O'Brien & <R&D>"];
 const MILEAGES = [0.25, 12.75, 1000.5];
-const ok = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300;
-const answered = (e: Exchange) => (e.response ? `status ${e.response.status}` : `no response (${e.error?.code ?? 'OTHER'})`);
-const userVar = (u: Pick<SequenceUser, 'n'>) => `{{ vars.user_${u.n} }}`;
 const sheetVar = (t: Pick<SequenceTimesheet, 'n'>) => `{{ vars.timesheet_${t.n} }}`;
 
-/** `YYYY-MM-DD` moved by `by` days. */
-function shiftDay(day: string, by: number): string {
-  return DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: by }).toISODate() as string;
-}
 
 /** Noon (and half past one) on `day` in `zone`, with that zone's offset then: the same calendar date in the company's zone and in UTC. */
 function noon(day: string, zone: string, time: string): string {
@@ -92,7 +85,7 @@ export class ReadRange implements fc.AsyncCommand<SequenceModel, SequenceReal> {
   async run(m: SequenceModel, r: SequenceReal): Promise<void> {
     const around = m.timesheets[this.index % m.timesheets.length] as SequenceTimesheet;
     const [from, to] = RANGES[this.shape];
-    const [first, last] = [shiftDay(around.day, from), shiftDay(around.day, to)];
+    const [first, last] = [shiftYmdDate(around.day, from), shiftYmdDate(around.day, to)];
     const query = { date_range: `${first},${last}`, page_size: 100 };
     const exchange = await sent(r, { method: 'GET', path: '/timesheets', query });
     if (!ok(exchange)) throw new SequencePrecondition(`a list of timesheets with date_range=${first},${last} was not served (${answered(exchange)})`);

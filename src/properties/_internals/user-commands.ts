@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import type { Exchange } from '../../client/exchange.ts';
 import type { RuleId } from '../../contract/rules.ts';
 import { readCreatedId } from '../../records/created-id.ts';
 import { readField } from '../../records/field-name.ts';
 import { createdFields, differences, editedFields, show, type Expected } from '../../records/written-record.ts';
-import { affordable, listed, sameId, sent, SequenceFailure, SequencePrecondition, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceUser } from './sequence-model.ts';
+import { affordable, answered, listed, ok, sameId, sent, SequenceFailure, SequencePrecondition, userVar, type RequestBudget, type SequenceModel, type SequenceReal, type SequenceUser } from './sequence-model.ts';
 
 /**
  * The commands of the user-sequences family (fast-check model-based testing, `fc.commands`): the
@@ -17,9 +16,6 @@ import { affordable, listed, sameId, sent, SequenceFailure, SequencePrecondition
 const PASSWORD = 'Valid-pass1';
 const FIRST = ['Ada', 'Zoë', 'Rene\u0301e', 'Max'];
 const LAST = ['Lovelace', "O'Brien", '李', 'Smith'];
-const ok = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300;
-const answered = (e: Exchange) => (e.response ? `status ${e.response.status}` : `no response (${e.error?.code ?? 'OTHER'})`);
-const userVar = (u: Pick<SequenceUser, 'n'>) => `{{ vars.user_${u.n} }}`;
 const emailVar = (u: Pick<SequenceUser, 'n'>) => `{{ vars.email_${u.n} }}`;
 
 /** POST /users: a user with the four required fields and some optional ones (every sequence starts with one, sent by its setup). */

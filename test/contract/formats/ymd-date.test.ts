@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { formatYmdDate, isYmdDate, parseDateRange, parseYmdDate } from '../../../src/contract/formats/ymd-date.ts';
+import { formatYmdDate, isYmdDate, parseDateRange, parseYmdDate, shiftYmdDate } from '../../../src/contract/formats/ymd-date.ts';
 
 describe('isYmdDate (Y-m-d, YYYY-MM-DD)', () => {
   it.each(['2026-01-31', '2024-02-29', '2000-02-29', '2026-12-31', '1999-01-01'])('accepts %s', (value) => {
@@ -69,5 +69,14 @@ describe('parseDateRange (date_range: two Y-m-d dates joined by one comma)', () 
     ['', 'the empty string'],
   ])('rejects %j (%s)', (value) => {
     expect(parseDateRange(value)).toBeNull();
+  });
+});
+
+describe('shiftYmdDate', () => {
+  it('moves a date by calendar days across month, leap-day and year ends, either way', () => {
+    expect(shiftYmdDate('2026-02-28', 1)).toBe('2026-03-01');
+    expect(shiftYmdDate('2024-02-28', 1)).toBe('2024-02-29');
+    expect(shiftYmdDate('2026-01-01', -1)).toBe('2025-12-31');
+    expect(shiftYmdDate('2026-03-08', 0)).toBe('2026-03-08');
   });
 });
