@@ -1,3 +1,4 @@
+import { admission, unitCost } from './admission.ts';
 import { asCheck } from './current-check.ts';
 import { CREATED_IDS_CHECK_ID } from './created-ids.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from './read-back.ts';
@@ -14,7 +15,6 @@ import { familyCheck, runFamily } from '../properties/run-properties.ts';
 import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import type { BudgetedPlan } from './budget.ts';
 import { budgetLimits } from './budget.ts';
-import { formatDuration } from '../duration.ts';
 import type { CertifyOptions } from './certify-options.ts';
 import { executionOf, type Execution } from './execution.ts';
 import type { Fates } from './meet-needs.ts';
@@ -56,7 +56,13 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates,
   const execution = executionOf(run, fates);
   const executed = await executeUnits(checkUnits(plan, execution, options), {
     stopped: () => guard.stopError() ?? watch.stopError(),
-    admit: admission(run),
+    admit: admission({
+      budget: options.runBudget,
+      phase: plan.rateLimit,
+      costOf: unitCost(plan, run.pacer.allowed === Infinity ? 0 : run.pacer.spanMs / run.pacer.allowed),
+      elapsedMs: () => Date.now() - run.startedAt.getTime(),
+      made: () => transport.made,
+    }),
     profile: options.profile,
     ...(options.interruption ? { interrupted: options.interruption.interrupted } : {}),
     ...(loop ? { hung: loop.emptied } : {}),
@@ -71,50 +77,6 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates,
   }
   if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${options.replayBase} --only ${CREATED_IDS_CHECK_ID}`), options.profile));
   return { results, stopped: executed.stopped, internalError: executed.internalError };
-}
-
-/**
- * A budget is a promise (`--within`, `--max-requests`): before a unit starts, what it costs at the
- * target's limit (its planned requests, paced; the rate-limit phase's own requests and windows; the
- * waits it plans) is set against what is left of the budget, less what the rate-limit phase needs
- * while it is still ahead (it judges rules no other check does, so the paced checks do not crowd it
- * out when the target answers slower than planned). A unit that does not fit is not run, with the
- * budget named; without a budget every unit is admitted.
- */
-function admission(run: OpenRun): (unit: CheckUnit) => string | null {
-  const budget = run.options.runBudget;
-  if (budget === undefined || (budget.withinMs === undefined && budget.maxRequests === undefined)) return () => null;
-  const msPerCall = run.pacer.allowed === Infinity ? 0 : run.pacer.spanMs / run.pacer.allowed;
-  const byId = new Map(run.plan.checks.map((c) => [c.id, c]));
-  const costOf = (unit: CheckUnit) => {
-    const checks = unit.ids.flatMap((id) => byId.get(id) ?? []).filter((c) => c.skip === undefined);
-    const phase = checks.some((c) => c.kind === 'rate-limit') ? run.plan.rateLimit : null;
-    const paced = checks.reduce((n, c) => n + c.requests, 0);
-    const waits = checks.reduce((n, c) => n + (c.waitMs ?? 0) + (c.watchMs ?? 0), 0);
-    return { requests: paced + (phase?.requests ?? 0), ms: paced * msPerCall + waits + (phase?.ms ?? 0), phase: phase !== null };
-  };
-  let phaseAhead = run.plan.rateLimit.any && run.plan.rateLimit.requests > 0;
-  const limits = budgetLimits(budget);
-  // The phase is kept with a tenth more time: the paced checks before it may take longer than planned.
-  const reserve = { requests: run.plan.rateLimit.requests, ms: run.plan.rateLimit.ms * 1.1 };
-  return (unit) => {
-    const cost = costOf(unit);
-    const leftMsNow = budget.withinMs === undefined ? Infinity : budget.withinMs - (Date.now() - run.startedAt.getTime());
-    const leftRequests = budget.maxRequests === undefined ? Infinity : budget.maxRequests - run.transport.made;
-    // The phase is over, or no longer fits: nothing is kept for it, and the paced checks may use what is left.
-    if (cost.phase || leftMsNow < reserve.ms || leftRequests < reserve.requests) phaseAhead = false;
-    const kept = phaseAhead ? reserve : { requests: 0, ms: 0 };
-    const forPhase = (what: string) => (phaseAhead ? `, ${what} of them kept for the rate-limit phase` : '');
-    if (budget.maxRequests !== undefined && run.transport.made + cost.requests + kept.requests > budget.maxRequests) {
-      const left = Math.max(0, budget.maxRequests - run.transport.made);
-      return `not run: budget (${limits}): it sends ${cost.requests} request${cost.requests === 1 ? '' : 's'} and ${left} were left${forPhase(String(kept.requests))}`;
-    }
-    const leftMs = budget.withinMs === undefined ? Infinity : budget.withinMs - (Date.now() - run.startedAt.getTime());
-    if (cost.ms + kept.ms > leftMs) {
-      return `not run: budget (${limits}): it takes about ${formatDuration(cost.ms)} at the target's limit and ${formatDuration(Math.max(0, leftMs))} were left${forPhase(formatDuration(kept.ms))}`;
-    }
-    return null;
-  };
 }
 
 /** The checks a full run sends and the budget left out: not-run, with the budget that left them out. */
@@ -184,7 +146,7 @@ interface UnitControl {
   /** Why the run stopped (a signal, its time, the target, a budget), asked before each unit; null while it goes on. */
   readonly stopped: () => RunStopped | null;
   /** Why a unit does not fit what is left of the budget ("not run: budget …"); null when it fits. */
-  readonly admit: (unit: CheckUnit) => string | null;
+  readonly admit: (ids: readonly string[]) => string | null;
   readonly profile: Profile;
   /** Resolves with the signal that interrupts the run. */
   readonly interrupted?: Promise<string>;
@@ -221,7 +183,7 @@ async function executeUnits(units: readonly CheckUnit[], control: UnitControl): 
       continue;
     }
     stopped ??= signal === null ? control.stopped() : new RunStopped(`interrupted by ${signal}`, 'interrupted');
-    const unfit = stopped === null ? control.admit(unit) : null;
+    const unfit = stopped === null ? control.admit(unit.ids) : null;
     if (stopped !== null) {
       byUnit[i] = isChosenStop(stopped.stoppedBy) ? unit.notRun(`not run: ${stopped.reason}`) : unit.notRun(stopped.reason, 'errored');
       continue;
