@@ -32,7 +32,8 @@ const LAYERS = [
   { folder: 'run', what: 'a certification: plan, preflight, checks, verdicts, reports; the embedded target; the selftest', imports: [...ENGINE, 'webhooks', 'load', 'checks', 'scenarios', 'properties', 'ratelimit', 'regressions'] },
   { folder: 'init', what: '`clockcheck init`: a profile discovered from the target\'s answers', imports: [...ENGINE, 'checks', 'run'] },
   { folder: 'grade', what: '`clockcheck grade`: recorded traffic (HAR) judged against the rules, passively', imports: [...ENGINE, 'checks', 'run'] },
-  { folder: 'cli', what: 'argv → command → exit code', imports: [...ENGINE, 'webhooks', 'load', 'checks', 'scenarios', 'properties', 'ratelimit', 'regressions', 'openapi', 'diff', 'run', 'init', 'grade'] },
+  { folder: 'workload', what: '`clockcheck load --workload`: flows of documented operations, open and closed arrival, results per operation, their verdict and reports', imports: [...ENGINE, 'load', 'checks', 'properties', 'run', 'grade'] },
+  { folder: 'cli', what: 'argv → command → exit code', imports: [...ENGINE, 'webhooks', 'load', 'checks', 'scenarios', 'properties', 'ratelimit', 'regressions', 'openapi', 'diff', 'run', 'init', 'grade', 'workload'] },
   { folder: 'reference', what: 'the reference server and its fault catalog', imports: ['contract'] },
 ];
 

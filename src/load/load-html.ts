@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { formatDuration } from '../duration.ts';
 import { html, trustedHtml, type SafeHtml } from '../report/safe-html.ts';
-import { timelineChart } from './_internals/timeline-chart.ts';
+import { timelineChart } from './timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
-import { LOAD_CSS } from './_internals/load-css.ts';
+import { LOAD_CSS } from './load-css.ts';
 import { LATENCY_PERCENTILES, notJudgedBeyondVerdict, type LoadReport } from './load-report.ts';
 import type { LoadCheck } from './load-verdict.ts';
 

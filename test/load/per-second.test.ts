@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PerSecondCounts } from '../../src/load/per-second.ts';
-import { timelineChart } from '../../src/load/_internals/timeline-chart.ts';
+import { timelineChart } from '../../src/load/timeline-chart.ts';
 
 describe('PerSecondCounts', () => {
   it('counts responses per second from the start, by kind, empty seconds included', () => {

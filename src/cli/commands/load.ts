@@ -76,6 +76,13 @@ made, an option (--ensure among them) is malformed, or the Artillery report is n
     'server-rate-limit': { kind: 'parsed', placeholder: 'LIMIT/WINDOW|off', default: 'off', parse: parseRateLimit, help: "the embedded server's limit (without --target)" },
     fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a fault of the embedded server (without --target; `clockcheck serve --list-faults` lists them)' },
     quiet: { kind: 'boolean', help: 'no progress line on stderr' },
+    workload: {
+      kind: 'string',
+      placeholder: 'FILE|default',
+      help: "load the whole API as its users do: weighted scenarios, each a flow of documented operations with captured IDs and think times (a workload YAML file, or `default`: an admin integration's day); results per operation; --ensure 'POST /timesheets: p99<=800ms' bounds one operation",
+    },
+    'read-only': { kind: 'boolean', help: 'with --workload: keep only the scenarios that read (writes are permanent on this API)' },
+    seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'with --workload: the seed of the scenario choice and the generated bodies' },
     export: {
       kind: 'choice',
       values: ['artillery'],
@@ -212,14 +219,16 @@ export async function loadCommand(argv: string[]): Promise<number> {
   if (values.export !== undefined && values['from-artillery'] !== undefined) throw new UsageError('load: --export writes a script and --from-artillery reads a report: give one');
   if (input.args.file !== undefined && values.export === undefined) throw new UsageError(`load: "${input.args.file}": a FILE is for --export artillery FILE; load takes no other argument`);
   const options = resolveLoadOptions({
+    ...(values.workload === undefined ? { ensure: values.ensure } : {}),
     endpoint: values.endpoint,
     connections: values.connections,
     duration: values.duration,
     amount: values.amount,
     rate: values.rate,
-    ensure: values.ensure,
   });
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
+  if (values.workload !== undefined) return workloadCommand(values, profile);
+  if (values['read-only'] || values.seed !== undefined) throw new UsageError(`load: --${values['read-only'] ? 'read-only' : 'seed'} goes with --workload (a one-endpoint run sends GET only, and nothing generated)`);
   if (values.export !== undefined) return exportArtillery(values, input.args.file, options, profile);
   if (values['from-artillery'] !== undefined) return fromArtillery(values, options, profile);
   return runLoadCommand(values, options, profile);
@@ -266,6 +275,82 @@ async function runLoadCommand(values: LoadValues, options: LoadOptions, profile:
     });
     const paths = await writeLoadReports(report, resolve(values['report-dir'], runId));
     process.stdout.write(redactor.text(loadSummary(report, { color: useColor(process.stdout), paths })));
+    return report.exitCode;
+  } finally {
+    await server?.close();
+  }
+}
+
+/**
+ * `load --workload FILE|default`: the workload's flows against --target or an embedded reference
+ * server, per-operation results and verdict. A workload that writes needs --yes on a target that is
+ * not loopback, and says before it starts how many records it creates at most.
+ */
+async function workloadCommand(values: LoadValues, profile: Profile): Promise<number> {
+  for (const [flag, given] of [['--endpoint', values.endpoint], ['--amount', values.amount], ['--export', values.export], ['--from-artillery', values['from-artillery']]] as const) {
+    if (given !== undefined) throw new UsageError(`load: ${flag} does not go with --workload (${flag === '--amount' ? 'a workload runs for a time: give --duration' : flag === '--endpoint' ? 'the workload names its operations' : 'a workload is run by clockcheck itself'})`);
+  }
+  const { loadWorkload } = await import('../../workload/workload-file.ts');
+  const { defaultWorkload } = await import('../../workload/default-workload.ts');
+  const plan = await import('../../workload/workload-plan.ts');
+  const { describeArrival } = await import('../../workload/arrival.ts');
+  const { parseWorkloadEnsure } = await import('../../workload/workload-ensure.ts');
+  let workload = values.workload === 'default' ? defaultWorkload() : await loadWorkload(values.workload as string);
+  // The command line's shape over the workload's own arrival: validated as for a one-endpoint run.
+  const shape = resolveLoadOptions({ connections: values.connections, duration: values.duration, rate: values.rate });
+  workload = {
+    ...workload,
+    arrival: plan.arrivalWith(workload.arrival, {
+      ...(values.rate !== undefined ? { rate: shape.rate! } : {}),
+      ...(values.connections !== undefined ? { connections: shape.connections } : {}),
+      ...(values.duration !== undefined && shape.stop.kind === 'duration' ? { durationMs: shape.stop.seconds * 1000 } : {}),
+    }),
+  };
+  if (values['read-only']) workload = plan.readOnlyWorkload(workload);
+  const ensure = parseWorkloadEnsure(values.ensure, plan.operationsOf(workload));
+  const target = values.target ?? profile.target;
+  if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
+  if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
+  for (const name of values.fault) faultByName(name);
+  const writes = plan.maxWrites(workload);
+  const what = `workload ${workload.name}, ${describeArrival(workload.arrival)}${writes > 0 ? `, creating or editing at most ${writes} records (permanent: this API deletes no user, timesheet or break)` : ', reads only'}`;
+  const hostname = target ? hostnameOf(target) : null;
+  if (hostname !== null && !isLoopbackHost(hostname) && !values.yes) {
+    throw new UsageError(`refusing to load ${hostname} without --yes: it is not this machine, and this would send the ${what}; add --yes to confirm${writes > 0 ? ' (or --read-only to send only reads)' : ''}`);
+  }
+  if (target) plan.requireFixtures(workload, profile);
+  const { reach, server } = await openTarget(target, profile, values, values['server-rate-limit']);
+  try {
+    const { embeddedProfile } = await import('../../run/embedded-profile.ts');
+    const runProfile = server ? embeddedProfile({ ...server, rateLimit: values['server-rate-limit'] }) : profile;
+    let rateLimit: RateLimitWindow | null = null;
+    if (values['rate-limit'] !== undefined) rateLimit = values['rate-limit'];
+    else if (server) rateLimit = values['server-rate-limit'];
+    else if (values.profile) rateLimit = { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window };
+    const seed = values.seed ?? Math.floor(Math.random() * 2 ** 31);
+    const runId = loadRunId(new Date());
+    if (!values.quiet) process.stderr.write(`load: ${reach.origin}${profile.api_prefix}: ${what}; seed ${seed}\n`);
+    const { runWorkloadLoad } = await import('../../workload/workload-run.ts');
+    const report = await runWorkloadLoad({
+      origin: reach.origin,
+      apiPrefix: profile.api_prefix,
+      token: reach.token,
+      tls: { caPem: reach.caPem, insecure: reach.insecure },
+      allowPlainHttp: values['allow-http'],
+      profile: runProfile,
+      workload,
+      seed,
+      readOnly: values['read-only'],
+      ensure,
+      rateLimit,
+      embedded: server !== null,
+      toolVersion: toolVersion(),
+      runId,
+    });
+    const { writeWorkloadReports } = await import('../../workload/write-workload-reports.ts');
+    const { workloadSummary } = await import('../../workload/workload-summary.ts');
+    const paths = await writeWorkloadReports(report, resolve(values['report-dir'], runId));
+    process.stdout.write(new Redactor(reach.token).text(workloadSummary(report, { color: useColor(process.stdout), paths })));
     return report.exitCode;
   } finally {
     await server?.close();

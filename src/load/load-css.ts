@@ -28,6 +28,8 @@ h1 { font-size: 20px; margin: 0; } h2 { font-size: 17px; margin: 28px 0 10px; pa
 .chart text { font-size: 12.5px; fill: var(--fg); } .chart .bar-value { fill: var(--muted); }
 .chart .axis { stroke: var(--line); stroke-width: 1; }
 .bar.t-latency { fill: var(--latency); } .bar.t-tail { fill: var(--tail); }
+.chart .lat-p50 { stroke: var(--latency); stroke-width: 1.5; fill: none; } .chart .lat-p99 { stroke: var(--tail); stroke-width: 1.5; fill: none; }
+table.ops td, table.ops th { padding: 2px 8px; text-align: right; } table.ops td:first-child, table.ops th:first-child { text-align: left; font-family: ui-monospace, monospace; }
 .bar.t-2xx { fill: var(--s2xx); } .bar.t-3xx { fill: var(--s3xx); } .bar.t-4xx { fill: var(--s4xx); } .bar.t-429 { fill: var(--s429); }
 .bar.t-5xx { fill: var(--s5xx); } .bar.t-error, .bar.t-1xx { fill: var(--error); }
 table { border-collapse: collapse; min-width: 320px; }

@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../../report/safe-html.ts';
-import type { SecondCounts } from '../per-second.ts';
+import { html, type SafeHtml } from '../report/safe-html.ts';
+import type { SecondCounts } from './per-second.ts';
 
 const WIDTH = 720;
 const HEIGHT = 180;
