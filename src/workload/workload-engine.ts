@@ -99,6 +99,147 @@ interface Captured {
 
 const isSuccess = (exchange: Exchange) => exchange.error === undefined && exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300;
 
+const resolve = (value: FlowValue, captures: ReadonlyMap<string, Captured>): unknown => ('capture' in value ? captures.get(value.capture)!.id : value.literal);
+
+/** The request of one step, with what the flow captured so far; null for a break whose timesheet is too short to slice. */
+function requestOf(step: RequestStep, captures: ReadonlyMap<string, Captured>, bodies: FlowBodies): TargetRequest | null {
+  const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
+  const path = step.pathCapture === null ? model.path : model.path.replace(/\{[a-z_]+\}/, String(captures.get(step.pathCapture)!.id));
+  const query = Object.keys(step.query).length > 0 ? Object.fromEntries(Object.entries(step.query).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v])) : undefined;
+  if (model.method === 'GET') {
+    const ids = step.ids?.map((v) => resolve(v, captures));
+    return { method: 'GET', path, ...(query ? { query } : {}), ...(ids ? { json: { ids } } : {}) };
+  }
+  const fields = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, resolve(v, captures)]));
+  const timesheetValue = step.with.timesheet_id;
+  const timesheet = timesheetValue && 'capture' in timesheetValue ? captures.get(timesheetValue.capture)?.timesheet : undefined;
+  const body = bodies.body(step.operation as Exclude<WorkloadOperationName, 'GET /users' | 'GET /timesheets' | 'GET /breaks'>, { fields, ...(timesheet ? { timesheet } : {}), ...(step.slice ? { slice: step.slice } : {}) });
+  return body === null ? null : { method: model.method, path, json: body };
+}
+
+/** One run's state: what every flow records into, and the signal that ends the grace. */
+class WorkloadExecution {
+  readonly startMs: number;
+  readonly operations = new Map<WorkloadOperationName, OperationStats>();
+  readonly total: OperationStats;
+  readonly scenarios: ScenarioOutcome[];
+  readonly written: WrittenByLoad[] = [];
+  writesNotKept = 0;
+  readonly arrivals = { scheduled: 0, started: 0, dropped: 0 };
+  readonly stop = new AbortController();
+  lastAnswerMs: number;
+  readonly pick: () => number;
+
+  constructor(readonly options: WorkloadEngineOptions) {
+    this.startMs = options.clock.now();
+    this.lastAnswerMs = this.startMs;
+    this.total = new OperationStats(this.startMs);
+    this.scenarios = options.workload.scenarios.map((s) => ({ name: s.name, weight: s.weight, started: 0, completed: 0, stopped: new Map(), cutAtEnd: 0, durations: new ServedLatency() }));
+    this.pick = picker(options.workload.scenarios, seededRandom(options.seed));
+  }
+
+  statsOf(name: WorkloadOperationName): OperationStats {
+    let stats = this.operations.get(name);
+    if (!stats) this.operations.set(name, (stats = new OperationStats(this.startMs)));
+    return stats;
+  }
+
+  /** One request step: sent, measured, kept when it wrote; null when the flow goes on, else why it stops. */
+  async step(step: RequestStep, captures: Map<string, Captured>): Promise<string | null> {
+    const { clock, send, bodies, profile } = this.options;
+    const built = requestOf(step, captures, bodies);
+    if (built === null) return `${step.operation}: the timesheet is too short for its breaks`;
+    const stats = this.statsOf(step.operation);
+    stats.sent();
+    this.total.sent();
+    const exchange = await send(built);
+    stats.add(exchange);
+    this.total.add(exchange);
+    this.lastAnswerMs = Math.max(this.lastAnswerMs, clock.now());
+    this.options.onExchange?.(step.operation, exchange);
+    if (!isSuccess(exchange)) return `${step.operation} ${exchange.response ? `answered ${exchange.response.status}` : `failed: ${exchange.error?.code ?? 'no answer'}`}`;
+    const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
+    const kind = model.creates ?? model.edits;
+    if (kind === undefined) return null;
+    const read = readCreatedId(exchange.response?.json, profile, kind);
+    const id = model.edits ? captures.get(step.pathCapture!)!.id : read.kind === 'id' ? read.id : null;
+    if (id === null) return `${step.operation} answered 2xx: ${unusableIdReason(read)}`;
+    const body = (built.json ?? {}) as Record<string, unknown>;
+    if (this.written.length < MAX_KEPT_WRITES) this.written.push({ kind, id, operation: step.operation, body, exchangeId: exchange.id });
+    else this.writesNotKept++;
+    if (step.as !== null) captures.set(step.as, { id, ...(kind === 'timesheet' ? { timesheet: { id, start: String(body.start), end: String(body.end) } } : {}) });
+    return null;
+  }
+
+  /** One flow of the scenario at `index`, step by step, until it ends, stops or is cut. */
+  async flow(index: number): Promise<void> {
+    const { clock, workload } = this.options;
+    const scenario = workload.scenarios[index]!;
+    const outcome = this.scenarios[index]!;
+    outcome.started++;
+    const began = clock.now();
+    const captures = new Map<string, Captured>();
+    for (const [i, step] of scenario.flow.entries()) {
+      if (this.stop.signal.aborted) {
+        outcome.cutAtEnd++;
+        return;
+      }
+      if (step.kind === 'think') {
+        await clock.sleep(step.ms, this.stop.signal);
+        continue;
+      }
+      const stopped = await this.step(step, captures);
+      if (stopped !== null) {
+        outcome.stopped.set(stopped, (outcome.stopped.get(stopped) ?? 0) + 1);
+        return;
+      }
+      const next = scenario.flow[i + 1];
+      if (workload.thinkMs > 0 && next !== undefined && next.kind !== 'think') await clock.sleep(workload.thinkMs, this.stop.signal);
+    }
+    outcome.completed++;
+    outcome.durations.add(200, clock.now() - began);
+  }
+
+  outcome(): WorkloadOutcome {
+    const { startMs, operations, total, scenarios, arrivals, written, writesNotKept } = this;
+    return { startMs, endMs: Math.max(this.lastAnswerMs, startMs), operations, total, scenarios, arrivals, written, writesNotKept };
+  }
+}
+
+/** Open model: each arrival at its time starts a flow, unless max_in_flight are in flight (then it is dropped). */
+async function openArrivals(run: WorkloadExecution, arrival: Extract<Workload['arrival'], { model: 'open' }>, inFlight: Set<Promise<void>>): Promise<void> {
+  const { clock } = run.options;
+  for (const offset of arrivalTimes(arrival.phases)) {
+    await sleepUntil(clock, run.startMs + offset);
+    run.arrivals.scheduled++;
+    if (inFlight.size >= arrival.maxInFlight) {
+      run.arrivals.dropped++;
+      continue;
+    }
+    run.arrivals.started++;
+    const flow = run.flow(run.pick()).finally(() => inFlight.delete(flow));
+    inFlight.add(flow);
+  }
+}
+
+/** Closed model: each connection runs flows back to back until the time is up or max_flows have started. */
+function closedArrivals(run: WorkloadExecution, arrival: Extract<Workload['arrival'], { model: 'closed' }>, inFlight: Set<Promise<void>>, endMs: number): void {
+  const { clock } = run.options;
+  let flows = 0;
+  const connection = async () => {
+    while (!run.stop.signal.aborted && clock.now() < endMs && flows < arrival.maxFlows) {
+      flows++;
+      run.arrivals.scheduled++;
+      run.arrivals.started++;
+      await run.flow(run.pick());
+    }
+  };
+  for (let c = 0; c < arrival.connections; c++) {
+    const vu = connection().finally(() => inFlight.delete(vu));
+    inFlight.add(vu);
+  }
+}
+
 /**
  * Runs a workload: flows arrive (open model: on a schedule that does not wait for the target; closed
  * model: each connection starts its next flow when its last one ends), each step a request through
@@ -108,127 +249,17 @@ const isSuccess = (exchange: Exchange) => exchange.error === undefined && exchan
  * `clock`, so the arrival logic runs exactly on a controlled one.
  */
 export async function runWorkload(options: WorkloadEngineOptions): Promise<WorkloadOutcome> {
-  const { workload, clock, send, bodies } = options;
-  const startMs = clock.now();
-  const operations = new Map<WorkloadOperationName, OperationStats>();
-  const total = new OperationStats(startMs);
-  const scenarios: ScenarioOutcome[] = workload.scenarios.map((s) => ({ name: s.name, weight: s.weight, started: 0, completed: 0, stopped: new Map(), cutAtEnd: 0, durations: new ServedLatency() }));
-  const written: WrittenByLoad[] = [];
-  let writesNotKept = 0;
-  const arrivals = { scheduled: 0, started: 0, dropped: 0 };
-  const stop = new AbortController();
-  let lastAnswerMs = startMs;
-  const pick = picker(workload.scenarios, seededRandom(options.seed));
-  const statsOf = (name: WorkloadOperationName) => {
-    let stats = operations.get(name);
-    if (!stats) operations.set(name, (stats = new OperationStats(startMs)));
-    return stats;
-  };
-
-  const resolve = (value: FlowValue, captures: ReadonlyMap<string, Captured>): unknown => ('capture' in value ? captures.get(value.capture)!.id : value.literal);
-
-  const request = (step: RequestStep, captures: ReadonlyMap<string, Captured>): TargetRequest | null => {
-    const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
-    const path = step.pathCapture === null ? model.path : model.path.replace(/\{[a-z_]+\}/, String(captures.get(step.pathCapture)!.id));
-    const query = Object.keys(step.query).length > 0 ? Object.fromEntries(Object.entries(step.query).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v])) : undefined;
-    if (model.method === 'GET') {
-      const ids = step.ids?.map((v) => resolve(v, captures));
-      return { method: 'GET', path, ...(query ? { query } : {}), ...(ids ? { json: { ids } } : {}) };
-    }
-    const fields = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, resolve(v, captures)]));
-    const timesheetValue = step.with.timesheet_id;
-    const timesheet = timesheetValue && 'capture' in timesheetValue ? captures.get(timesheetValue.capture)?.timesheet : undefined;
-    const body = bodies.body(step.operation as Exclude<WorkloadOperationName, 'GET /users' | 'GET /timesheets' | 'GET /breaks'>, { fields, ...(timesheet ? { timesheet } : {}), ...(step.slice ? { slice: step.slice } : {}) });
-    return body === null ? null : { method: model.method, path, json: body };
-  };
-
-  const runFlow = async (index: number): Promise<void> => {
-    const scenario = workload.scenarios[index]!;
-    const outcome = scenarios[index]!;
-    outcome.started++;
-    const began = clock.now();
-    const captures = new Map<string, Captured>();
-    const stopped = (reason: string) => outcome.stopped.set(reason, (outcome.stopped.get(reason) ?? 0) + 1);
-    for (const [i, step] of scenario.flow.entries()) {
-      if (stop.signal.aborted) {
-        outcome.cutAtEnd++;
-        return;
-      }
-      if (step.kind === 'think') {
-        await clock.sleep(step.ms, stop.signal);
-        continue;
-      }
-      const built = request(step, captures);
-      if (built === null) return void stopped(`${step.operation}: the timesheet is too short for its breaks`);
-      const stats = statsOf(step.operation);
-      stats.sent();
-      total.sent();
-      const exchange = await send(built);
-      stats.add(exchange);
-      total.add(exchange);
-      lastAnswerMs = Math.max(lastAnswerMs, clock.now());
-      options.onExchange?.(step.operation, exchange);
-      if (!isSuccess(exchange)) return void stopped(`${step.operation} ${exchange.response ? `answered ${exchange.response.status}` : `failed: ${exchange.error?.code ?? 'no answer'}`}`);
-      const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
-      const kind = model.creates ?? model.edits;
-      if (kind !== undefined) {
-        const id = model.edits ? captures.get(step.pathCapture!)!.id : readId(exchange, kind);
-        if (id === null) return void stopped(`${step.operation} answered 2xx: ${unusableIdReason(readCreatedId(exchange.response?.json, options.profile, kind))}`);
-        const body = (built.json ?? {}) as Record<string, unknown>;
-        if (written.length < MAX_KEPT_WRITES) written.push({ kind, id, operation: step.operation, body, exchangeId: exchange.id });
-        else writesNotKept++;
-        if (step.as !== null) captures.set(step.as, { id, ...(kind === 'timesheet' ? { timesheet: { id, start: String(body.start), end: String(body.end) } } : {}) });
-      }
-      const next = scenario.flow[i + 1];
-      if (workload.thinkMs > 0 && next !== undefined && next.kind !== 'think') await clock.sleep(workload.thinkMs, stop.signal);
-    }
-    outcome.completed++;
-    outcome.durations.add(200, clock.now() - began);
-  };
-
-  const readId = (exchange: Exchange, kind: CreatedKind): RecordId | null => {
-    const read = readCreatedId(exchange.response?.json, options.profile, kind);
-    return read.kind === 'id' ? read.id : null;
-  };
-
+  const { workload, clock } = options;
+  const run = new WorkloadExecution(options);
   const inFlight = new Set<Promise<void>>();
-  const launch = (index: number) => {
-    const flow = runFlow(index).finally(() => inFlight.delete(flow));
-    inFlight.add(flow);
-  };
-  const { arrival } = workload;
-  const endOfArrivals = startMs + arrivalSpanMs(arrival);
-  if (arrival.model === 'open') {
-    for (const offset of arrivalTimes(arrival.phases)) {
-      await sleepUntil(clock, startMs + offset);
-      arrivals.scheduled++;
-      if (inFlight.size >= arrival.maxInFlight) {
-        arrivals.dropped++;
-        continue;
-      }
-      arrivals.started++;
-      launch(pick());
-    }
-  } else {
-    let flows = 0;
-    const connection = async () => {
-      while (!stop.signal.aborted && clock.now() < endOfArrivals && flows < arrival.maxFlows) {
-        flows++;
-        arrivals.scheduled++;
-        arrivals.started++;
-        await runFlow(pick());
-      }
-    };
-    for (let c = 0; c < arrival.connections; c++) {
-      const vu = connection().finally(() => inFlight.delete(vu));
-      inFlight.add(vu);
-    }
-  }
+  const endOfArrivals = run.startMs + arrivalSpanMs(workload.arrival);
+  if (workload.arrival.model === 'open') await openArrivals(run, workload.arrival, inFlight);
+  else closedArrivals(run, workload.arrival, inFlight, endOfArrivals);
   await sleepUntil(clock, endOfArrivals);
   // The flows in flight finish within the grace; then their steps not yet sent are cut.
   await within(clock, Promise.all([...inFlight]), Math.max(0, endOfArrivals + options.graceMs - clock.now()));
-  stop.abort();
+  run.stop.abort();
   // What is still in flight is a request each, bounded by the client's exchange timeout.
   await Promise.all([...inFlight]);
-  return { startMs, endMs: Math.max(lastAnswerMs, startMs), operations, total, scenarios, arrivals, written, writesNotKept };
+  return run.outcome();
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.ts';
 import { readInputFile } from '../input/input-file.ts';
-import { sourceErrorAt, sourceErrorFromIssues } from '../input/source-issue.ts';
+import { dottedPath, sourceErrorAt, sourceErrorFromIssues } from '../input/source-issue.ts';
 import { parseYamlSource, SourceError, type YamlSource } from '../input/yaml-source.ts';
 import type { CreatedKind } from '../records/created-id.ts';
 import { MAX_DURATION_SECONDS } from '../load/load-options.ts';
@@ -200,7 +200,7 @@ export function parseWorkload(text: string, file: string): Workload {
   const w = parsed.data;
   const names = new Set<string>();
   for (const [i, s] of w.scenarios.entries()) {
-    if (names.has(s.name)) throw new SourceError(file, source.lineOf(['scenarios', i, 'name']), `scenarios.${i}.name`, `"${s.name}" names two scenarios`, 'give each a name of its own: the report shows results per scenario');
+    if (names.has(s.name)) throw new SourceError(file, source.lineOf(['scenarios', i, 'name']), dottedPath(['scenarios', i, 'name']), `"${s.name}" names two scenarios`, 'give each a name of its own: the report shows results per scenario');
     names.add(s.name);
   }
   const arrival: Arrival =
