@@ -166,3 +166,39 @@ export function apiTraffic(entries: readonly HarEntry[], options: { readonly api
   }
   return { observed, elsewhere, hosts: [...hosts].sort(), redact: (text) => redactor.text(text) };
 }
+
+/** A body clockcheck sent or received, as a recording has it: known, with its text. */
+function sentBody(text: string | undefined, bytes?: number): RecordedBody {
+  return { known: true, text: text ?? '', bytes: bytes ?? Buffer.byteLength(text ?? '') };
+}
+
+/**
+ * An exchange clockcheck itself sent (already redacted), as `grade` judges one: its path under
+ * `apiPrefix`, its operation (§4), its bodies parsed. The credential is the token in §5.2's raw form
+ * (clockcheck's client sends it so). Null for an exchange outside the API prefix.
+ */
+export function observeExchange(exchange: Exchange, apiPrefix: string): Observed | null {
+  const url = new URL(exchange.request.url);
+  const prefix = apiPrefix.replace(/\/+$/, '');
+  if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return null;
+  const path = url.pathname.slice(prefix.length) || '/';
+  const requestBody = exchange.request.body === undefined ? ({ known: true, text: '', bytes: 0 } as const) : sentBody(exchange.request.body);
+  const request = parseJson(requestBody);
+  const response = exchange.response;
+  const responseBody = response === undefined || response.bodyTruncated ? ({ known: false, why: response ? 'cut at the keeping cap' : 'no response' } as const) : sentBody(response.body, response.bodyBytes);
+  return {
+    exchange,
+    path,
+    query: url.searchParams,
+    operation: operationFor(exchange.request.method, path),
+    requestBody,
+    responseBody,
+    requestJson: request.json,
+    ...(request.problem === undefined ? {} : { requestJsonProblem: request.problem }),
+    responseJson: response?.json,
+    credential: { form: 'raw', fingerprint: null },
+    startMs: exchange.sentAtMs,
+    endMs: exchange.sentAtMs + exchange.durationMs,
+    ...(response === undefined ? { noResponse: exchange.error?.message ?? 'no response' } : {}),
+  };
+}

@@ -13,6 +13,7 @@ import { userRoutes } from './handlers/users.ts';
 import { webhookRoutes } from './handlers/webhooks.ts';
 import { literalCreatedId, readIds, readPathId, writeIds, type IdWire } from './id-wire.ts';
 import { jsonText, parseJsonExact } from '../contract/json-text.ts';
+import { BUSY_CONNECTIONS, Concurrency, LoadFaultEffects, SLOW_MS_PER_REQUEST } from './load-faults.ts';
 
 export interface AppOptions {
   readonly ctx: ServerContext;
@@ -100,9 +101,12 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
   const html = ctx.fault('errors-not-json');
   const limitedStatus = ctx.fault('rate-limit-wrong-status') ? 503 : 429;
   const limitedBody = ctx.fault('rate-limit-silent-body') ? { message: 'Rate limit exceeded.' } : TOO_MANY;
+  const loadFaults = new LoadFaultEffects({ fault: (name) => ctx.fault(name), stores: { users: ctx.users, timesheets: ctx.timesheets, breaks: ctx.breaks } });
+  const concurrency = new Concurrency();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    const busyConnections = concurrency.note(req.socket, clock.now());
     const authenticated = tokens.authenticates(req.headers.authorization);
     const key = authenticated ? 'token' : `anonymous:${req.socket.remoteAddress ?? ''}`;
     // The check-and-record is synchronous: no request can slip in between (the racy fault's reads lag instead).
@@ -138,14 +142,9 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
         throw error;
       }
       const params = Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, readPathId(ids, value)]));
-      const answer = match.handler({
-        method,
-        params,
-        query: url.searchParams,
-        body,
-        origin: url.origin,
-        path: url.pathname,
-      });
+      // The load faults (load-faults.ts) see how many connections are busy as the answer is made.
+      const answer = loadFaults.apply(method, path, match.handler({ method, params, query: url.searchParams, body, origin: url.origin, path: url.pathname }), busyConnections >= BUSY_CONNECTIONS);
+      if (ctx.fault('load-slow-timesheets') && method === 'POST' && /^\/timesheets\/?$/.test(path)) await clock.sleep(SLOW_MS_PER_REQUEST * (busyConnections - 1));
       const created = method === 'POST' && answer.status < 300 && !path.startsWith('/webhooks');
       const written = writeIds(ids, answer.body, path.startsWith('/breaks') ? 'break' : 'other');
       const response = { ...answer, body: created ? literalCreatedId(ids, written) : written };

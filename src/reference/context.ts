@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { FaultName } from './faults.ts';
+import type { LoadFaultName } from './load-faults.ts';
 import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRecord, WebhookSubscription } from './records.ts';
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../contract/formats/index.ts';
@@ -29,13 +30,13 @@ export class ServerContext {
 
   constructor(
     readonly companyTimezone: string,
-    private readonly faults: ReadonlySet<FaultName>,
+    private readonly faults: ReadonlySet<FaultName | LoadFaultName>,
     /** How the server answers where the spec says "not shown". */
     readonly dialect: Dialect = STANDARD_DIALECT,
   ) {}
 
   /** True when the named fault is switched on. */
-  fault(name: FaultName): boolean {
+  fault(name: FaultName | LoadFaultName): boolean {
     return this.faults.has(name);
   }
 

@@ -2,6 +2,7 @@ import type { RuleId } from '../contract/rules.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { UsageError } from '../errors.ts';
 import type { Dialect } from './dialect.ts';
+import { isLoadFaultName, LOAD_FAULTS, type LoadFaultName } from './load-faults.ts';
 
 /**
  * Injected faults of the reference server. Each one breaks exactly one spec rule (its `rule`),
@@ -198,6 +199,9 @@ const FAULTS_BY_NAME: ReadonlyMap<string, Fault> = new Map(FAULTS.map((f) => [f.
  */
 export function faultByName(name: string): Fault {
   const found = FAULTS_BY_NAME.get(name);
+  if (!found && isLoadFaultName(name)) {
+    throw new UsageError(`"${name}" is a load fault: it shows only under concurrent load, which a certification does not send; \`clockcheck load --workload default --fault ${name}\` shows it`);
+  }
   if (!found) {
     const near = didYouMean(name, [...FAULTS_BY_NAME.keys()]);
     throw new UsageError(`unknown fault "${name}"${near ? ` (did you mean "${near}"?)` : ''}; \`clockcheck serve --list-faults\` lists them`);
@@ -207,4 +211,19 @@ export function faultByName(name: string): Fault {
 
 export function isFaultName(name: string): name is FaultName {
   return FAULTS_BY_NAME.has(name);
+}
+
+/**
+ * A fault the reference server can switch on: one of the catalog (faults.ts) or a load fault
+ * (load-faults.ts), by name.
+ * @throws UsageError on a name neither has, with the nearest.
+ */
+export function serverFaultByName(name: string): FaultName | LoadFaultName {
+  if (isLoadFaultName(name)) return name;
+  const found = FAULTS_BY_NAME.get(name);
+  if (!found) {
+    const near = didYouMean(name, [...FAULTS_BY_NAME.keys(), ...LOAD_FAULTS.map((f) => f.name)]);
+    throw new UsageError(`unknown fault "${name}"${near ? ` (did you mean "${near}"?)` : ''}; \`clockcheck serve --list-faults\` lists them`);
+  }
+  return found.name as FaultName;
 }

@@ -6,7 +6,8 @@ import { createRequestListener } from './app.ts';
 import { generateTlsIdentity, type TlsIdentity } from '../tls/certificate.ts';
 import type { Clock } from '../clock.ts';
 import { ServerContext } from './context.ts';
-import { faultByName, type FaultName } from './faults.ts';
+import { serverFaultByName, type FaultName } from './faults.ts';
+import type { LoadFaultName } from './load-faults.ts';
 import {
   FixedWindowLimiter,
   NoLimiter,
@@ -59,7 +60,7 @@ export interface ReferenceServer {
   readonly token: string;
   readonly tls: TlsIdentity;
   readonly seed: SeedSummary;
-  readonly faults: readonly FaultName[];
+  readonly faults: readonly (FaultName | LoadFaultName)[];
   readonly companyTimezone: string;
   /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
   readonly rateLimit: RateLimitSetting | null;
@@ -101,7 +102,7 @@ const PLAIN_HTTP_REFUSAL =
  * `plain-http-served` fault is on.
  */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const faults = (options.faults ?? []).map((name) => faultByName(name).name as FaultName);
+  const faults = (options.faults ?? []).map((name) => serverFaultByName(name));
   const companyTimezone = options.companyTimezone ?? 'America/Chicago';
   const ctx = new ServerContext(companyTimezone, new Set(faults), DIALECTS[options.dialect ?? 'standard']);
   const seeded = seed(ctx, options.seed);

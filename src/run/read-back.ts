@@ -63,6 +63,12 @@ export interface ReadBackDeps {
    */
   readonly maxRequests: number;
   readonly replay: string;
+  /**
+   * A record written with a 2xx that the reads do not find, also after the settle time, is a lost
+   * write (STORE-CREATE) when every list was read to its end: `load --workload` judges so. Default
+   * false (a run's read-back judges what it finds): a list a budget cut short proves nothing.
+   */
+  readonly missingIsLost?: boolean;
 }
 
 const BREAK_LIST = /\/breaks\/?$/;
@@ -169,12 +175,14 @@ export class ReadBackWatch {
     // The spec promises no consistency delay either way: what differs, or a break an `ids` read left out, is read once more after the settle time.
     // An `ids` read that left some out is sent again as it was (an ids filter may drop only some of many IDs).
     const shortOf = (r: ReadAll) => new Set(r.idsShort.flatMap((s) => s.missing.map(key)));
-    if (judged.differing.size > 0 || read.idsShort.length > 0) {
+    const notFound = () => (deps.missingIsLost ? records.filter((r) => r.kind !== 'break' && !read.found.has(key(r))) : []);
+    const unseen = new Set(notFound().map(key));
+    if (judged.differing.size > 0 || read.idsShort.length > 0 || unseen.size > 0) {
       await deps.clock.sleep(deps.profile.read_back.settle);
       reader.allowMore();
       const short = shortOf(read);
       const breaksAgain = read.idsShort.length > 0;
-      const again = records.filter((r) => judged.differing.has(key(r)) || short.has(key(r)) || (breaksAgain && r.kind === 'break'));
+      const again = records.filter((r) => judged.differing.has(key(r)) || short.has(key(r)) || unseen.has(key(r)) || (breaksAgain && r.kind === 'break'));
       const reread = await reader.readAll(again, breaksAgain ? listed : []);
       for (const record of again) {
         const found = reread.found.get(key(record));
@@ -182,6 +190,11 @@ export class ReadBackWatch {
       }
       read = { ...read, exchanges: [...read.exchanges, ...reread.exchanges], problems: [...read.problems, ...reread.problems], idsShort: reread.idsShort };
       judged = judgeAll(records, read.found, deps.profile);
+    }
+    judged.findings.push(...storedTwice(records, read.found));
+    if (deps.missingIsLost && read.problems.length === 0 && reader.left > 0) {
+      const lost = await lostWrites(reader, notFound(), read, deps.profile);
+      judged.findings.unshift(...lost);
     }
     for (const short of read.idsShort) {
       judged.findings.unshift({
@@ -354,6 +367,80 @@ function finding(record: Kept, diff: Difference, read: Exchange): Finding {
     expected: `${record.kind} ${record.id}${record.writers.size > 0 ? ` (written by ${[...record.writers].sort().join(', ')})` : ''}: ${diff.expected}`,
     actual: `${diff.field} ${diff.actual} in the list read`,
     exchangeIds: [...(write ? [write.id] : []), read.id],
+    ...writtenBy([record]),
+  };
+}
+
+/**
+ * Users listed more often than the run created them: two listed users with an e-mail the run sent
+ * in one accepted create only (each e-mail the run writes is unique to it: unique-values.ts). One
+ * create stored twice (STORE-CREATE). Only what the reads listed is seen: a copy on a page the walk
+ * did not reach is not.
+ */
+function storedTwice(records: readonly Kept[], found: ReadonlyMap<string, Found>): Finding[] {
+  const written = new Map<string, Kept[]>();
+  for (const record of records) {
+    const email = record.kind === 'user' ? record.fields.get('email')?.value : undefined;
+    if (typeof email === 'string') written.set(email, [...(written.get(email) ?? []), record]);
+  }
+  const listed = new Map<string, { id: string; exchange: Exchange }[]>();
+  for (const [k, entry] of found) {
+    const email = k.startsWith('user:') ? (entry.item as { email?: unknown } | null)?.email : undefined;
+    if (typeof email === 'string' && written.has(email)) listed.set(email, [...(listed.get(email) ?? []), { id: k.slice('user:'.length), exchange: entry.exchange }]);
+  }
+  const findings: Finding[] = [];
+  for (const [email, copies] of listed) {
+    const creates = written.get(email)!;
+    if (copies.length <= creates.length) continue;
+    findings.push({
+      ruleId: 'STORE-CREATE',
+      expected: `one user for each accepted create with e-mail ${email} (${creates.length}: user ${creates.map((r) => r.id).join(', ')})`,
+      actual: `${copies.length} users listed with it: ${copies.map((c) => c.id).join(', ')} (a create stored twice)`,
+      exchangeIds: [...new Set([...creates.flatMap((r) => r.writes.map((w) => w.id)), ...copies.map((c) => c.exchange.id)])],
+      ...writtenBy(creates),
+    });
+  }
+  return findings;
+}
+
+/** Breaks an `ids` read left out that are read once more alone, at most (each a request). */
+const MAX_SINGLE_READS = 20;
+
+/**
+ * Lost writes (ReadBackDeps.missingIsLost): each user or timesheet written with a 2xx that no list
+ * read found, and each break the `ids` reads left out that a read of its ID alone does not list either
+ * (one it does list is the ids filter's doing, BRK-IDS-FILTER, and stays in `read.idsShort`).
+ */
+async function lostWrites(reader: Reader, notFound: readonly Kept[], read: ReadAll, profile: Profile): Promise<Finding[]> {
+  const findings = notFound.map((record) => lostFinding(record, `not listed by GET /${record.kind}s read to its end${record.kind === 'user' ? ' (searched for the run\'s nonce, then the whole list)' : ' (the dates written, a day either side)'}, also after ${formatDuration(profile.read_back.settle)}`, read.exchanges.at(-1)));
+  const remaining: ReadAll['idsShort'] = [];
+  let reads = 0;
+  for (const short of read.idsShort) {
+    const stillShort: Kept[] = [];
+    for (const b of short.missing) {
+      if (reads >= MAX_SINGLE_READS || reader.left <= 0) {
+        stillShort.push(b);
+        continue;
+      }
+      reads++;
+      const alone = await reader.readAll([b]);
+      read.exchanges.push(...alone.exchanges);
+      if (alone.found.has(key(b))) stillShort.push(b);
+      else findings.push(lostFinding(b, `not listed by GET /breaks with its ID alone (ids [${b.id}]), nor with the others`, alone.exchanges.at(-1)));
+    }
+    if (stillShort.length > 0) remaining.push({ ...short, missing: stillShort });
+  }
+  read.idsShort.splice(0, read.idsShort.length, ...remaining);
+  return findings;
+}
+
+function lostFinding(record: Kept, actual: string, read: Exchange | undefined): Finding {
+  const write = record.writes.at(-1);
+  return {
+    ruleId: 'STORE-CREATE',
+    expected: `${record.kind} ${record.id}, created with a 2xx${write ? ` (exchange ${write.id})` : ''}, read back (a lost write otherwise)`,
+    actual,
+    exchangeIds: [...(write ? [write.id] : []), ...(read ? [read.id] : [])],
     ...writtenBy([record]),
   };
 }

@@ -3,6 +3,8 @@ import { formatDuration } from '../duration.ts';
 import { judgeThreshold, type LoadMeasures, type ThresholdCheck } from '../load/judge-thresholds.ts';
 import { maxServedCalls, type RateLimitWindow } from '../load/load-verdict.ts';
 import type { ServedLatencyFigures } from '../load/served-latency.ts';
+import type { CheckResult } from '../report/model.ts';
+import type { SampleReport } from './answer-sample.ts';
 import { describeArrival } from './arrival.ts';
 import type { OperationFigures } from './operation-stats.ts';
 import type { WorkloadThreshold } from './workload-ensure.ts';
@@ -14,7 +16,7 @@ export const WORKLOAD_REPORT_SCHEMA_VERSION = '1.0.0';
 
 /** One line of a workload run's verdict, for the whole run (`operation` null) or one operation. */
 export interface WorkloadCheck {
-  readonly id: 'no-5xx' | 'all-answered' | 'within-rate-limit' | 'ensure';
+  readonly id: 'no-5xx' | 'all-answered' | 'within-rate-limit' | 'ensure' | 'answers-conform' | 'no-lost-writes';
   readonly operation: WorkloadOperationName | null;
   readonly title: string;
   readonly rule?: RuleId;
@@ -75,6 +77,10 @@ export interface WorkloadReport {
   readonly total: OperationFigures;
   readonly operations: readonly OperationResult[];
   readonly scenarios: readonly ScenarioResult[];
+  /** The sampled answers judged by the rules `run` judges an answer by alone. */
+  readonly sample: SampleReport;
+  /** What the load wrote, read back after it (null: it wrote no user, timesheet or break). */
+  readonly readBack: CheckResult | null;
   /** Records created (and edited) with a 2xx, by kind. */
   readonly written: { readonly created: Readonly<Record<string, number>>; readonly edited: Readonly<Record<string, number>>; readonly notKept: number };
   readonly verdict: { readonly status: 'passed' | 'failed'; readonly checks: readonly WorkloadCheck[] };
@@ -92,6 +98,8 @@ export interface WorkloadReportContext {
   readonly readOnly: boolean;
   readonly ensure: readonly WorkloadThreshold[];
   readonly rateLimit: RateLimitWindow | null;
+  readonly sample: SampleReport;
+  readonly readBack: CheckResult | null;
   /** Epoch ms of the run's start and end, for the report's times. */
   readonly startedAtMs: number;
   readonly finishedAtMs: number;
@@ -154,6 +162,39 @@ function limitCheck(total: OperationFigures, durationMs: number, rateLimit: Rate
   return served <= max ? { ...base, status: 'passed', detail: within } : { ...base, status: 'failed', detail: `${within}: ${served - max} beyond the limit` };
 }
 
+/** Each rule an operation's sampled answers broke, as a failed line; one passed line when none was broken. */
+function sampleChecks(sample: SampleReport): WorkloadCheck[] {
+  if (sample.every === 0) return [{ id: 'answers-conform', operation: null, title: 'Sampled answers conform', status: 'skipped', detail: 'not judged: --sample none' }];
+  const broken = sample.rules.filter((r) => r.broken > 0);
+  if (broken.length === 0) {
+    const rules = new Set(sample.rules.map((r) => r.rule)).size;
+    return [{ id: 'answers-conform', operation: null, title: 'Sampled answers conform', status: 'passed', detail: `${sample.judged} answers judged (1 in ${sample.every} of each operation, and every one not 2xx) by ${rules} rules: none broken` }];
+  }
+  return broken.map((r) => {
+    const first = r.findings[0];
+    return {
+      id: 'answers-conform',
+      operation: r.operation,
+      title: `${r.operation}: ${r.rule}`,
+      rule: r.rule,
+      status: 'failed',
+      detail: `${r.broken} of ${r.held + r.broken} sampled answers broke it${first ? `: expected ${first.expected}; got ${first.actual} (exchange ${first.exchangeIds.join(', ')})` : ''}`,
+    };
+  });
+}
+
+/** No lost writes: the read-back's verdict, with the rule of the first difference. */
+function readBackCheck(readBack: CheckResult | null): WorkloadCheck {
+  const base = { id: 'no-lost-writes', operation: null, title: 'Every record written with a 2xx reads back as written' } as const;
+  if (readBack === null) return { ...base, status: 'skipped', detail: 'not judged: the load wrote no user, timesheet or break' };
+  const first = readBack.findings[0];
+  if (readBack.status === 'failed' && first) {
+    return { ...base, rule: first.ruleId, status: 'failed', detail: `${readBack.findings.length}${readBack.findings.length >= 12 ? '+' : ''} differences, first ${first.ruleId}: expected ${first.expected}; got ${first.actual}` };
+  }
+  if (readBack.status === 'passed') return { ...base, status: 'passed', detail: readBack.reason ?? 'read back' };
+  return { ...base, status: 'skipped', detail: `not judged: ${readBack.reason ?? readBack.status}` };
+}
+
 /** The report of a workload run, with its verdict. */
 export function buildWorkloadReport(outcome: WorkloadOutcome, context: WorkloadReportContext): WorkloadReport {
   const durationMs = Math.max(0, outcome.endMs - outcome.startMs);
@@ -166,6 +207,8 @@ export function buildWorkloadReport(outcome: WorkloadOutcome, context: WorkloadR
   const checks: WorkloadCheck[] = [
     ...operations.flatMap((o) => defaultChecks(o.operation, o, boundedOn(o.operation))),
     limitCheck(total, durationMs, context.rateLimit),
+    ...sampleChecks(context.sample),
+    readBackCheck(context.readBack),
     ...context.ensure.map((t): WorkloadCheck => {
       const figures = t.operation === null ? total : operations.find((o) => o.operation === t.operation)!;
       const judged = judgeThreshold(t.threshold, measuresOf(figures));
@@ -209,6 +252,8 @@ export function buildWorkloadReport(outcome: WorkloadOutcome, context: WorkloadR
       cutAtEnd: s.cutAtEnd,
       durationMs: s.durations.summary(),
     })),
+    sample: context.sample,
+    readBack: context.readBack,
     written: { created: count(false), edited: count(true), notKept: outcome.writesNotKept },
     verdict: { status: failed ? 'failed' : 'passed', checks },
     exitCode: failed ? 1 : 0,

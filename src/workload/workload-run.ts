@@ -4,6 +4,8 @@ import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import type { RateLimitWindow } from '../load/load-verdict.ts';
 import type { Profile } from '../profile/profile.ts';
 import { fixturesContext } from '../properties/profile-context.ts';
+import { ReadBackWatch, readBackRequests } from '../run/read-back.ts';
+import { AnswerSample, DEFAULT_SAMPLE_EVERY } from './answer-sample.ts';
 import { FlowBodies } from './flow-bodies.ts';
 import type { WorkloadThreshold } from './workload-ensure.ts';
 import { runWorkload } from './workload-engine.ts';
@@ -12,6 +14,8 @@ import { buildWorkloadReport, type WorkloadReport } from './workload-report.ts';
 
 /** How long flows still in flight when the arrivals end may go on: then their steps not yet sent are cut. */
 export const WORKLOAD_GRACE_MS = 10_000;
+/** Requests the read-back may send beyond what its records need (readBackRequests): the rest of a long user list, breaks read alone. */
+export const READ_BACK_EXTRA_REQUESTS = 70;
 /** Each exchange's deadline under load (load's timeout): no answer in 10 s is a timeout. */
 export const WORKLOAD_EXCHANGE_MS = 10_000;
 
@@ -33,6 +37,10 @@ export interface WorkloadRunOptions {
   readonly embedded: boolean;
   readonly toolVersion: string;
   readonly runId: string;
+  /** One answer in this many per operation is judged, and every answer that is not 2xx (default 20; 0: none). */
+  readonly sampleEvery?: number;
+  /** The replay command of the run, for the read-back's findings. */
+  readonly replay: string;
   readonly clock?: Clock;
 }
 
@@ -58,6 +66,8 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
     connections: Math.min(256, arrival.model === 'closed' ? arrival.connections : arrival.maxInFlight),
   });
   const startedAtMs = Date.now();
+  const sample = new AnswerSample({ profile: run.profile, given: true }, run.apiPrefix, run.sampleEvery ?? DEFAULT_SAMPLE_EVERY);
+  const readBack = new ReadBackWatch(run.profile);
   try {
     const outcome = await runWorkload({
       workload: run.workload,
@@ -67,7 +77,17 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
       profile: run.profile,
       seed: run.seed,
       graceMs: WORKLOAD_GRACE_MS,
+      onExchange: (operation, exchange) => {
+        sample.observe(operation, exchange);
+        readBack.observe(exchange);
+      },
     });
+    // After the load (and the profile's settle time, where a record read back differs): every user,
+    // timesheet and break written with a 2xx, read back through the lists and compared by meaning.
+    const counts = readBack.counts;
+    const written = counts.user + counts.timesheet + counts.break;
+    // Room for the whole user list after the search, and for breaks read alone: a list the requests cut short proves no write lost.
+    const readBackResult = written === 0 ? null : await readBack.check({ send: (request) => client.send(request), profile: run.profile, clock, nonce, maxRequests: readBackRequests(counts) + READ_BACK_EXTRA_REQUESTS, replay: run.replay, missingIsLost: true });
     return buildWorkloadReport(outcome, {
       runId: run.runId,
       toolVersion: run.toolVersion,
@@ -79,6 +99,8 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
       readOnly: run.readOnly,
       ensure: run.ensure,
       rateLimit: run.rateLimit,
+      sample: sample.report(),
+      readBack: readBackResult,
       startedAtMs,
       finishedAtMs: Date.now(),
     });

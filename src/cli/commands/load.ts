@@ -14,7 +14,7 @@ import { loadRunId, runLoad } from '../../load/load-run.ts';
 import { loadSummary } from '../../load/load-summary.ts';
 import type { RateLimitWindow } from '../../load/load-verdict.ts';
 import { writeLoadReports } from '../../load/write-load-reports.ts';
-import { faultByName } from '../../reference/faults.ts';
+import { serverFaultByName } from '../../reference/faults.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import type { ReferenceServer } from '../../reference/server.ts';
 import { startEmbeddedTarget } from '../../run/embedded-target.ts';
@@ -83,6 +83,13 @@ made, an option (--ensure among them) is malformed, or the Artillery report is n
     },
     'read-only': { kind: 'boolean', help: 'with --workload: keep only the scenarios that read (writes are permanent on this API)' },
     seed: { kind: 'integer', placeholder: 'N', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'with --workload: the seed of the scenario choice and the generated bodies' },
+    sample: {
+      kind: 'parsed',
+      placeholder: '1/N|all|none',
+      parse: parseSample,
+      defaultHelp: '1/20',
+      help: 'with --workload: which answers are judged by the rules `run` judges an answer by alone: one in N of each operation, and every answer that is not 2xx',
+    },
     export: {
       kind: 'choice',
       values: ['artillery'],
@@ -96,6 +103,15 @@ made, an option (--ensure among them) is malformed, or the Artillery report is n
   },
   positionals: [{ name: 'file', help: 'with --export artillery: the script to write (- for stdout)' }],
 });
+
+/** `--sample`: `1/20` → 20, `all` → 1, `none` → 0. */
+function parseSample(text: string): number {
+  if (text === 'all') return 1;
+  if (text === 'none') return 0;
+  const match = /^1\/(\d{1,6})$/.exec(text.trim());
+  if (!match || Number(match[1]) < 1) throw new UsageError(`--sample "${text}" is not 1/N, all or none (e.g. 1/20: one answer in 20 of each operation, and every answer that is not 2xx)`);
+  return Number(match[1]);
+}
 
 /** How `--from-artillery` names its file in every error about it (exit 2, one line). */
 const ARTILLERY_REPORT_ROLE: JsonFileRole = {
@@ -228,7 +244,9 @@ export async function loadCommand(argv: string[]): Promise<number> {
   });
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
   if (values.workload !== undefined) return workloadCommand(values, profile);
-  if (values['read-only'] || values.seed !== undefined) throw new UsageError(`load: --${values['read-only'] ? 'read-only' : 'seed'} goes with --workload (a one-endpoint run sends GET only, and nothing generated)`);
+  for (const flag of ['read-only', 'seed', 'sample'] as const) {
+    if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`load: --${flag} goes with --workload (a one-endpoint run sends GET only, nothing generated, and judges no answer)`);
+  }
   if (values.export !== undefined) return exportArtillery(values, input.args.file, options, profile);
   if (values['from-artillery'] !== undefined) return fromArtillery(values, options, profile);
   return runLoadCommand(values, options, profile);
@@ -239,7 +257,7 @@ async function runLoadCommand(values: LoadValues, options: LoadOptions, profile:
   const target = values.target ?? profile.target;
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
-  for (const name of values.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
+  for (const name of values.fault) serverFaultByName(name); // a name no fault has is a UsageError with a suggestion
   const hostname = target ? hostnameOf(target) : null;
   if (hostname !== null && !isLoopbackHost(hostname) && !values.yes) {
     const envToken = process.env[profile.token_env];
@@ -311,7 +329,7 @@ async function workloadCommand(values: LoadValues, profile: Profile): Promise<nu
   const target = values.target ?? profile.target;
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
-  for (const name of values.fault) faultByName(name);
+  for (const name of values.fault) serverFaultByName(name);
   const writes = plan.maxWrites(workload);
   const what = `workload ${workload.name}, ${describeArrival(workload.arrival)}${writes > 0 ? `, creating or editing at most ${writes} records (permanent: this API deletes no user, timesheet or break)` : ', reads only'}`;
   const hostname = target ? hostnameOf(target) : null;
@@ -346,6 +364,8 @@ async function workloadCommand(values: LoadValues, profile: Profile): Promise<nu
       embedded: server !== null,
       toolVersion: toolVersion(),
       runId,
+      ...(values.sample === undefined ? {} : { sampleEvery: values.sample }),
+      replay: `clockcheck load --workload ${values.workload} --seed ${seed}${target ? ` --target ${reach.origin}` : ''}`,
     });
     const { writeWorkloadReports } = await import('../../workload/write-workload-reports.ts');
     const { workloadSummary } = await import('../../workload/workload-summary.ts');

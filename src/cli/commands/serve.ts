@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../tls/certificate.ts';
-import { FAULTS, faultByName } from '../../reference/faults.ts';
+import { FAULTS, serverFaultByName } from '../../reference/faults.ts';
+import { LOAD_FAULTS } from '../../reference/load-faults.ts';
 import { RATE_LIMIT_COUNTINGS } from '../../reference/rate-limiter.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
@@ -71,6 +72,10 @@ function listFaults(): void {
   console.log(`${'FAULT'.padEnd(width)}  ${'RULE'.padEnd(ruleWidth)}  SEEN BY   DESCRIPTION`);
   for (const f of FAULTS) console.log(`${f.name.padEnd(width)}  ${f.rule.padEnd(ruleWidth)}  ${f.observable.padEnd(8)}  ${f.description}`);
   console.log(`\n${FAULTS.length} faults`);
+  console.log(`\nLoad faults: only under concurrent load (a certification never meets them; \`clockcheck load --workload default --fault NAME\` shows each):`);
+  const loadWidth = Math.max(...LOAD_FAULTS.map((f) => f.name.length));
+  for (const f of LOAD_FAULTS) console.log(`${f.name.padEnd(loadWidth)}  ${(f.rule ?? '-').padEnd(ruleWidth)}  ${f.description} Shows in ${f.shows}.`);
+  console.log(`\n${LOAD_FAULTS.length} load faults`);
 }
 
 /** The lines `serve` prints after the listening line: where the CA is, the token's source, the seed data. */
@@ -132,7 +137,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     listFaults();
     return 0;
   }
-  for (const name of options.fault) faultByName(name); // a name no fault has is a UsageError with a suggestion
+  for (const name of options.fault) serverFaultByName(name); // a name no fault has is a UsageError with a suggestion
   if (Boolean(options.cert) !== Boolean(options.key)) throw new UsageError('--cert and --key go together');
   const rateLimit = options['rate-limit'];
   const counting = options['rate-limit-counts'];
