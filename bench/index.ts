@@ -9,6 +9,7 @@ import { runnerVersusUndici, type LoopFigures } from './runner-vs-undici.ts';
 import { embeddedCertification, npmStartCertification, type CertificationFigures } from './embedded-certification.ts';
 import { generatorThroughput, type GeneratorFigures } from './generators.ts';
 import { loadVersusAutocannon, type RatioFigures } from './load-vs-autocannon.ts';
+import { workloadVersusAutocannon } from './workload-vs-autocannon.ts';
 import { initDiscovery, type InitFigures } from './init-discovery.ts';
 import { hostileRuns, type HostileRunFigures } from './hostile-runs.ts';
 import { cliStartup, type StartupFigures } from './cli-startup.ts';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<Figures[]>> = {
   certification: async () => [await npmStartCertification(), await embeddedCertification()],
   generators: async () => generatorThroughput({ secondsPerFamily: 2 }),
   load: () => loadVersusAutocannon({ durationSeconds: duration, connections: 10 }),
+  workload: () => workloadVersusAutocannon({ durationSeconds: duration, connections: 10 }),
   init: async () => [
     await initDiscovery('standard', false),
     await initDiscovery('standard', true),

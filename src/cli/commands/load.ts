@@ -30,6 +30,10 @@ export const LOAD_COMMAND = defineCommand({
   name: 'load',
   description: `Sends load to one endpoint with autocannon and writes reports/<run-id>/{load.json,load.html}: latency
 percentiles, throughput, the status histogram, the requests left unanswered, errors and timeouts.
+With --workload FILE|default it loads the whole API instead: weighted scenarios, each a flow of
+documented operations (open or closed arrival), with results, --ensure thresholds and charts per
+operation, a sample of the answers judged by the spec's rules, and every record written read back
+after the load (a write answered 2xx and not found, or read back different, is a lost write).
 The token comes from CLOCKCHECK_TOKEN (or the profile's token_env), never from the command line.
 A target that is not loopback (127.0.0.0/8, ::1, localhost) needs --yes.
 Without --target, an embedded reference server is started, its limit set by --server-rate-limit,
