@@ -65,7 +65,7 @@ ${latencyChart(o.operation, o)}
 </section>`,
   );
   const scenarios = report.scenarios.map(
-    (s) => html`<tr data-scenario="${s.name}"><td>${s.name}</td><td>${s.weight}</td><td>${s.started}</td><td>${s.completed}</td><td>${s.stopped.map((x) => `${x.count} × ${x.reason}`).join('; ') || '–'}</td><td>${s.cutAtEnd}</td><td>${ms(s.durationMs?.p50)}</td><td>${ms(s.durationMs?.p99)}</td></tr>`,
+    (s) => html`<tr data-scenario="${s.name}"><td>${s.name}</td><td>${s.weight}</td><td>${s.started}</td><td>${s.completed ?? "–"}</td><td>${s.stopped.map((x) => `${x.count} × ${x.reason}`).join('; ') || '–'}</td><td>${s.cutAtEnd}</td><td>${ms(s.durationMs?.p50)}</td><td>${ms(s.durationMs?.p99)}</td></tr>`,
   );
   return html`<!DOCTYPE html>
 <html lang="en">

@@ -38,7 +38,8 @@ export interface ScenarioResult {
   readonly name: string;
   readonly weight: number;
   readonly started: number;
-  readonly completed: number;
+  /** Every step answered 2xx; null where not known (an Artillery report counts completed virtual users over all scenarios only). */
+  readonly completed: number | null;
   /** Stopped at an answer that was not 2xx, by reason, most first. */
   readonly stopped: readonly { readonly reason: string; readonly count: number }[];
   readonly cutAtEnd: number;
@@ -50,6 +51,10 @@ export interface ScenarioResult {
 export interface WorkloadReport {
   readonly kind: 'workload';
   readonly schemaVersion: string;
+  /** Who measured the run: clockcheck itself, or Artillery (`--from-artillery`: its report rendered). */
+  readonly source: 'clockcheck' | 'artillery';
+  /** What this report could not judge, each `what: why` (empty for clockcheck's own runs). */
+  readonly notJudged: readonly string[];
   readonly runId: string;
   readonly tool: { readonly name: 'clockcheck'; readonly version: string };
   readonly target: { readonly origin: string; readonly apiPrefix: string; readonly embedded: boolean };
@@ -195,35 +200,79 @@ function readBackCheck(readBack: CheckResult | null): WorkloadCheck {
   return { ...base, status: 'skipped', detail: `not judged: ${readBack.reason ?? readBack.status}` };
 }
 
+/** What a workload report is made from, whoever measured the run. */
+export interface WorkloadFigures {
+  readonly source: WorkloadReport['source'];
+  readonly notJudged: readonly string[];
+  readonly durationMs: number;
+  readonly total: OperationFigures;
+  readonly operations: readonly { readonly operation: WorkloadOperationName; readonly figures: OperationFigures }[];
+  readonly scenarios: readonly ScenarioResult[];
+  readonly arrivals: WorkloadOutcome['arrivals'];
+  readonly written: WorkloadReport['written'];
+  readonly sample: SampleReport | null;
+  readonly readBack: CheckResult | null;
+}
+
 /** The report of a workload run, with its verdict. */
 export function buildWorkloadReport(outcome: WorkloadOutcome, context: WorkloadReportContext): WorkloadReport {
   const durationMs = Math.max(0, outcome.endMs - outcome.startMs);
-  const total = outcome.total.figures(durationMs);
-  const operations: OperationResult[] = [...outcome.operations]
-    .map(([operation, stats]) => ({ operation, ...stats.figures(durationMs) }))
-    .map((o) => ({ ...o, share: total.sent === 0 ? 0 : Math.round((o.sent / total.sent) * 10_000) / 100 }))
-    .sort((a, b) => b.sent - a.sent || a.operation.localeCompare(b.operation));
-  const boundedOn = (operation: WorkloadOperationName | null) => new Set(context.ensure.filter((t) => t.operation === operation).map((t) => t.threshold.quantity));
-  const checks: WorkloadCheck[] = [
-    ...operations.flatMap((o) => defaultChecks(o.operation, o, boundedOn(o.operation))),
-    limitCheck(total, durationMs, context.rateLimit),
-    ...sampleChecks(context.sample),
-    readBackCheck(context.readBack),
-    ...context.ensure.map((t): WorkloadCheck => {
-      const figures = t.operation === null ? total : operations.find((o) => o.operation === t.operation)!;
-      const judged = judgeThreshold(t.threshold, measuresOf(figures));
-      return { id: 'ensure', operation: t.operation, title: t.text, status: judged.status, detail: judged.detail, threshold: judged.threshold };
-    }),
-  ];
   const count = (edits: boolean) => {
     const out: Record<string, number> = {};
     for (const w of outcome.written) if (w.operation.startsWith('PUT') === edits) out[w.kind] = (out[w.kind] ?? 0) + 1;
     return out;
   };
+  return assembleWorkloadReport(
+    {
+      source: 'clockcheck',
+      notJudged: [],
+      durationMs,
+      total: outcome.total.figures(durationMs),
+      operations: [...outcome.operations].map(([operation, stats]) => ({ operation, figures: stats.figures(durationMs) })),
+      scenarios: outcome.scenarios.map((s) => ({
+        name: s.name,
+        weight: s.weight,
+        started: s.started,
+        completed: s.completed,
+        stopped: [...s.stopped].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count),
+        cutAtEnd: s.cutAtEnd,
+        durationMs: s.durations.summary(),
+      })),
+      arrivals: outcome.arrivals,
+      written: { created: count(false), edited: count(true), notKept: outcome.writesNotKept },
+      sample: context.sample,
+      readBack: context.readBack,
+    },
+    context,
+  );
+}
+
+/** The report and its verdict from the figures: per-operation default checks, the limit, the sample, the read-back, the thresholds. */
+export function assembleWorkloadReport(figures: WorkloadFigures, context: Omit<WorkloadReportContext, 'sample' | 'readBack'>): WorkloadReport {
+  const { durationMs, total } = figures;
+  const operations: OperationResult[] = figures.operations
+    .map((o) => ({ operation: o.operation, ...o.figures, share: total.sent === 0 ? 0 : Math.round((o.figures.sent / total.sent) * 10_000) / 100 }))
+    .sort((a, b) => b.sent - a.sent || a.operation.localeCompare(b.operation));
+  const boundedOn = (operation: WorkloadOperationName | null) => new Set(context.ensure.filter((t) => t.operation === operation).map((t) => t.threshold.quantity));
+  const notJudged = (why: string) => (check: WorkloadCheck): WorkloadCheck => ({ ...check, status: 'skipped', detail: `not judged: ${why}` });
+  const checks: WorkloadCheck[] = [
+    ...operations.flatMap((o) => defaultChecks(o.operation, o, boundedOn(o.operation))),
+    figures.source === 'artillery' ? notJudged("Artillery keeps counts per period, not each call's time")(limitCheck(total, durationMs, null)) : limitCheck(total, durationMs, context.rateLimit),
+    ...(figures.sample ? sampleChecks(figures.sample) : [notJudged('Artillery does not judge answers by the spec\'s rules')({ id: 'answers-conform', operation: null, title: 'Sampled answers conform', status: 'skipped', detail: '' })]),
+    figures.source === 'artillery' ? notJudged('Artillery does not read back what it wrote (clockcheck load --workload does)')({ id: 'no-lost-writes', operation: null, title: 'Every record written with a 2xx reads back as written', status: 'skipped', detail: '' }) : readBackCheck(figures.readBack),
+    ...context.ensure.map((t): WorkloadCheck => {
+      const measured = t.operation === null ? total : operations.find((o) => o.operation === t.operation);
+      if (measured === undefined) return { id: 'ensure', operation: t.operation, title: t.text, status: 'failed', detail: `the run has no ${t.operation} to judge` };
+      const judged = judgeThreshold(t.threshold, measuresOf(measured));
+      return { id: 'ensure', operation: t.operation, title: t.text, status: judged.status, detail: judged.detail, threshold: judged.threshold };
+    }),
+  ];
   const failed = checks.some((c) => c.status === 'failed');
   return {
     kind: 'workload',
     schemaVersion: WORKLOAD_REPORT_SCHEMA_VERSION,
+    source: figures.source,
+    notJudged: figures.notJudged,
     runId: context.runId,
     tool: { name: 'clockcheck', version: context.toolVersion },
     target: { origin: context.origin, apiPrefix: context.apiPrefix, embedded: context.embedded },
@@ -240,21 +289,13 @@ export function buildWorkloadReport(outcome: WorkloadOutcome, context: WorkloadR
     startedAt: new Date(context.startedAtMs).toISOString(),
     finishedAt: new Date(context.finishedAtMs).toISOString(),
     durationMs,
-    arrivals: outcome.arrivals,
+    arrivals: figures.arrivals,
     total,
     operations,
-    scenarios: outcome.scenarios.map((s) => ({
-      name: s.name,
-      weight: s.weight,
-      started: s.started,
-      completed: s.completed,
-      stopped: [...s.stopped].map(([reason, n]) => ({ reason, count: n })).sort((a, b) => b.count - a.count),
-      cutAtEnd: s.cutAtEnd,
-      durationMs: s.durations.summary(),
-    })),
-    sample: context.sample,
-    readBack: context.readBack,
-    written: { created: count(false), edited: count(true), notKept: outcome.writesNotKept },
+    scenarios: figures.scenarios,
+    sample: figures.sample ?? { every: 0, judged: 0, judgedBy: {}, rules: [], exchanges: [] },
+    readBack: figures.readBack,
+    written: figures.written,
     verdict: { status: failed ? 'failed' : 'passed', checks },
     exitCode: failed ? 1 : 0,
   };

@@ -247,7 +247,7 @@ export async function loadCommand(argv: string[]): Promise<number> {
     rate: values.rate,
   });
   const profile = values.profile ? await loadProfile(values.profile) : defaultProfile();
-  if (values.workload !== undefined) return workloadCommand(values, profile);
+  if (values.workload !== undefined) return workloadCommand(values, profile, input.args.file);
   for (const flag of ['read-only', 'seed', 'sample'] as const) {
     if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`load: --${flag} goes with --workload (a one-endpoint run sends GET only, nothing generated, and judges no answer)`);
   }
@@ -308,9 +308,9 @@ async function runLoadCommand(values: LoadValues, options: LoadOptions, profile:
  * server, per-operation results and verdict. A workload that writes needs --yes on a target that is
  * not loopback, and says before it starts how many records it creates at most.
  */
-async function workloadCommand(values: LoadValues, profile: Profile): Promise<number> {
-  for (const [flag, given] of [['--endpoint', values.endpoint], ['--amount', values.amount], ['--export', values.export], ['--from-artillery', values['from-artillery']]] as const) {
-    if (given !== undefined) throw new UsageError(`load: ${flag} does not go with --workload (${flag === '--amount' ? 'a workload runs for a time: give --duration' : flag === '--endpoint' ? 'the workload names its operations' : 'a workload is run by clockcheck itself'})`);
+async function workloadCommand(values: LoadValues, profile: Profile, file: string | undefined): Promise<number> {
+  for (const [flag, given] of [['--endpoint', values.endpoint], ['--amount', values.amount]] as const) {
+    if (given !== undefined) throw new UsageError(`load: ${flag} does not go with --workload (${flag === '--amount' ? 'a workload runs for a time: give --duration' : 'the workload names its operations'})`);
   }
   const { loadWorkload } = await import('../../workload/workload-file.ts');
   const { defaultWorkload } = await import('../../workload/default-workload.ts');
@@ -331,6 +331,9 @@ async function workloadCommand(values: LoadValues, profile: Profile): Promise<nu
   if (values['read-only']) workload = plan.readOnlyWorkload(workload);
   const ensure = parseWorkloadEnsure(values.ensure, plan.operationsOf(workload));
   const target = values.target ?? profile.target;
+  if (values.export !== undefined && values['from-artillery'] !== undefined) throw new UsageError('load: --export writes a script and --from-artillery reads a report: give one');
+  if (values.export !== undefined) return exportWorkload(values, profile, workload, ensure, file);
+  if (values['from-artillery'] !== undefined) return workloadFromArtillery(values, profile, workload, ensure);
   if (target && values.fault.length > 0) throw new UsageError('--fault applies to the embedded reference server only; drop --target');
   if (target && values['server-rate-limit'] !== null) throw new UsageError('--server-rate-limit applies to the embedded reference server only; drop --target');
   for (const name of values.fault) serverFaultByName(name);
@@ -379,4 +382,64 @@ async function workloadCommand(values: LoadValues, profile: Profile): Promise<nu
   } finally {
     await server?.close();
   }
+}
+
+/** `load --workload … --export artillery FILE`: the workload as an Artillery script, written and not run (no token needed). */
+async function exportWorkload(values: LoadValues, profile: Profile, workload: import('../../workload/workload-file.ts').Workload, ensure: readonly import('../../workload/workload-ensure.ts').WorkloadThreshold[], file: string | undefined): Promise<number> {
+  if (file === undefined) throw new UsageError('load: --export artillery needs FILE, the script to write (- for stdout): --export artillery workload.yml');
+  refuseEmbeddedOptions(values, '--export');
+  const target = values.target ?? profile.target;
+  if (!target) throw new UsageError('load --workload --export artillery needs --target (or a profile with target): the script runs later, where no embedded reference server is');
+  const { requireFixtures } = await import('../../workload/workload-plan.ts');
+  requireFixtures(workload, profile);
+  const { workloadArtilleryScript } = await import('../../workload/artillery-workload.ts');
+  const caFile = values.ca ?? profile.tls.ca;
+  const seed = values.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const exported = workloadArtilleryScript({
+    workload,
+    origin: scriptOrigin(target, profile, values['allow-http']),
+    apiPrefix: profile.api_prefix,
+    tokenEnv: profile.token_env,
+    tls: { caPem: caFile ? await readPemFile(caFile) : undefined, insecure: values.insecure || profile.tls.insecure },
+    profile,
+    seed,
+    ensure,
+    toolVersion: toolVersion(),
+    file: file === '-' ? 'script.yml' : file,
+  });
+  if (file === '-') process.stdout.write(exported.yaml);
+  else await writeFile(file, exported.yaml, 'utf8');
+  if (!values.quiet) process.stderr.write(`load: wrote ${file === '-' ? 'stdout' : file}: workload ${workload.name} as an Artillery 2.x script; run it with ${profile.token_env} set: artillery run --output report.json ${file === '-' ? 'SCRIPT' : file}\n`);
+  for (const line of exported.unmapped) process.stderr.write(`load: not in the script: ${line}\n`);
+  return 0;
+}
+
+/** `load --workload … --from-artillery REPORT.json`: an exported workload's Artillery run, per operation, judged as a workload run; nothing is sent. */
+async function workloadFromArtillery(values: LoadValues, profile: Profile, workload: import('../../workload/workload-file.ts').Workload, ensure: readonly import('../../workload/workload-ensure.ts').WorkloadThreshold[]): Promise<number> {
+  refuseEmbeddedOptions(values, '--from-artillery');
+  const report = await readJsonFile(values['from-artillery'] as string, artilleryReportSchema, ARTILLERY_REPORT_ROLE);
+  const { buildArtilleryWorkloadReport } = await import('../../workload/from-artillery-workload.ts');
+  const { writeWorkloadReports } = await import('../../workload/write-workload-reports.ts');
+  const { workloadSummary } = await import('../../workload/workload-summary.ts');
+  const target = values.target ?? profile.target;
+  const runId = loadRunId(new Date(report.aggregate.firstMetricAt));
+  const built = buildArtilleryWorkloadReport(report, {
+    runId,
+    toolVersion: toolVersion(),
+    origin: target ? scriptOrigin(target, profile, true) : 'unknown',
+    apiPrefix: profile.api_prefix,
+    embedded: false,
+    workload,
+    seed: values.seed ?? 0,
+    readOnly: values['read-only'],
+    ensure,
+    rateLimit: null,
+    startedAtMs: report.aggregate.firstMetricAt,
+    finishedAtMs: report.aggregate.lastMetricAt,
+  });
+  const paths = await writeWorkloadReports(built, resolve(values['report-dir'], runId));
+  const envToken = process.env[profile.token_env];
+  const text = workloadSummary(built, { color: useColor(process.stdout), paths });
+  process.stdout.write(envToken ? new Redactor(envToken).text(text) : text);
+  return built.exitCode;
 }
