@@ -19,7 +19,12 @@ export async function workloadVersusAutocannon(options: { readonly durationSecon
   const server = await startReferenceServer({ rateLimit: { limit: 1_000_000, windowMs: 1000 } });
   const profile = embeddedProfile({ ...server, rateLimit: null });
   const base = defaultWorkload();
-  const workload = { ...base, arrival: { model: 'closed' as const, connections: options.connections, durationMs: options.durationSeconds * 1000, maxFlows: 1_000_000 } };
+  // Without its think times (a virtual user that thinks sends nothing): what the engine sends when every connection is kept busy.
+  const workload = {
+    ...base,
+    scenarios: base.scenarios.map((s) => ({ ...s, flow: s.flow.filter((step) => step.kind !== 'think') })),
+    arrival: { model: 'closed' as const, connections: options.connections, durationMs: options.durationSeconds * 1000, maxFlows: 1_000_000 },
+  };
   const plain = async (): Promise<ThroughputFigures> => {
     const r = await autocannon({ url: `${server.origin}/api/public/breaks`, connections: options.connections, duration: options.durationSeconds, headers: { authorization: server.token, accept: 'application/json' } });
     return { label: 'plain', requestsPerSecond: r.requests.average, latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors };
@@ -55,7 +60,7 @@ export async function workloadVersusAutocannon(options: { readonly durationSecon
     const none = [await run(0)];
     const sampled = [await run(20), await run(20)];
     none.push(await run(0));
-    const withSample = mean(sampled, `load --workload default (closed, ${options.connections} conn., sample 1/20; 2 runs)`);
+    const withSample = mean(sampled, `load --workload default without think times (closed, ${options.connections} conn., sample 1/20; 2 runs)`);
     const without = mean(none, 'the same, --sample none (2 runs)');
     return [
       { ...bare, label: `plain autocannon, GET /breaks, ${options.connections} conn.` },
