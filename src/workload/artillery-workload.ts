@@ -61,6 +61,50 @@ function flowValue(value: FlowValue): unknown {
   return 'capture' in value ? template(value.capture) : value.literal;
 }
 
+/** `--ensure` latency thresholds per operation as Artillery's ensure checks on metrics-by-endpoint; the rest listed in `unmapped`. */
+function artilleryEnsure(ensure: readonly WorkloadThreshold[], unmapped: string[]): { thresholds: Record<string, number>[]; conditions: { expression: string }[] } {
+  const thresholds: Record<string, number>[] = [];
+  const conditions: { expression: string }[] = [];
+  for (const t of ensure) {
+    const th = t.threshold;
+    if (t.operation === null || !['p50', 'p90', 'p95', 'p99', 'max', 'mean'].includes(th.quantity)) {
+      unmapped.push(`--ensure ${t.text}: only latency thresholds on one operation are exported (metrics-by-endpoint keeps each operation's response times and codes)`);
+      continue;
+    }
+    const metric = `${METRICS}.response_time.${t.operation}.${th.quantity}`;
+    if (th.operator === '<') thresholds.push({ [metric]: th.limit });
+    else conditions.push({ expression: `${metric} ${th.operator} ${th.limit}` });
+  }
+  return { thresholds, conditions };
+}
+
+/** One request step as Artillery's: URL with its captures, the operation as its name, the token from the environment, the body with unique e-mails, the capture. */
+function artilleryRequest(step: RequestStep, timesheets: Map<string, CreatedTimesheet>, input: WorkloadExportInput, bodies: FlowBodies, marker: string): unknown {
+  const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
+  const path = step.pathCapture === null ? model.path : model.path.replace(/\{[a-z_]+\}/, template(step.pathCapture));
+  const params: Record<string, unknown> = { url: `${input.apiPrefix}${path}`, name: step.operation, headers: { Authorization: `{{ $env.${input.tokenEnv} }}` } };
+  if (Object.keys(step.query).length > 0) params.qs = step.query;
+  if (step.ids) {
+    params.json = { ids: step.ids.map(flowValue) };
+    // A GET with a body: got refuses one unless allowed (Artillery 2.0.21 hands the step's options to got).
+    params.allowGetBody = true;
+  }
+  if (model.method !== 'GET') {
+    const fields = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, 'capture' in v ? 0 : v.literal]));
+    const captured = step.with.timesheet_id;
+    const timesheet = captured && 'capture' in captured ? timesheets.get(captured.capture) : undefined;
+    const body = bodies.body(step.operation as Exclude<WorkloadOperationName, 'GET /users' | 'GET /timesheets' | 'GET /breaks'>, { fields, ...(timesheet ? { timesheet } : {}), ...(step.slice ? { slice: step.slice } : {}) });
+    if (body === null) throw new UsageError(`load --export artillery: ${step.operation}: the timesheet is too short for its breaks`);
+    for (const [k, v] of Object.entries(step.with)) body[k] = flowValue(v);
+    if (typeof body.email === 'string') body.email = `clockcheck.${marker}.{{ $randomString(16) }}@example.com`;
+    if (typeof body.company_employee_id === 'string') body.company_employee_id = `${marker}-{{ $randomString(12) }}`;
+    params.json = body;
+    if (step.as !== null && model.creates === 'timesheet') timesheets.set(step.as, { id: 0, start: String(body.start), end: String(body.end) });
+  }
+  if (step.as !== null) params.capture = [{ json: jsonPath(input.profile.id_pointer, model.creates === 'break' ? 'break' : 'other'), as: step.as }];
+  return { [model.method.toLowerCase()]: params };
+}
+
 /**
  * The Artillery 2.x script of a workload (open model): the same phases (arrivalRate, rampTo,
  * maxVusers for max_in_flight), scenarios and weights, flows with their captures (`capture: json`)
@@ -87,52 +131,16 @@ export function workloadArtilleryScript(input: WorkloadExportInput): WorkloadExp
         out.push({ think: step.ms / 1000 });
         continue;
       }
-      out.push(request(step, timesheets));
+      out.push(artilleryRequest(step, timesheets, input, bodies, marker));
       const next = flow[i + 1];
       if (workload.thinkMs > 0 && next !== undefined && next.kind !== 'think') out.push({ think: workload.thinkMs / 1000 });
     }
     return out;
   };
-  const request = (step: RequestStep, timesheets: Map<string, CreatedTimesheet>): unknown => {
-    const model = WORKLOAD_OPERATIONS[step.operation] as WorkloadOperationModel;
-    const path = step.pathCapture === null ? model.path : model.path.replace(/\{[a-z_]+\}/, template(step.pathCapture));
-    const params: Record<string, unknown> = { url: `${input.apiPrefix}${path}`, name: step.operation, headers: { Authorization: `{{ $env.${input.tokenEnv} }}` } };
-    if (Object.keys(step.query).length > 0) params.qs = step.query;
-    if (step.ids) {
-      params.json = { ids: step.ids.map(flowValue) };
-      // A GET with a body: got refuses one unless allowed (Artillery 2.0.21 hands the step's options to got).
-      params.allowGetBody = true;
-    }
-    if (model.method !== 'GET') {
-      const fields = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, 'capture' in v ? 0 : v.literal]));
-      const captured = step.with.timesheet_id;
-      const timesheet = captured && 'capture' in captured ? timesheets.get(captured.capture) : undefined;
-      const body = bodies.body(step.operation as Exclude<WorkloadOperationName, 'GET /users' | 'GET /timesheets' | 'GET /breaks'>, { fields, ...(timesheet ? { timesheet } : {}), ...(step.slice ? { slice: step.slice } : {}) });
-      if (body === null) throw new UsageError(`load --export artillery: ${step.operation}: the timesheet is too short for its breaks`);
-      for (const [k, v] of Object.entries(step.with)) body[k] = flowValue(v);
-      if (typeof body.email === 'string') body.email = `clockcheck.${marker}.{{ $randomString(16) }}@example.com`;
-      if (typeof body.company_employee_id === 'string') body.company_employee_id = `${marker}-{{ $randomString(12) }}`;
-      params.json = body;
-      if (step.as !== null && model.creates === 'timesheet') timesheets.set(step.as, { id: 0, start: String(body.start), end: String(body.end) });
-    }
-    if (step.as !== null) params.capture = [{ json: jsonPath(profile.id_pointer, model.creates === 'break' ? 'break' : 'other'), as: step.as }];
-    return { [model.method.toLowerCase()]: params };
-  };
   if (workload.scenarios.some((s) => s.flow.some((st) => st.kind === 'request' && st.operation === 'POST /timesheets' && !('user_id' in st.with)))) {
     unmapped.push("a timesheet of a fixture user: Artillery sends the same static body in every flow, so those timesheets share one interval (a server that refuses overlapping timesheets answers 4xx); clockcheck draws each anew");
   }
-  const thresholds: Record<string, number>[] = [];
-  const conditions: { expression: string }[] = [];
-  for (const t of input.ensure) {
-    const th = t.threshold;
-    if (t.operation === null || !['p50', 'p90', 'p95', 'p99', 'max', 'mean'].includes(th.quantity)) {
-      unmapped.push(`--ensure ${t.text}: only latency thresholds on one operation are exported (metrics-by-endpoint keeps each operation's response times and codes)`);
-      continue;
-    }
-    const metric = `${METRICS}.response_time.${t.operation}.${th.quantity === 'mean' ? 'mean' : th.quantity}`;
-    if (th.operator === '<') thresholds.push({ [metric]: th.limit });
-    else conditions.push({ expression: `${metric} ${th.operator} ${th.limit}` });
-  }
+  const { thresholds, conditions } = artilleryEnsure(input.ensure, unmapped);
   const tls = !input.origin.startsWith('https:') ? null : input.tls.insecure ? { rejectUnauthorized: false } : input.tls.caPem ? { certificateAuthority: input.tls.caPem } : null;
   const script = {
     config: {

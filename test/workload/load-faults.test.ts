@@ -23,7 +23,7 @@ async function loadWith(fault: LoadFaultName | 'clean'): Promise<WorkloadReport>
   let errors = '';
   const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void (errors += parts.join(' ')));
   try {
-    const code = await main(['load', '--workload', 'default', '--connections', '16', '--duration', '2s', '--seed', '4', '--quiet', '--report-dir', out, ...(fault === 'clean' ? [] : ['--fault', fault])]);
+    const code = await main(['load', '--workload', 'default', '--connections', '16', '--duration', '1s', '--seed', '4', '--quiet', '--report-dir', out, ...(fault === 'clean' ? [] : ['--fault', fault])]);
     expect([0, 1], errors).toContain(code);
   } finally {
     quiet.mockRestore();
