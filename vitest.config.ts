@@ -14,7 +14,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 4,
     projects: [
       {
         extends: true,
