@@ -14,7 +14,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 3,
     projects: [
       {
         extends: true,

@@ -19,20 +19,25 @@ const env = { ...process.env, CLOCKCHECK_TOKEN: TOKEN, CLOCKCHECK_WEBHOOK_SECRET
 /** What a run may take beyond its --within: the last answers, the judging, writing the reports (and, for the CLI, a process start: `--version`'s, measured). */
 const MARGIN_MS = 5_000;
 
-let server: ReferenceServer;
+/** Two servers, one a run: the two runs go side by side (each waits on its own limiter, not on the cores). */
+let inProcessServer: ReferenceServer;
+let cliServer: ReferenceServer;
 let dir: string;
 let profile: string;
 let serverProfile: Profile;
 
 beforeAll(async () => {
-  server = await startReferenceServer({ token: TOKEN, rateLimit: { limit: 60, windowMs: 4_000 } });
+  const started = await Promise.all([0, 1].map(() => startReferenceServer({ token: TOKEN, rateLimit: { limit: 60, windowMs: 4_000 } })));
+  inProcessServer = started[0]!;
+  cliServer = started[1]!;
   dir = await mkdtemp(join(tmpdir(), 'clockcheck-within-'));
-  await writeFile(join(dir, 'ca.pem'), server.tls.caPem);
-  profile = await writeServerProfile(join(dir, 'profile.yaml'), server, join(dir, 'ca.pem'), { limit: 60, window: 4_000, bursts: true });
-  serverProfile = await loadProfile(profile);
+  await writeFile(join(dir, 'ca-in-process.pem'), inProcessServer.tls.caPem);
+  await writeFile(join(dir, 'ca.pem'), cliServer.tls.caPem);
+  serverProfile = await loadProfile(await writeServerProfile(join(dir, 'in-process.yaml'), inProcessServer, join(dir, 'ca-in-process.pem'), { limit: 60, window: 4_000, bursts: true }));
+  profile = await writeServerProfile(join(dir, 'profile.yaml'), cliServer, join(dir, 'ca.pem'), { limit: 60, window: 4_000, bursts: true });
 });
 afterAll(async () => {
-  await server?.close();
+  await Promise.all([inProcessServer?.close(), cliServer?.close()]);
 });
 
 /** What every budgeted run reports: passed or left out by the budget, never errored or failed; a plan ETA within the budget. */
@@ -60,10 +65,10 @@ function expectKeptPromise(report: RunReport, seconds: number): void {
  * too slowly for it). How many rules fit depends on how fast the target answers, so it is not
  * asserted here.
  */
-describe('clockcheck run --within against a target at 60 calls per 4 s', () => {
+describe.concurrent('clockcheck run --within against a target at 60 calls per 4 s', () => {
   it('--within 24s (in-process): ends within it and 5 s, passes, and leaves out (never errors) what did not fit', async () => {
     const started = Date.now();
-    const report = await certifyServer(server, serverProfile, { runBudget: { withinMs: 24_000 }, seed: 9, webhookSecret: env.CLOCKCHECK_WEBHOOK_SECRET });
+    const report = await certifyServer(inProcessServer, serverProfile, { runBudget: { withinMs: 24_000 }, seed: 9, webhookSecret: env.CLOCKCHECK_WEBHOOK_SECRET });
     expect(Date.now() - started).toBeLessThan(24_000 + MARGIN_MS);
     expectKeptPromise(report, 24);
   }, 90_000);
@@ -74,7 +79,7 @@ describe('clockcheck run --within against a target at 60 calls per 4 s', () => {
     await runClockcheck(['--version'], env);
     const startMs = Date.now() - version;
     const started = Date.now();
-    const run = await runClockcheck(['run', '--target', server.origin, '--profile', profile, '--within', '32s', '--report-dir', reportDir, '--seed', '9'], env);
+    const run = await runClockcheck(['run', '--target', cliServer.origin, '--profile', profile, '--within', '32s', '--report-dir', reportDir, '--seed', '9'], env);
     const wallMs = Date.now() - started;
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(wallMs).toBeLessThan(32_000 + MARGIN_MS + startMs);
