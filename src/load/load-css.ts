@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** The stylesheet of load.html, inlined so the file opens offline; admitted by hash in the page's CSP. */
 export const LOAD_CSS = `
 :root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg-soft:#f6f8fa; --passed:#1a7f37; --failed:#cf222e; --skipped:#6e7781;
@@ -37,3 +39,6 @@ th, td { text-align: left; padding: 3px 10px; border-bottom: 1px solid var(--lin
 thead th { font-size: 12px; color: var(--muted); font-weight: 600; }
 p.note { color: var(--muted); font-size: 12.5px; margin: 4px 0 10px; }
 `;
+
+/** Nothing may load from anywhere, and only LOAD_CSS applies (admitted by its hash); the pages have no script. */
+export const LOAD_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LOAD_CSS, 'utf8').digest('base64')}'`;

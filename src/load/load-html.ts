@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
 import { formatDuration } from '../duration.ts';
 import { html, trustedHtml, type SafeHtml } from '../report/safe-html.ts';
 import { timelineChart } from './timeline-chart.ts';
 import { barChart, type Bar } from './_internals/bar-chart.ts';
-import { LOAD_CSS } from './load-css.ts';
+import { LOAD_CSP, LOAD_CSS } from './load-css.ts';
 import { LATENCY_PERCENTILES, notJudgedBeyondVerdict, type LoadReport } from './load-report.ts';
 import type { LoadCheck } from './load-verdict.ts';
 
-/** Nothing may load from anywhere, and only clockcheck's own stylesheet applies; the page has no script. */
-const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LOAD_CSS, 'utf8').digest('base64')}'`;
 
 function ms(value: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(2)} ms`;
@@ -165,7 +162,7 @@ export function renderLoadHtml(report: LoadReport): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${LOAD_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${verdict} · clockcheck load · ${report.endpoint.method} ${report.endpoint.path} · ${report.target.origin}</title>
 <style>${trustedHtml(LOAD_CSS)}</style>

@@ -1,7 +1,7 @@
 import type { TransportErrorCode } from '../client/exchange.ts';
 import { countersUnder, type ArtilleryReport, type ArtillerySummary } from '../load/artillery-report.ts';
 import type { ServedLatencyFigures } from '../load/served-latency.ts';
-import type { OperationFigures } from './operation-stats.ts';
+import { statusCounts, type OperationFigures } from './operation-stats.ts';
 import { assembleWorkloadReport, type WorkloadReport, type WorkloadReportContext } from './workload-report.ts';
 import { WORKLOAD_OPERATION_NAMES, type WorkloadOperationName } from './workload-operations.ts';
 
@@ -36,23 +36,15 @@ function operationFigures(report: ArtilleryReport, name: string, spanMs: number)
   const codes = countersUnder(a, `${METRICS}.${name}.codes.`);
   const errors = countersUnder(a, `${METRICS}.${name}.errors.`);
   const statuses = [...codes].map(([code, count]) => ({ status: Number(code), count })).filter((s) => Number.isInteger(s.status)).sort((x, y) => x.status - y.status);
-  const sum = (pick: (s: number) => boolean) => statuses.filter((s) => pick(s.status)).reduce((n, s) => n + s.count, 0);
   const completed = statuses.reduce((n, s) => n + s.count, 0);
   const errorsBy: Partial<Record<TransportErrorCode, number>> = {};
   for (const [code, count] of errors) errorsBy[errorCode(code)] = (errorsBy[errorCode(code)] ?? 0) + count;
-  const errorCount = [...errors.values()].reduce((n, c) => n + c, 0);
+  const counts = statusCounts(statuses, errorsBy);
   return {
-    sent: completed + errorCount,
+    sent: completed + counts.errors,
     completed,
     statuses,
-    counts: {
-      status2xx: sum((s) => s >= 200 && s < 300),
-      status429: sum((s) => s === 429),
-      status4xx: sum((s) => s >= 400 && s < 500 && s !== 429),
-      status5xx: sum((s) => s >= 500 && s < 600),
-      errors: errorCount,
-      timeouts: errorsBy.EXCHANGE_TIMEOUT ?? 0,
-    },
+    counts,
     errorsBy,
     latencyServedMs: latency(a.summaries[`${METRICS}.response_time.${name}`]),
     latencyByStatus: [],
@@ -79,7 +71,8 @@ export function buildArtilleryWorkloadReport(report: ArtilleryReport, context: O
       sent: t.sent + f.sent,
       completed: t.completed + f.completed,
       statuses: mergeStatuses(t.statuses, f.statuses),
-      counts: { status2xx: t.counts.status2xx + f.counts.status2xx, status429: t.counts.status429 + f.counts.status429, status4xx: t.counts.status4xx + f.counts.status4xx, status5xx: t.counts.status5xx + f.counts.status5xx, errors: t.counts.errors + f.counts.errors, timeouts: t.counts.timeouts + f.counts.timeouts },
+      errorsBy: mergeErrors(t.errorsBy, f.errorsBy),
+      counts: statusCounts(mergeStatuses(t.statuses, f.statuses), mergeErrors(t.errorsBy, f.errorsBy)),
       requestsPerSecond: Math.round((t.requestsPerSecond + f.requestsPerSecond) * 100) / 100,
     }),
     { sent: 0, completed: 0, statuses: [], counts: { status2xx: 0, status429: 0, status4xx: 0, status5xx: 0, errors: 0, timeouts: 0 }, errorsBy: {}, latencyServedMs: latency(a.summaries['http.response_time']), latencyByStatus: [], requestsPerSecond: 0, perSecond: [], latencyPerSecond: [] },
@@ -106,4 +99,10 @@ function mergeStatuses(a: OperationFigures['statuses'], b: OperationFigures['sta
   const merged = new Map<number, number>();
   for (const s of [...a, ...b]) merged.set(s.status, (merged.get(s.status) ?? 0) + s.count);
   return [...merged].sort(([x], [y]) => x - y).map(([status, count]) => ({ status, count }));
+}
+
+function mergeErrors(a: OperationFigures['errorsBy'], b: OperationFigures['errorsBy']): OperationFigures['errorsBy'] {
+  const merged: Partial<Record<TransportErrorCode, number>> = { ...a };
+  for (const [code, n] of Object.entries(b) as [TransportErrorCode, number][]) merged[code] = (merged[code] ?? 0) + n;
+  return merged;
 }

@@ -33,6 +33,19 @@ export interface OperationFigures {
   readonly latencyPerSecond: readonly { readonly second: number; readonly count: number; readonly p50: number | null; readonly p99: number | null }[];
 }
 
+/** The status classes of a run's answers, and its transport errors: what the verdict and the table count. */
+export function statusCounts(statuses: OperationFigures['statuses'], errorsBy: OperationFigures['errorsBy']): OperationFigures['counts'] {
+  const sum = (pick: (s: number) => boolean) => statuses.filter((s) => pick(s.status)).reduce((n, s) => n + s.count, 0);
+  return {
+    status2xx: sum((s) => s >= 200 && s < 300),
+    status429: sum((s) => s === 429),
+    status4xx: sum((s) => s >= 400 && s < 500 && s !== 429),
+    status5xx: sum((s) => s >= 500 && s < 600),
+    errors: Object.values(errorsBy).reduce((n, c) => n + (c ?? 0), 0),
+    timeouts: TIMEOUTS.reduce((n, code) => n + (errorsBy[code] ?? 0), 0),
+  };
+}
+
 const TIMEOUTS: readonly TransportErrorCode[] = ['CONNECT_TIMEOUT', 'HEADERS_TIMEOUT', 'BODY_TIMEOUT', 'EXCHANGE_TIMEOUT'];
 
 /** Accumulates one operation's exchanges: 8 bytes of latency per answer, counters for the rest. */
@@ -80,21 +93,13 @@ export class OperationStats {
 
   figures(spanMs: number): OperationFigures {
     const statuses = [...this.#statuses].sort(([a], [b]) => a - b).map(([status, count]) => ({ status, count }));
-    const sum = (pick: (s: number) => boolean) => statuses.filter((s) => pick(s.status)).reduce((n, s) => n + s.count, 0);
-    const errors = [...this.#errors.values()].reduce((n, c) => n + c, 0);
+    const errorsBy: OperationFigures['errorsBy'] = Object.fromEntries(this.#errors);
     return {
       sent: this.#sent,
       completed: this.#completed,
       statuses,
-      counts: {
-        status2xx: sum((s) => s >= 200 && s < 300),
-        status429: sum((s) => s === 429),
-        status4xx: sum((s) => s >= 400 && s < 500 && s !== 429),
-        status5xx: sum((s) => s >= 500 && s < 600),
-        errors,
-        timeouts: TIMEOUTS.reduce((n, code) => n + (this.#errors.get(code) ?? 0), 0),
-      },
-      errorsBy: Object.fromEntries(this.#errors),
+      counts: statusCounts(statuses, errorsBy),
+      errorsBy,
       latencyServedMs: this.#served.summary(),
       latencyByStatus: this.#byStatus.summary(),
       requestsPerSecond: spanMs > 0 ? Math.round((this.#completed / (spanMs / 1000)) * 100) / 100 : 0,

@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
 import { formatDuration } from '../duration.ts';
-import { LOAD_CSS } from '../load/load-css.ts';
+import { LOAD_CSP, LOAD_CSS } from '../load/load-css.ts';
 import { timelineChart } from '../load/timeline-chart.ts';
 import { html, trustedHtml, type SafeHtml } from '../report/safe-html.ts';
 import type { OperationFigures } from './operation-stats.ts';
 import type { WorkloadReport } from './workload-report.ts';
 
-/** Nothing may load from anywhere, and only clockcheck's own stylesheet applies; the page has no script. */
-const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(LOAD_CSS, 'utf8').digest('base64')}'`;
 
 const WIDTH = 720;
 const HEIGHT = 160;
@@ -71,7 +68,7 @@ ${latencyChart(o.operation, o)}
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${LOAD_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${verdict} · clockcheck load · workload ${w.name} · ${report.target.origin}</title>
 <style>${trustedHtml(LOAD_CSS)}</style>

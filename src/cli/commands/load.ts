@@ -25,6 +25,8 @@ import { defineCommand, type ResolvedOptions } from '../../input/option-table.ts
 import { readCommandLine } from '../command-line.ts';
 import { resolveTargetAccess, type TargetAccess } from '../target-access.ts';
 import { useColor } from '../color.ts';
+import type { Workload } from '../../workload/workload-file.ts';
+import type { WorkloadThreshold } from '../../workload/workload-ensure.ts';
 
 export const LOAD_COMMAND = defineCommand({
   name: 'load',
@@ -161,6 +163,12 @@ function givenRateLimit(values: LoadValues, profile: Profile): RateLimitWindow |
   return values.profile ? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window } : null;
 }
 
+/** The TLS trust an Artillery script carries: the CA file's PEM (--ca, else the profile's), or insecure. */
+async function scriptTls(values: LoadValues, profile: Profile): Promise<{ caPem: string | undefined; insecure: boolean }> {
+  const caFile = values.ca ?? profile.tls.ca;
+  return { caPem: caFile ? await readPemFile(caFile) : undefined, insecure: values.insecure || profile.tls.insecure };
+}
+
 /** `--target` as the origin a script calls, checked as for a run (HTTPS unless --allow-http, no path), without the token a run needs. */
 function scriptOrigin(target: string, profile: Profile, allowHttp: boolean): string {
   let url: URL;
@@ -188,13 +196,12 @@ async function exportArtillery(values: LoadValues, file: string | undefined, opt
   if (envToken && new Redactor(envToken).text(options.endpoint.path) !== options.endpoint.path) {
     throw new UsageError(`load --export artillery: --endpoint holds the value of ${profile.token_env}, and the script would carry it; the token goes in Authorization only`);
   }
-  const caFile = values.ca ?? profile.tls.ca;
   const exported = artilleryScript({
     options,
     origin: scriptOrigin(target, profile, values['allow-http']),
     apiPrefix: profile.api_prefix,
     tokenEnv: profile.token_env,
-    tls: { caPem: caFile ? await readPemFile(caFile) : undefined, insecure: values.insecure || profile.tls.insecure },
+    tls: await scriptTls(values, profile),
     rateLimit: givenRateLimit(values, profile),
     toolVersion: toolVersion(),
     file: file === '-' ? 'script.yml' : file,
@@ -385,7 +392,7 @@ async function workloadCommand(values: LoadValues, profile: Profile, file: strin
 }
 
 /** `load --workload … --export artillery FILE`: the workload as an Artillery script, written and not run (no token needed). */
-async function exportWorkload(values: LoadValues, profile: Profile, workload: import('../../workload/workload-file.ts').Workload, ensure: readonly import('../../workload/workload-ensure.ts').WorkloadThreshold[], file: string | undefined): Promise<number> {
+async function exportWorkload(values: LoadValues, profile: Profile, workload: Workload, ensure: readonly WorkloadThreshold[], file: string | undefined): Promise<number> {
   if (file === undefined) throw new UsageError('load: --export artillery needs FILE, the script to write (- for stdout): --export artillery workload.yml');
   refuseEmbeddedOptions(values, '--export');
   const target = values.target ?? profile.target;
@@ -393,14 +400,13 @@ async function exportWorkload(values: LoadValues, profile: Profile, workload: im
   const { requireFixtures } = await import('../../workload/workload-plan.ts');
   requireFixtures(workload, profile);
   const { workloadArtilleryScript } = await import('../../workload/artillery-workload.ts');
-  const caFile = values.ca ?? profile.tls.ca;
   const seed = values.seed ?? Math.floor(Math.random() * 2 ** 31);
   const exported = workloadArtilleryScript({
     workload,
     origin: scriptOrigin(target, profile, values['allow-http']),
     apiPrefix: profile.api_prefix,
     tokenEnv: profile.token_env,
-    tls: { caPem: caFile ? await readPemFile(caFile) : undefined, insecure: values.insecure || profile.tls.insecure },
+    tls: await scriptTls(values, profile),
     profile,
     seed,
     ensure,
@@ -415,7 +421,7 @@ async function exportWorkload(values: LoadValues, profile: Profile, workload: im
 }
 
 /** `load --workload … --from-artillery REPORT.json`: an exported workload's Artillery run, per operation, judged as a workload run; nothing is sent. */
-async function workloadFromArtillery(values: LoadValues, profile: Profile, workload: import('../../workload/workload-file.ts').Workload, ensure: readonly import('../../workload/workload-ensure.ts').WorkloadThreshold[]): Promise<number> {
+async function workloadFromArtillery(values: LoadValues, profile: Profile, workload: Workload, ensure: readonly WorkloadThreshold[]): Promise<number> {
   refuseEmbeddedOptions(values, '--from-artillery');
   const report = await readJsonFile(values['from-artillery'] as string, artilleryReportSchema, ARTILLERY_REPORT_ROLE);
   const { buildArtilleryWorkloadReport } = await import('../../workload/from-artillery-workload.ts');
