@@ -29,7 +29,8 @@ export interface SeedSelftest {
 /** One dialect's share of the selftest: its clean certification, its sparse seeds and its faults. */
 export interface DialectSelftest {
   readonly dialect: DialectName;
-  readonly clean: RunReport;
+  /** The clean server's certification (absent with SelftestOptions.faultsOnly). */
+  readonly clean?: RunReport;
   /** The clean server certified with the profile `init --probe-writes` discovers of it (SelftestOptions.profileFor). */
   readonly profiled?: RunReport;
   readonly seeds: readonly SeedSelftest[];
@@ -73,6 +74,12 @@ export interface SelftestOptions {
   readonly profileFor?: (target: ProfilableTarget, rateLimit: RateLimitSetting) => Promise<Profile>;
   /** The limit the rate-limit phase's bursts meet (EmbeddedCertification.burstRateLimit; default 60 per second). */
   readonly burstRateLimit?: RateLimitSetting;
+  /**
+   * The faults alone: no certification of the clean server, of the sparse seeds or with a profile
+   * `profileFor` discovers (a contributor's loop on a fault of their own; the selftest then passes
+   * when every fault is caught).
+   */
+  readonly faultsOnly?: boolean;
 }
 
 /** The checks a run within `requestBudget` chooses against a dialect's embedded server at 60 a minute (a time budget less the share the run leaves unplanned, as `run` plans it). */
@@ -147,10 +154,10 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   const certified: Array<Pick<DialectSelftest, 'clean' | 'seeds'>> = [];
   for (const plan of plans) {
     const { dialect, choice } = plan;
-    const clean = await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
+    const clean = options.faultsOnly ? undefined : await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
     // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
-    const seeds = choice ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
-    certified.push({ clean, seeds });
+    const seeds = choice || options.faultsOnly ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
+    certified.push({ ...(clean ? { clean } : {}), seeds });
     // Without the pool, the other faults `concurrency` at a time in this thread (they take turns).
     if (!pool) await inTurns(plan.applicable.filter((f) => f.observable !== 'burst'), options.concurrency, (fault) => certifyFault(fault, plan, options, record));
     // Burst faults one at a time, so no other certification in this thread competes with a burst's timing.
@@ -161,7 +168,7 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   try {
     for (const [index, plan] of plans.entries()) {
       // The clean server with the profile a user's discovery writes of it (no bursts): beside the workers.
-      const profiled = options.profileFor && !plan.choice ? await certifyEmbeddedProfiled({ ...options, dialect: plan.dialect, bursts: false }, options.profileFor) : undefined;
+      const profiled = options.profileFor && !plan.choice && !options.faultsOnly ? await certifyEmbeddedProfiled({ ...options, dialect: plan.dialect, bursts: false }, options.profileFor) : undefined;
       results.push({ dialect: plan.dialect, ...certified[index]!, ...(profiled ? { profiled } : {}), detections: plan.detections, notApplicable: chosen.filter((f) => !plan.applicable.includes(f)), ...(plan.choice ? { choice: plan.choice } : {}) });
     }
   } finally {
@@ -169,7 +176,7 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   }
   for (const plan of plans) plan.detections.sort((a, b) => plan.applicable.indexOf(a.fault) - plan.applicable.indexOf(b.fault));
   // Within a budget, a missed fault is the measure, not a failure: the clean server must still pass.
-  const passed = results.every((r) => r.clean.exitCode === 0 && (r.profiled?.exitCode ?? 0) === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
+  const passed = results.every((r) => (r.clean?.exitCode ?? 0) === 0 && (r.profiled?.exitCode ?? 0) === 0 && r.seeds.every((s) => s.problems.length === 0) && (options.requestBudget !== undefined || r.detections.every((d) => d.verdict !== 'missed')));
   return { dialects: results, passed, durationMs: Date.now() - started };
 }
 

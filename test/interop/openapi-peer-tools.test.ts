@@ -18,8 +18,10 @@ import { tool } from './tools.ts';
  * `clockcheck openapi --profile` for each dialect of the reference server, handed to the peer tools
  * as a user would: Portman generates contract tests from the document (its examples are the
  * requests), Newman runs them against a clean server, and again through Prism's validating proxy;
- * then against servers with one fault each, every fault a schema or a status code can show must be
- * flagged. Runs only where scripts/install-interop-tools.sh installed the tools.
+ * against servers with one fault each, every fault a schema or a status code can show must be
+ * flagged. The clean server is the first iteration of the runs that go to the faulty ones (one
+ * Newman run straight at the servers, one through Prism, per dialect). Runs only where
+ * scripts/install-interop-tools.sh installed the tools.
  */
 
 const PORTMAN = tool('portman');
@@ -28,39 +30,14 @@ const PRISM = tool('prism');
 const TOKEN = 'interop-openapi-token';
 
 let root: string;
-/** Each dialect's export and collection, made once. */
-const exportsByDialect = new Map<DialectName, Exported>();
+/** Each dialect's runs, made once (the first group of the dialect that needs them starts them). */
+const runsByDialect = new Map<DialectName, Promise<DialectRuns>>();
 /** What each run reported, printed at the end (docs/openapi-and-other-tools.md quotes it). */
 const summary: string[] = [];
 
-/** A reference server of the dialect (no rate limit: the collection's calls are few) and its CA as a file; `tls` shares one identity among many. */
-async function serve(dialect: DialectName, dir: string, faults: readonly FaultName[] = [], tls?: TlsIdentity): Promise<{ server: ReferenceServer; ca: string }> {
-  const server = await startReferenceServer({ dialect, faults, token: TOKEN, rateLimit: null, ...(tls ? { tls } : {}) });
-  const ca = join(dir, `ca-${server.port}.pem`);
-  await writeFile(ca, server.tls.caPem);
-  return { server, ca };
-}
-
-/** Runs `use` with a fresh reference server of the dialect and its faults, and stops the server after. */
-async function withServer<T>(dialect: DialectName, faults: readonly FaultName[], use: (server: ReferenceServer, ca: string) => Promise<T>): Promise<T> {
-  const { server, ca } = await serve(dialect, root, faults);
-  try {
-    return await use(server, ca);
-  } finally {
-    await server.close();
-  }
-}
-
-/** Runs the collection through a Prism proxy in front of a fresh clean server of the dialect. */
-function throughPrism(exported: Exported, dialect: DialectName, out: string): Promise<NewmanRun> {
-  return withServer(dialect, [], async (server, ca) => {
-    const prism = await startPrism(PRISM!, exported.document, `${server.origin}/api/public`, ca);
-    try {
-      return await runNewman(NEWMAN!, exported.collection, { baseUrl: prism.origin, token: TOKEN }, out);
-    } finally {
-      await prism.stop();
-    }
-  });
+/** A reference server of the dialect (no rate limit: the collection's calls are few) sharing the identity `tls`. */
+function serve(dialect: DialectName, faults: readonly FaultName[], tls: TlsIdentity): Promise<ReferenceServer> {
+  return startReferenceServer({ dialect, faults, token: TOKEN, rateLimit: null, tls });
 }
 
 /** The collection of one dialect's export: the document (--profile, --target the server) and what Portman made of it. */
@@ -85,38 +62,69 @@ async function exportAndGenerate(dialect: DialectName, target: string): Promise<
 /** A run's failures and violations, one line each, for an assertion's message. */
 const shown = (run: NewmanRun) => JSON.stringify({ failures: run.failures, answers: run.executions.map((e) => `${e.request} ${e.status} ${e.violations.map((v) => `${v.location}: ${v.message}`).join('; ')}`) }, null, 1);
 
+/** One server's iteration of the run straight at the servers and of the run through Prism (null without Prism). */
+interface Iterations {
+  readonly direct: NewmanRun;
+  readonly prism: NewmanRun | null;
+}
+
+/** A dialect's export (made against its clean server, at `cleanOrigin`) and every run of its collection. */
+interface DialectRuns {
+  readonly exported: Exported;
+  readonly cleanOrigin: string;
+  readonly clean: Iterations;
+  readonly faults: ReadonlyMap<FaultName, Iterations>;
+}
+
+/** The route (and the iteration) of the clean server: the first, before the faults'. */
+const CLEAN = 'clean';
+
+/** A dialect's runs, made once. */
+function runsOf(dialect: DialectName, flagged: readonly FaultName[]): Promise<DialectRuns> {
+  if (!runsByDialect.has(dialect)) runsByDialect.set(dialect, sweep(dialect, flagged));
+  return runsByDialect.get(dialect)!;
+}
+
 /**
- * Newman against one faulty server per fault, twice: straight at the servers, one iteration each, and
- * through a single Prism whose upstream routes each iteration to a server of its own (two runs for
- * the catalog, side by side, not two per fault). Each fault's iteration of each run.
+ * The export made against a clean server of the dialect, and Newman running what Portman made of it
+ * against that server and one faulty server per fault, twice: straight at the servers, one iteration
+ * each, and through a single Prism (TLS to its upstream, trusting the CA it is given, as a user gives
+ * it the server's) whose upstream routes each iteration to a server of its own, clean first (two runs
+ * for the dialect, side by side, not two per server). Every server shares one TLS identity.
  */
-async function sweep(dialect: DialectName, flagged: readonly FaultName[]): Promise<Map<FaultName, { direct: NewmanRun; prism: NewmanRun | null }>> {
-  const exported = exportsByDialect.get(dialect) ?? (await exportAndGenerate(dialect, 'https://127.0.0.1:1'));
-  const dir = join(root, dialect, 'faults');
+async function sweep(dialect: DialectName, flagged: readonly FaultName[]): Promise<DialectRuns> {
+  const dir = join(root, dialect, 'runs');
   await mkdir(dir, { recursive: true });
   const tls = await generateTlsIdentity();
-  const servers = await Promise.all(flagged.flatMap((name) => [serve(dialect, dir, [name], tls), serve(dialect, dir, [name], tls)]));
-  const upstream = await startRoutingUpstream();
+  const ca = join(dir, 'ca.pem');
+  await writeFile(ca, tls.caPem);
+  const routes = [CLEAN, ...flagged];
+  const servers = await Promise.all(routes.flatMap((name) => [serve(dialect, name === CLEAN ? [] : [name as FaultName], tls), serve(dialect, name === CLEAN ? [] : [name as FaultName], tls)]));
+  const upstream = await startRoutingUpstream(tls);
   let prism: PrismProxy | null = null;
   try {
-    prism = PRISM === null ? null : await startPrism(PRISM, exported.document, `${upstream.origin}/api/public`);
-    const ca = join(dir, 'ca.pem');
-    await writeFile(ca, tls.caPem);
-    flagged.forEach((name, i) => upstream.route(name, servers[2 * i + 1]!.server.origin, tls.caPem));
-    await writeFile(join(dir, 'direct.json'), JSON.stringify(flagged.map((_, i) => ({ baseUrl: `${servers[2 * i]!.server.origin}/api/public` }))));
-    await writeFile(join(dir, 'prism.json'), JSON.stringify(flagged.map((name) => ({ baseUrl: prism?.origin, route: name }))));
+    const cleanOrigin = servers[0]!.origin;
+    const exported = await exportAndGenerate(dialect, cleanOrigin);
+    prism = PRISM === null ? null : await startPrism(PRISM, exported.document, `${upstream.origin}/api/public`, ca);
+    routes.forEach((name, i) => upstream.route(name, servers[2 * i + 1]!.origin, tls.caPem));
+    await writeFile(join(dir, 'direct.json'), JSON.stringify(routes.map((_, i) => ({ baseUrl: `${servers[2 * i]!.origin}/api/public` }))));
+    await writeFile(join(dir, 'prism.json'), JSON.stringify(routes.map((name) => ({ baseUrl: prism?.origin, route: name }))));
     const routed = await withRouteHeader(exported.collection, ROUTE_HEADER, join(dir, 'collection-routed.json'));
     const [direct, through] = await Promise.all([
       runNewman(NEWMAN!, exported.collection, { token: TOKEN, ca, iterationData: join(dir, 'direct.json') }, join(dir, 'newman-direct.json')),
       prism ? runNewman(NEWMAN!, routed, { token: TOKEN, iterationData: join(dir, 'prism.json') }, join(dir, 'newman-prism.json')) : null,
     ]);
-    return new Map(flagged.map((name, i) => [name, { direct: iterationOf(direct, i), prism: through && iterationOf(through, i) }]));
+    const iterations = (i: number): Iterations => ({ direct: iterationOf(direct, i), prism: through && iterationOf(through, i) });
+    return { exported, cleanOrigin, clean: iterations(0), faults: new Map(flagged.map((name, i) => [name, iterations(i + 1)])) };
   } finally {
     await prism?.stop();
     await upstream.close();
-    await Promise.all(servers.map((s) => s.server.close()));
+    await Promise.all(servers.map((s) => s.close()));
   }
 }
+
+/** The faults of the catalog a schema or a status code can show in the dialect. */
+const flaggedIn = (dialect: DialectName) => FAULTS.filter((f) => FAULT_EXPECTATIONS[f.name].flagged && f.appliesTo(DIALECTS[dialect])).map((f) => f.name);
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'clockcheck-interop-openapi-'));
@@ -135,18 +143,16 @@ describe('the fault expectations', () => {
 
 describe.skipIf(PORTMAN === null || NEWMAN === null)('the export with Portman, Newman and Prism', () => {
   describe.each(DIALECT_NAMES)('the %s dialect, with the export for its profile', (dialect) => {
+    let runs: DialectRuns;
     let exported: Exported;
-    let clean: { server: ReferenceServer; ca: string };
 
     beforeAll(async () => {
-      clean = await serve(dialect, root);
-      exported = await exportAndGenerate(dialect, clean.server.origin);
-      exportsByDialect.set(dialect, exported);
-    }, 120_000);
-    afterAll(() => clean?.server.close());
+      runs = await runsOf(dialect, flaggedIn(dialect));
+      exported = runs.exported;
+    }, 240_000);
 
     it('Portman generates contract tests for every operation: the 2xx, the literal code, the content type, a JSON body, the schema where there is one', () => {
-      expect(exported.baseUrl).toBe(`${clean.server.origin}/api/public`);
+      expect(exported.baseUrl).toBe(`${runs.cleanOrigin}/api/public`);
       expect(exported.operations).toHaveLength(OPERATIONS.length);
       for (const operation of exported.operations) {
         expect(operation.tests, operation.request).toEqual(expect.arrayContaining(['Status code is 2xx', 'Content-Type is application/json', 'Response has JSON Body']));
@@ -158,32 +164,32 @@ describe.skipIf(PORTMAN === null || NEWMAN === null)('the export with Portman, N
       summary.push(`${dialect}: Portman generated ${count} assertions over ${exported.operations.length} operations (${schemas.length} with a schema)`);
     });
 
-    it('Newman runs them against a clean server: every assertion passes', async () => {
-      const run = await runNewman(NEWMAN!, exported.collection, { baseUrl: exported.baseUrl, token: TOKEN, ca: clean.ca }, join(root, dialect, 'newman-clean.json'));
+    it('Newman runs them against a clean server: every assertion passes', () => {
+      const run = runs.clean.direct;
       const { assertions, failed } = tally(run);
       expect(run.failures, shown(run)).toEqual([]);
       expect(assertions).toBeGreaterThanOrEqual(4 * OPERATIONS.length);
       summary.push(`${dialect}: Newman, clean server: ${assertions} assertions, ${failed} failed`);
-    }, 60_000);
+    });
 
-    it.skipIf(PRISM === null)("the same run through Prism's validating proxy (TLS to the server with its CA): no violation, every assertion passes", async () => {
-      const run = await throughPrism(exported, dialect, join(root, dialect, 'newman-prism.json'));
+    it.skipIf(PRISM === null)("the same run through Prism's validating proxy (TLS to its upstream with the CA): no violation, every assertion passes", () => {
+      const run = runs.clean.prism!;
       const { assertions, failed, violations } = tally(run);
       expect(violations, shown(run)).toBe(0);
       expect(run.failures, shown(run)).toEqual([]);
       expect(run.executions.every((e) => e.status !== null && e.status < 300), shown(run)).toBe(true);
       summary.push(`${dialect}: through Prism, clean server: ${violations} violations, ${assertions} assertions, ${failed} failed`);
-    }, 90_000);
+    });
   });
 
   describe.each(DIALECT_NAMES)('servers of the %s dialect with one fault each: every fault a schema or a status code can show is flagged', (dialect) => {
-    const flagged = FAULTS.filter((f) => FAULT_EXPECTATIONS[f.name].flagged && f.appliesTo(DIALECTS[dialect])).map((f) => f.name);
+    const flagged = flaggedIn(dialect);
     /** Per fault, its iteration of the run straight at the servers and of the run through Prism (null without Prism). */
-    const results = new Map<FaultName, { direct: NewmanRun; prism: NewmanRun | null }>();
+    let results: ReadonlyMap<FaultName, Iterations>;
 
     beforeAll(async () => {
-      for (const [name, result] of await sweep(dialect, flagged)) results.set(name, result);
-    }, 180_000);
+      results = (await runsOf(dialect, flagged)).faults;
+    }, 240_000);
 
     it('some faults are flagged', () => {
       expect(flagged.length).toBeGreaterThanOrEqual(10);
