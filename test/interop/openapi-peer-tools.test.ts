@@ -19,8 +19,8 @@ import { tool } from './tools.ts';
  * as a user would: Portman generates contract tests from the document (its examples are the
  * requests), Newman runs them against a clean server, and again through Prism's validating proxy;
  * against servers with one fault each, every fault a schema or a status code can show must be
- * flagged. The clean server is the first iteration of the runs that go to the faulty ones (one
- * Newman run straight at the servers, one through Prism, per dialect). Runs only where
+ * flagged. The clean server is the first iteration of the run that goes to the faulty ones (one
+ * Newman run per dialect, straight at the servers and then through Prism). Runs only where
  * scripts/install-interop-tools.sh installed the tools.
  */
 
@@ -89,8 +89,8 @@ function runsOf(dialect: DialectName, flagged: readonly FaultName[]): Promise<Di
  * The export made against a clean server of the dialect, and Newman running what Portman made of it
  * against that server and one faulty server per fault, twice: straight at the servers, one iteration
  * each, and through a single Prism (TLS to its upstream, trusting the CA it is given, as a user gives
- * it the server's) whose upstream routes each iteration to a server of its own, clean first (two runs
- * for the dialect, side by side, not two per server). Every server shares one TLS identity.
+ * it the server's) whose upstream routes each iteration to a server of its own, clean first: one
+ * Newman run for the dialect, not two per server. Every server shares one TLS identity.
  */
 async function sweep(dialect: DialectName, flagged: readonly FaultName[]): Promise<DialectRuns> {
   const dir = join(root, dialect, 'runs');
@@ -107,14 +107,13 @@ async function sweep(dialect: DialectName, flagged: readonly FaultName[]): Promi
     const exported = await exportAndGenerate(dialect, cleanOrigin);
     prism = PRISM === null ? null : await startPrism(PRISM, exported.document, `${upstream.origin}/api/public`, ca);
     routes.forEach((name, i) => upstream.route(name, servers[2 * i + 1]!.origin, tls.caPem));
-    await writeFile(join(dir, 'direct.json'), JSON.stringify(routes.map((_, i) => ({ baseUrl: `${servers[2 * i]!.origin}/api/public` }))));
-    await writeFile(join(dir, 'prism.json'), JSON.stringify(routes.map((name) => ({ baseUrl: prism?.origin, route: name }))));
+    // One Newman run: an iteration per server straight at it, then one per server through Prism (the route header names it).
+    const direct = routes.map((_, i) => ({ baseUrl: `${servers[2 * i]!.origin}/api/public`, route: 'direct' }));
+    const throughPrism = prism ? routes.map((name) => ({ baseUrl: prism!.origin, route: name })) : [];
+    await writeFile(join(dir, 'iterations.json'), JSON.stringify([...direct, ...throughPrism]));
     const routed = await withRouteHeader(exported.collection, ROUTE_HEADER, join(dir, 'collection-routed.json'));
-    const [direct, through] = await Promise.all([
-      runNewman(NEWMAN!, exported.collection, { token: TOKEN, ca, iterationData: join(dir, 'direct.json') }, join(dir, 'newman-direct.json')),
-      prism ? runNewman(NEWMAN!, routed, { token: TOKEN, iterationData: join(dir, 'prism.json') }, join(dir, 'newman-prism.json')) : null,
-    ]);
-    const iterations = (i: number): Iterations => ({ direct: iterationOf(direct, i), prism: through && iterationOf(through, i) });
+    const run = await runNewman(NEWMAN!, routed, { token: TOKEN, ca, iterationData: join(dir, 'iterations.json') }, join(dir, 'newman.json'));
+    const iterations = (i: number): Iterations => ({ direct: iterationOf(run, i), prism: prism && iterationOf(run, routes.length + i) });
     return { exported, cleanOrigin, clean: iterations(0), faults: new Map(flagged.map((name, i) => [name, iterations(i + 1)])) };
   } finally {
     await prism?.stop();
