@@ -24,7 +24,13 @@ install_tool() { # name package@version [npm options...]
   echo "$spec" > "$target/.installed"
 }
 
-install_tool prism @stoplight/prism-cli@5.14.2
-install_tool portman @apideck/portman@1.33.0
-install_tool newman newman@6.2.2
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 install_tool artillery artillery@2.0.21 --ignore-scripts
+# The four side by side (each into a folder of its own; npm's cache takes concurrent installs): most
+# of an install is waiting on the registry. Any that fails fails the script.
+pids=()
+install_tool prism @stoplight/prism-cli@5.14.2 & pids+=($!)
+install_tool portman @apideck/portman@1.33.0 & pids+=($!)
+install_tool newman newman@6.2.2 & pids+=($!)
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 install_tool artillery artillery@2.0.21 --ignore-scripts & pids+=($!)
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+exit "$failed"
