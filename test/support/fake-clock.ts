@@ -24,19 +24,23 @@ export class FakeClock implements Clock {
   now = (): number => this.#now;
 
   sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-    new Promise((wake) => {
-      if (signal?.aborted) return wake();
-      const timer: Timer = { at: this.#now + Math.max(0, ms), wake };
-      this.#timers.push(timer);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const index = this.#timers.indexOf(timer);
-          if (index >= 0) this.#timers.splice(index, 1);
-          wake();
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const cut = () => {
+        const index = this.#timers.indexOf(timer);
+        if (index >= 0) this.#timers.splice(index, 1);
+        resolve();
+      };
+      // A sleep that comes due lets go of its signal, as Node's timers do: thousands of sleeps on one signal leave no listener behind.
+      const timer: Timer = {
+        at: this.#now + Math.max(0, ms),
+        wake: () => {
+          signal?.removeEventListener('abort', cut);
+          resolve();
         },
-        { once: true },
-      );
+      };
+      this.#timers.push(timer);
+      signal?.addEventListener('abort', cut, { once: true });
     });
 
   /** Sleeps not yet due. */

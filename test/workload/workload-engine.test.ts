@@ -164,6 +164,23 @@ describe('flows', () => {
     expect(target.sent.map((s) => s.at)).toEqual([0, 100, 1100]);
   });
 
+  it('sixteen virtual users thinking at once raise no MaxListenersExceededWarning (each sleep waits on the run\'s one stop signal)', async () => {
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', listen);
+    try {
+      const clock = new FakeClock();
+      const target = fakeTarget(clock, () => 10);
+      const w = workload(`name: w\nthink: 500ms\narrival: { model: closed, connections: 16, duration: 2s }\nscenarios:\n  - name: s\n    flow:\n      - op: GET /users\n      - op: GET /breaks\n`);
+      const outcome = await run(clock, w, target.send);
+      expect(outcome.scenarios[0]!.started).toBeGreaterThanOrEqual(16);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('picks scenarios by weight with the seed: the same seed, the same sequence', async () => {
     const yaml = `name: w\narrival: { model: open, phases: [{ duration: 10s, rate: 20 }] }\nscenarios:\n  - name: a\n    weight: 3\n    flow:\n      - op: GET /users\n  - name: b\n    weight: 1\n    flow:\n      - op: GET /breaks\n`;
     const paths = async () => {
