@@ -19,7 +19,7 @@ export interface LoadFault {
 export const BUSY_CONNECTIONS = 3;
 export const BUSY_WINDOW_MS = 100;
 /** Under load-slow-timesheets: what each other busy connection adds to POST /timesheets, ms. */
-export const SLOW_MS_PER_REQUEST = 40;
+export const SLOW_MS_PER_REQUEST = 100;
 
 /**
  * How concurrent the load on the server is: the connections that sent a request in the last

@@ -72,8 +72,13 @@ describe('load faults under the default workload', () => {
   it('load-slow-timesheets: POST /timesheets alone slows, by far', () => {
     const report = reports.get('load-slow-timesheets')!;
     const p50 = (op: string) => report.operations.find((o) => o.operation === op)?.latencyServedMs?.p50 ?? 0;
-    const others = report.operations.filter((o) => o.operation !== 'POST /timesheets').map((o) => o.latencyServedMs?.p50 ?? 0);
-    expect(p50('POST /timesheets')).toBeGreaterThan(Math.max(...others) + 200);
+    const others = report.operations.filter((o) => o.operation !== 'POST /timesheets').map((o) => o.latencyServedMs?.p50 ?? 0).sort((a, b) => a - b);
+    // Against the others' median, not their slowest: on a machine whose cores are busy, an operation of
+    // a few samples in a one-second load can take 800 ms at its median (GET /timesheets did in a loaded
+    // npm test); the fault adds 100 ms per other busy connection, about a second at 16.
+    const median = others[Math.floor(others.length / 2)]!;
+    const figures = JSON.stringify(Object.fromEntries(report.operations.map((o) => [o.operation, o.latencyServedMs?.p50])));
+    expect(p50('POST /timesheets'), figures).toBeGreaterThan(median + 500);
   });
 
   it('none of them is in the catalog the selftest certifies, and the selftest names one as a load fault', () => {
