@@ -1,27 +1,24 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveLoadOptions } from '../../src/load/load-options.ts';
 import { LATENCY_PERCENTILES, type LoadReport } from '../../src/load/load-report.ts';
 import { runLoad } from '../../src/load/load-run.ts';
 import { writeLoadReports } from '../../src/load/write-load-reports.ts';
 import { startReferenceServer } from '../../src/reference/server.ts';
+import { NO_BROWSER, openReportPage } from '../support/report-page.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/clockcheck-load.png';
 
-// In CI the browser must be there (.ci/run installs it); elsewhere its absence only skips.
-describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('load.html in headless Chromium', () => {
+describe.skipIf(NO_BROWSER)('load.html in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
   let page: Page;
   let report: LoadReport;
-  const requests: string[] = [];
-  const pageErrors: string[] = [];
+  let requests: string[];
+  let pageErrors: string[];
 
   beforeAll(async () => {
     const server = await startReferenceServer({ rateLimit: { limit: 50, windowMs: 60_000 } });
@@ -41,14 +38,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('load.html i
     }
     dir = await mkdtemp(join(tmpdir(), 'clockcheck-load-html-'));
     const { html } = await writeLoadReports(report, dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(pathToFileURL(html).href);
+    ({ browser, page, requests, pageErrors } = await openReportPage(html));
   });
 
   afterAll(async () => {

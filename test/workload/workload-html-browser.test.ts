@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
 import { embeddedProfile } from '../../src/run/embedded-profile.ts';
@@ -11,18 +9,17 @@ import { defaultWorkload } from '../../src/workload/default-workload.ts';
 import type { WorkloadReport } from '../../src/workload/workload-report.ts';
 import { runWorkloadLoad } from '../../src/workload/workload-run.ts';
 import { writeWorkloadReports } from '../../src/workload/write-workload-reports.ts';
+import { NO_BROWSER, openReportPage } from '../support/report-page.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/clockcheck-workload.png';
 
-// In CI the browser must be there (.ci/run installs it); elsewhere its absence only skips.
-describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('load.html of a workload run in headless Chromium', () => {
+describe.skipIf(NO_BROWSER)('load.html of a workload run in headless Chromium', () => {
   let dir: string;
   let browser: Browser;
   let page: Page;
   let report: WorkloadReport;
-  const requests: string[] = [];
-  const pageErrors: string[] = [];
+  let requests: string[];
+  let pageErrors: string[];
 
   beforeAll(async () => {
     const server = await startReferenceServer({ rateLimit: null });
@@ -49,14 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('load.html o
     }
     dir = await mkdtemp(join(tmpdir(), 'clockcheck-workload-html-'));
     const { html } = await writeWorkloadReports(report, dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(pathToFileURL(html).href);
+    ({ browser, page, requests, pageErrors } = await openReportPage(html));
   }, 60_000);
 
   afterAll(async () => {
