@@ -7,11 +7,12 @@ const SUITES = join(import.meta.dirname, '../../suites');
 
 /**
  * Certifies the reference server in its alternative dialect: other valid choices wherever the spec
- * says "not shown". With bursts, the rate-limit phase at 60 per 3 s: a window long enough for the
- * bursts' timing to hold while other test files keep the cores busy.
+ * says "not shown". With bursts, the rate-limit phase at 60 per 4 s: a window long enough for the
+ * bursts' timing to hold while other test files keep the cores busy (at 3 s its sliding straddle went
+ * unjudged once, in an `npm test` beside a selftest loop at load average 10).
  */
 function certifyAlternative(faults: string[] = [], bursts = false): Promise<RunReport> {
-  return certifyEmbedded(faults, { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 9, budget: 330, dialect: 'alternative', bursts, burstRateLimit: { limit: 60, windowMs: 3000 } });
+  return certifyEmbedded(faults, { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 9, budget: 330, dialect: 'alternative', bursts, burstRateLimit: { limit: 60, windowMs: 4000 } });
 }
 
 describe('a conforming server that made the other valid choices', () => {
