@@ -1,7 +1,7 @@
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
 import { planWithinBudget, type BudgetChoice, type RunBudget } from './budget.ts';
-import { embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
+import { EMBEDDED_RATE_LIMIT, embeddedFactsOf, embeddedProfile } from './embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import { detection, type FaultDetection } from './fault-detection.ts';
 import { FaultWorkerPool, selftestWorkersAvailable, type FaultJob } from './selftest-workers.ts';
@@ -10,6 +10,7 @@ import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type P
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { SeedName } from '../reference/seed.ts';
+import { onceMoreIfBurstsUnjudged, type SecondAttempt } from './selftest-attempts.ts';
 
 export type { FaultDetection } from './fault-detection.ts';
 
@@ -24,6 +25,8 @@ export interface SeedSelftest {
   readonly reports: readonly RunReport[];
   /** What is wrong, for the selftest's output; empty when the seed passed. */
   readonly problems: readonly string[];
+  /** When the seed was certified twice: why, and the second's burst window (selftest-attempts.ts). */
+  readonly second?: SecondAttempt;
 }
 
 /** One dialect's share of the selftest: its clean certification, its sparse seeds and its faults. */
@@ -31,6 +34,8 @@ export interface DialectSelftest {
   readonly dialect: DialectName;
   /** The clean server's certification (absent with SelftestOptions.faultsOnly). */
   readonly clean?: RunReport;
+  /** When the clean server was certified twice: why, and the second's burst window (selftest-attempts.ts). */
+  readonly cleanSecond?: SecondAttempt;
   /** The clean server certified with the profile `init --probe-writes` discovers of it (SelftestOptions.profileFor). */
   readonly profiled?: RunReport;
   readonly seeds: readonly SeedSelftest[];
@@ -132,7 +137,8 @@ function unjudged(fault: Fault, report: RunReport): boolean {
  * generated cases at the quick 100 ms window, without bursts. The certifications with bursts (the
  * clean server, the sparse seeds, the burst faults) run one at a time in this thread; a burst fault
  * once more when its first certification left the fault's rule unjudged (a check of it errored: the
- * bursts' timing was not certain).
+ * bursts' timing was not certain), and the clean server and a sparse seed, with a longer burst
+ * window, when theirs left only rate-limit checks unjudged (selftest-attempts.ts).
  */
 export async function selftest(options: SelftestOptions): Promise<SelftestResult> {
   const started = Date.now();
@@ -151,13 +157,20 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   // `concurrency` worker threads, once this thread's certifications with bursts are done: a busy
   // thread beside them could leave a burst's timing uncertain on a loaded machine (it did in CI).
   const pool = selftestWorkersAvailable() && options.concurrency > 1 ? new FaultWorkerPool(plans.flatMap((plan) => pacedJobs(plan, options)), record) : null;
-  const certified: Array<Pick<DialectSelftest, 'clean' | 'seeds'>> = [];
+  const certified: Array<Pick<DialectSelftest, 'clean' | 'cleanSecond' | 'seeds'>> = [];
   for (const plan of plans) {
     const { dialect, choice } = plan;
-    const clean = options.faultsOnly ? undefined : await certifyEmbedded([], { ...options, dialect, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) });
+    // The clean server once more, in a longer burst window, when its first certification left only rate-limit checks unjudged.
+    const clean = options.faultsOnly
+      ? undefined
+      : await onceMoreIfBurstsUnjudged(
+          (burstRateLimit) => certifyEmbedded([], { ...options, dialect, burstRateLimit, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) }),
+          (report) => [report],
+          options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
+        );
     // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
     const seeds = choice || options.faultsOnly ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
-    certified.push({ ...(clean ? { clean } : {}), seeds });
+    certified.push({ ...(clean ? { clean: clean.value, ...(clean.second ? { cleanSecond: clean.second } : {}) } : {}), seeds });
     // Without the pool, the other faults `concurrency` at a time in this thread (they take turns).
     if (!pool) await inTurns(plan.applicable.filter((f) => f.observable !== 'burst'), options.concurrency, (fault) => certifyFault(fault, plan, options, record));
     // Burst faults one at a time, so no other certification in this thread competes with a burst's timing.
@@ -228,9 +241,17 @@ async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOp
 /** A skip reason that names a need or a reading the profile declares otherwise; any other skip of a clean run is a problem. */
 const NAMED_SKIP = /^(needs |certifies )/;
 
-/** Certifies a clean server of a sparse seed `rounds` times and says what is wrong. */
+/**
+ * Certifies a clean server of a sparse seed `rounds` times and says what is wrong; all of it once
+ * more, on a new server with a longer burst window, when the first left only rate-limit checks
+ * unjudged.
+ */
 async function certifySeed(seedData: SeedName, dialect: DialectName, options: SelftestOptions, rounds: number): Promise<SeedSelftest> {
-  const reports = await certifyEmbeddedRounds([], { ...options, dialect, seedData }, rounds);
+  const { value: reports, second } = await onceMoreIfBurstsUnjudged(
+    (burstRateLimit) => certifyEmbeddedRounds([], { ...options, dialect, seedData, burstRateLimit }, rounds),
+    (all) => all,
+    options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
+  );
   const problems = reports.flatMap((report, round) => {
     const which = `${seedData} seed, ${dialect} dialect${rounds > 1 ? `, run ${round + 1}` : ''}`;
     const bad = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored' || (c.status === 'skipped' && !NAMED_SKIP.test(c.reason ?? '')));
@@ -241,5 +262,5 @@ async function certifySeed(seedData: SeedName, dialect: DialectName, options: Se
   for (const [round, next] of later.entries()) {
     for (const [id, status] of first ?? []) if (next.get(id) !== status) problems.push(`${seedData} seed, ${dialect} dialect: ${id} was ${status} in run 1, ${next.get(id) ?? 'absent'} in run ${round + 2}`);
   }
-  return { seedData, reports, problems };
+  return { seedData, reports, problems, ...(second ? { second } : {}) };
 }

@@ -6,6 +6,7 @@ import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
+import type { SecondAttempt } from '../../run/selftest-attempts.ts';
 import type { ProfilableTarget } from '../../run/embedded-target.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { renderProfileYaml } from '../../init/profile-yaml.ts';
@@ -76,6 +77,16 @@ function budgetShares(dialects: readonly DialectSelftest[], budget: RunBudget): 
   ];
 }
 
+/** The lines that say a clean certification was made twice, what the first left unjudged and how the second met the bursts; none when it was made once. */
+function certifiedTwice(second: SecondAttempt | undefined): string[] {
+  if (!second) return [];
+  const { limit, windowMs } = second.burstRateLimit;
+  return [
+    `  certified twice: the first certification left rate-limit checks unjudged; the verdicts above are the second's, its bursts at ${limit} per ${formatDuration(windowMs)}`,
+    ...second.firstUnjudged.map((text) => `    first: ${text}`),
+  ];
+}
+
 function line(d: FaultDetection): string {
   const mark = d.verdict === 'caught' ? 'caught' : 'MISSED';
   const bursts = d.catchingChecks.filter((id) => id.startsWith('rate-limit/')).length;
@@ -113,9 +124,10 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   });
   const detections = result.dialects.flatMap((d) => d.detections);
   const count = (v: FaultDetection['verdict']) => detections.filter((d) => d.verdict === v).length;
-  for (const { dialect, clean, profiled, notApplicable } of result.dialects) {
+  for (const { dialect, clean, cleanSecond, profiled, notApplicable } of result.dialects) {
     for (const [report, how] of [...(clean ? [[clean, 'its embedded profile'] as const] : []), ...(profiled ? [[profiled, 'the profile init --probe-writes writes for it'] as const] : [])] as const) {
       console.log(`\nclean reference server, ${dialect} dialect, ${how}: ${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.errored} errored, ${report.summary.skipped} skipped; ${report.requests.made} requests; rules covered ${report.summary.rulesCovered}/${report.summary.rulesTotal}`);
+      if (report === clean) for (const text of certifiedTwice(cleanSecond)) console.log(text);
       for (const check of report.checks.filter((c) => c.status === 'failed' || c.status === 'errored')) {
         console.log(`  ✗ ${check.id}: ${check.findings[0] ? `${check.findings[0].ruleId} expected ${check.findings[0].expected}; actual ${check.findings[0].actual}` : check.reason}`);
       }
@@ -123,9 +135,10 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     if (notApplicable.length > 0) console.log(`  not run in this dialect (it already makes that choice): ${notApplicable.map((f) => f.name).join(', ')}`);
   }
   for (const { dialect, seeds } of result.dialects) {
-    for (const { seedData, reports, problems } of seeds) {
+    for (const { seedData, reports, problems, second } of seeds) {
       const runs = reports.map((r) => `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.errored} errored, ${r.summary.skipped} skipped, ${r.createdResources.filter((c) => c.checkId === 'run/provision').length} records created for the checks' needs`).join('; then ');
       console.log(`${problems.length === 0 ? '✓' : '✗'} ${seedData} company, ${dialect} dialect: ${runs}`);
+      for (const text of certifiedTwice(second)) console.log(text);
       for (const problem of problems) console.log(`  ✗ ${problem}`);
     }
   }
@@ -145,8 +158,9 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const dialectJson = result.dialects.map((d) => ({
     dialect: d.dialect,
     ...(d.clean ? { clean: d.clean.summary } : {}),
+    ...(d.cleanSecond ? { cleanSecond: d.cleanSecond } : {}),
     ...(d.profiled ? { profiled: d.profiled.summary } : {}),
-    seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems })),
+    seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems, ...(s.second ? { second: s.second } : {}) })),
     notApplicable: d.notApplicable.map((f) => f.name),
     ...(d.choice ? { budget: { ...budget, checks: d.choice.checkIds.size, requests: d.choice.requests, etaMs: Math.round(d.choice.etaMs), casesPerFamily: d.choice.casesPerFamily } } : {}),
     detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, ...(x.writers.length > 0 ? { writers: x.writers } : {}), catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
