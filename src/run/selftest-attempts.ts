@@ -1,5 +1,6 @@
 import type { RunReport } from '../report/model.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
+import type { RuleId } from '../contract/rules.ts';
 
 /**
  * The rate-limit checks a clean certification left unjudged ("rate-limit/sliding errored: the
@@ -12,6 +13,16 @@ export function burstsUnjudged(reports: readonly RunReport[]): string[] {
   const bad = reports.flatMap((report) => report.checks.filter((c) => c.status === 'failed' || c.status === 'errored'));
   if (!bad.every((c) => c.status === 'errored' && c.id.startsWith('rate-limit/'))) return [];
   return bad.map((c) => `${c.id} errored: ${c.reason ?? ''}`);
+}
+
+/**
+ * Whether a burst fault's certification left its rule without a verdict: a check naming the rule
+ * errored, or a rate-limit check did (an errored boundary burst leaves the reset and sliding checks
+ * skipped, "the boundary burst reached no verdict"). Asked only of a missed fault: a caught one is
+ * never certified again.
+ */
+export function ruleUnjudged(rule: RuleId, report: RunReport): boolean {
+  return report.checks.some((c) => c.status === 'errored' && (c.rules.includes(rule) || c.id.startsWith('rate-limit/')));
 }
 
 /** How much longer the second certification's burst window is than the first's (at most a minute, §8's own). */

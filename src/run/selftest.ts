@@ -10,7 +10,7 @@ import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type P
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { SeedName } from '../reference/seed.ts';
-import { onceMoreIfBurstsUnjudged, type SecondAttempt } from './selftest-attempts.ts';
+import { onceMoreIfBurstsUnjudged, ruleUnjudged, secondBurstRateLimit, type SecondAttempt } from './selftest-attempts.ts';
 
 export type { FaultDetection } from './fault-detection.ts';
 
@@ -121,11 +121,6 @@ function phaseAlone(fault: Fault): boolean {
   return fault.observable === 'burst' && fault.rule !== 'RATE-LIMIT-SLIDING';
 }
 
-/** Whether a check of the fault's rule ended errored (no verdict either way), e.g. a burst whose timing was not certain. */
-function unjudged(fault: Fault, report: RunReport): boolean {
-  return report.checks.some((c) => c.status === 'errored' && c.rules.includes(fault.rule));
-}
-
 /**
  * The harness proves itself on the reference server, in every dialect (the other valid choices
  * where the spec says "not shown", and the Laravel representations): in each, the clean server
@@ -217,7 +212,7 @@ async function inTurns<T>(items: readonly T[], concurrency: number, work: (item:
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 }
 
-/** Certifies one fault in this thread (a burst fault once more when its first certification left the rule unjudged) and records the detection. */
+/** Certifies one fault in this thread (a burst fault once more, in a longer burst window, when its first certification left the rule unjudged) and records the detection. */
 async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOptions, record: (found: FaultDetection) => void): Promise<void> {
   const { dialect, choice } = plan;
   const bursts = fault.observable === 'burst';
@@ -227,12 +222,13 @@ async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOp
     return;
   }
   const phases = { bursts, ...(within ? { only: within.only } : phaseAlone(fault) ? { only: Object.keys(RATE_LIMIT_CHECKS) } : {}) };
-  const certification = () => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect });
-  let report = await certification();
+  const first = options.burstRateLimit ?? EMBEDDED_RATE_LIMIT;
+  const certification = (burstRateLimit: RateLimitSetting) => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect, burstRateLimit });
+  let report = await certification(first);
   let found = detection(fault, dialect, report);
-  if (found.verdict === 'missed' && bursts && unjudged(fault, report)) {
-    // The bursts' timing left the rule unjudged (errored, not passed): one more certification.
-    report = await certification();
+  if (found.verdict === 'missed' && bursts && ruleUnjudged(fault.rule, report)) {
+    // The bursts' timing left the rule unjudged (errored, not passed): one more certification, in a longer window.
+    report = await certification(secondBurstRateLimit(first));
     found = { ...detection(fault, dialect, report), attempts: 2 };
   }
   record(found);

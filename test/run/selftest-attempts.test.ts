@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { burstsUnjudged, onceMoreIfBurstsUnjudged, secondBurstRateLimit } from '../../src/run/selftest-attempts.ts';
+import { burstsUnjudged, onceMoreIfBurstsUnjudged, ruleUnjudged, secondBurstRateLimit } from '../../src/run/selftest-attempts.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import type { RateLimitSetting } from '../../src/contract/rate-limit.ts';
 
-type Check = { id: string; status: 'passed' | 'failed' | 'errored' | 'skipped'; reason?: string };
+type Check = { id: string; status: 'passed' | 'failed' | 'errored' | 'skipped'; reason?: string; rules?: string[] };
 
 /** A report with these checks (the rest of a report is not read). */
-const report = (...checks: Check[]) => ({ checks }) as unknown as RunReport;
+const report = (...checks: Check[]) => ({ checks: checks.map((c) => ({ rules: [], ...c })) }) as unknown as RunReport;
 
 const STRADDLE_MISSED = 'the straddle missed the 1.0 s after the opening call (the target answered too slowly for a 1.0 s window)';
 const passed = report({ id: 'rate-limit/sliding', status: 'passed' }, { id: 'users/create', status: 'passed' });
@@ -76,5 +76,23 @@ describe('a clean certification once more when only its bursts went unjudged', (
   it('widens the window at most to a minute, §8\'s own', () => {
     expect(secondBurstRateLimit({ limit: 60, windowMs: 3000 })).toEqual({ limit: 60, windowMs: 12_000 });
     expect(secondBurstRateLimit({ limit: 60, windowMs: 20_000 })).toEqual({ limit: 60, windowMs: 60_000 });
+  });
+});
+
+describe('a burst fault once more when its rule went unjudged', () => {
+  const skippedAfterBoundary = { id: 'rate-limit/sliding', status: 'skipped' as const, reason: 'the boundary burst reached no verdict', rules: ['RATE-LIMIT-SLIDING'] };
+
+  it('when a check naming the rule errored', () => {
+    expect(ruleUnjudged('RATE-LIMIT-SLIDING', report({ id: 'rate-limit/monitor', status: 'errored', reason: 'x', rules: ['RATE-LIMIT-SLIDING'] }))).toBe(true);
+  });
+
+  it('when the boundary burst errored and left the rule\'s check skipped (rate-limit-clock-window went missed so under load)', () => {
+    const boundary = { id: 'rate-limit/boundary', status: 'errored' as const, reason: "the window's calls took 1.2 s, not less than the 1.0 s window", rules: ['RATE-LIMIT-CAP'] };
+    expect(ruleUnjudged('RATE-LIMIT-SLIDING', report(boundary, skippedAfterBoundary))).toBe(true);
+  });
+
+  it('not when every rate-limit check was judged, or only a check outside the phase errored', () => {
+    expect(ruleUnjudged('RATE-LIMIT-SLIDING', report({ id: 'rate-limit/sliding', status: 'passed', rules: ['RATE-LIMIT-SLIDING'] }))).toBe(false);
+    expect(ruleUnjudged('RATE-LIMIT-SLIDING', report({ id: 'webhooks/notified', status: 'errored', reason: 'y', rules: ['WH-NOTIFICATION-ARRIVES'] }))).toBe(false);
   });
 });

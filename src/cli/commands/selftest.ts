@@ -6,7 +6,7 @@ import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
-import type { SecondAttempt } from '../../run/selftest-attempts.ts';
+import { secondBurstRateLimit, type SecondAttempt } from '../../run/selftest-attempts.ts';
 import type { ProfilableTarget } from '../../run/embedded-target.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { renderProfileYaml } from '../../init/profile-yaml.ts';
@@ -87,7 +87,8 @@ function certifiedTwice(second: SecondAttempt | undefined): string[] {
   ];
 }
 
-function line(d: FaultDetection): string {
+/** A fault's line of the detection matrix. */
+function detectionLine(d: FaultDetection, burstRateLimit: RateLimitSetting): string {
   const mark = d.verdict === 'caught' ? 'caught' : 'MISSED';
   const bursts = d.catchingChecks.filter((id) => id.startsWith('rate-limit/')).length;
   const by = bursts > 0 ? 'bursts' : d.catchingProperties === 0 ? 'scenarios' : d.catchingProperties === d.catchingChecks.length ? 'properties' : 'both';
@@ -95,7 +96,8 @@ function line(d: FaultDetection): string {
     d.verdict === 'caught'
       ? `[${by.padEnd(10)}] ` + d.catchingChecks.slice(0, 3).join(', ') + (d.catchingChecks.length > 3 ? ` +${d.catchingChecks.length - 3}` : '')
       : d.otherRules.length > 0 ? `failed only on ${d.otherRules.join(', ')}` : 'no check failed';
-  const again = d.attempts > 1 ? ` (certified ${d.attempts} times: the first left ${d.fault.rule} unjudged)` : '';
+  const second = secondBurstRateLimit(burstRateLimit);
+  const again = d.attempts > 1 ? ` (certified ${d.attempts} times: the first left ${d.fault.rule} unjudged; the second's bursts at ${second.limit} per ${formatDuration(second.windowMs)})` : '';
   return `${mark}  ${d.dialect.padEnd(11)} ${d.fault.name.padEnd(32)} ${d.fault.rule.padEnd(28)} ${detail}${again}`;
 }
 
@@ -108,6 +110,8 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const { within, 'max-requests': maxRequests } = options;
   const budget: RunBudget | undefined = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   const dialects = options.dialect === 'all' ? DIALECT_NAMES : [options.dialect];
+  const burstRateLimit: RateLimitSetting = { limit: EMBEDDED_RATE_LIMIT.limit, windowMs: options['burst-window'] };
+  const line = (d: FaultDetection) => detectionLine(d, burstRateLimit);
   const result = await selftest({
     suitesDir: options['suites-dir'],
     suiteGlob: options.suite,
@@ -119,7 +123,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     onDetection: (d) => console.error(line(d)),
     ...(budget ? { requestBudget: { budget, cases: DEFAULT_BUDGET.external } } : {}),
     profileFor: profileByInit,
-    burstRateLimit: { limit: EMBEDDED_RATE_LIMIT.limit, windowMs: options['burst-window'] },
+    burstRateLimit,
     faultsOnly: options['faults-only'],
   });
   const detections = result.dialects.flatMap((d) => d.detections);
