@@ -1,6 +1,7 @@
 import type { DialectName } from '../reference/dialect.ts';
 import { REPORTED_ALONE, type Fault, type FaultName } from '../reference/faults.ts';
 import type { RunReport } from '../report/model.ts';
+import type { SecondAttempt } from './selftest-attempts.ts';
 
 /** How the certification fared against one faulty server. */
 export interface FaultDetection {
@@ -18,12 +19,14 @@ export interface FaultDetection {
   readonly otherRules: readonly string[];
   /** Certifications it took: 2 when the first could not judge the fault's rule (see `selftest`). */
   readonly attempts: number;
+  /** When it took 2: what the first left unjudged, and the window the second's bursts met (selftest-attempts.ts). */
+  readonly second?: SecondAttempt;
   /** When missed: each check of the fault's rule and how it ended (`rate-limit/sliding: errored, <reason>`). */
   readonly ruleChecks: readonly string[];
 }
 
 /** What a certification of the server with `fault` shows: caught or missed, by which checks, with what else. */
-export function detection(fault: Fault, dialect: DialectName, report: RunReport): FaultDetection {
+export function detection(fault: Fault, dialect: DialectName, report: RunReport, second?: SecondAttempt): FaultDetection {
   const failing = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored');
   const catching = failing.filter((c) => c.findings.some((f) => f.ruleId === fault.rule));
   const catchingChecks = catching.map((c) => c.id);
@@ -36,5 +39,5 @@ export function detection(fault: Fault, dialect: DialectName, report: RunReport)
   const ruleChecks = misattributed
     ? failing.filter((c) => c.findings.some((f) => f.ruleId !== fault.rule)).map((c) => `${c.id}: failed under ${[...new Set(c.findings.map((f) => f.ruleId))].join(', ')}, not ${fault.rule} alone`)
     : verdict === 'caught' ? [] : report.checks.filter((c) => c.rules.includes(fault.rule)).map((c) => `${c.id}: ${c.status}${c.reason ? `, ${c.reason}` : ''}`);
-  return { fault, dialect, verdict, catchingChecks, writers, catchingProperties, otherRules, attempts: 1, ruleChecks };
+  return { fault, dialect, verdict, catchingChecks, writers, catchingProperties, otherRules, attempts: second ? 2 : 1, ...(second ? { second } : {}), ruleChecks };
 }

@@ -16,13 +16,13 @@ export function burstsUnjudged(reports: readonly RunReport[]): string[] {
 }
 
 /**
- * Whether a burst fault's certification left its rule without a verdict: a check naming the rule
- * errored, or a rate-limit check did (an errored boundary burst leaves the reset and sliding checks
- * skipped, "the boundary burst reached no verdict"). Asked only of a missed fault: a caught one is
- * never certified again.
+ * The checks that left a burst fault's rule without a verdict: a check naming the rule errored, or a
+ * rate-limit check did (an errored boundary burst leaves the reset and sliding checks skipped, "the
+ * boundary burst reached no verdict"). Asked only of a missed fault: a caught one is never
+ * certified again. Empty when every one of them was judged.
  */
-export function ruleUnjudged(rule: RuleId, report: RunReport): boolean {
-  return report.checks.some((c) => c.status === 'errored' && (c.rules.includes(rule) || c.id.startsWith('rate-limit/')));
+export function ruleUnjudged(rule: RuleId, report: RunReport): string[] {
+  return report.checks.filter((c) => c.status === 'errored' && (c.rules.includes(rule) || c.id.startsWith('rate-limit/'))).map((c) => `${c.id} errored: ${c.reason ?? ''}`);
 }
 
 /** How much longer the second certification's burst window is than the first's (at most a minute, §8's own). */
@@ -33,28 +33,29 @@ export function secondBurstRateLimit(first: RateLimitSetting): RateLimitSetting 
   return { limit: first.limit, windowMs: Math.min(first.windowMs * SECOND_WINDOW_FACTOR, 60_000) };
 }
 
-/** Why a clean certification was made twice, and how the second met the bursts. */
+/** Why a certification was made twice, and how the second met the bursts. */
 export interface SecondAttempt {
-  /** The first certification's unjudged rate-limit checks (burstsUnjudged). */
+  /** What the first certification left unjudged (burstsUnjudged, ruleUnjudged). */
   readonly firstUnjudged: readonly string[];
   readonly burstRateLimit: RateLimitSetting;
 }
 
 /**
- * Certifies (bursts at `burstRateLimit`), and once more when the first certification left only
- * rate-limit checks unjudged, with the bursts in a longer window (secondBurstRateLimit), where their
- * timing holds on a busy machine. The second certification stands, whatever it finds; `second`
- * says it was made and why, for the selftest's output. A clean server's limiter that conforms at
- * one window conforms at another: what the clean certification shows, that a conforming server
- * passes, still holds.
+ * Certifies (bursts at `burstRateLimit`), and once more when `unjudged` names what the first
+ * certification could not judge, with the bursts in a longer window (secondBurstRateLimit), where
+ * their timing holds on a busy machine. The one mechanism for every certification with bursts: the
+ * clean server and a sparse seed (`unjudged`: burstsUnjudged, only rate-limit checks errored and
+ * nothing failed), a missed burst fault (ruleUnjudged). The second certification stands, whatever it
+ * finds; `second` says it was made, why, and at what window, for the selftest's output. A limiter
+ * that conforms at one window conforms at another, and a fault of it shows at either.
  */
-export async function onceMoreIfBurstsUnjudged<T>(
+export async function onceMoreIfUnjudged<T>(
   certify: (burstRateLimit: RateLimitSetting) => Promise<T>,
-  reportsOf: (value: T) => readonly RunReport[],
+  unjudged: (value: T) => readonly string[],
   burstRateLimit: RateLimitSetting,
 ): Promise<{ readonly value: T; readonly second?: SecondAttempt }> {
   const first = await certify(burstRateLimit);
-  const firstUnjudged = burstsUnjudged(reportsOf(first));
+  const firstUnjudged = unjudged(first);
   if (firstUnjudged.length === 0) return { value: first };
   const second = secondBurstRateLimit(burstRateLimit);
   return { value: await certify(second), second: { firstUnjudged, burstRateLimit: second } };

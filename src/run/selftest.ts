@@ -10,7 +10,7 @@ import { certifyEmbedded, certifyEmbeddedProfiled, certifyEmbeddedRounds, type P
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { SeedName } from '../reference/seed.ts';
-import { onceMoreIfBurstsUnjudged, ruleUnjudged, secondBurstRateLimit, type SecondAttempt } from './selftest-attempts.ts';
+import { burstsUnjudged, onceMoreIfUnjudged, ruleUnjudged, type SecondAttempt } from './selftest-attempts.ts';
 
 export type { FaultDetection } from './fault-detection.ts';
 
@@ -158,9 +158,9 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     // The clean server once more, in a longer burst window, when its first certification left only rate-limit checks unjudged.
     const clean = options.faultsOnly
       ? undefined
-      : await onceMoreIfBurstsUnjudged(
+      : await onceMoreIfUnjudged(
           (burstRateLimit) => certifyEmbedded([], { ...options, dialect, burstRateLimit, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) }),
-          (report) => [report],
+          (report) => burstsUnjudged([report]),
           options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
         );
     // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
@@ -222,15 +222,11 @@ async function certifyFault(fault: Fault, plan: DialectPlan, options: SelftestOp
     return;
   }
   const phases = { bursts, ...(within ? { only: within.only } : phaseAlone(fault) ? { only: Object.keys(RATE_LIMIT_CHECKS) } : {}) };
-  const first = options.burstRateLimit ?? EMBEDDED_RATE_LIMIT;
   const certification = (burstRateLimit: RateLimitSetting) => certifyEmbedded([fault.name], { ...options, ...phases, ...(within ? { budget: within.budget } : {}), dialect, burstRateLimit });
-  let report = await certification(first);
-  let found = detection(fault, dialect, report);
-  if (found.verdict === 'missed' && bursts && ruleUnjudged(fault.rule, report)) {
-    // The bursts' timing left the rule unjudged (errored, not passed): one more certification, in a longer window.
-    report = await certification(secondBurstRateLimit(first));
-    found = { ...detection(fault, dialect, report), attempts: 2 };
-  }
+  // A missed burst fault whose rule the bursts' timing left unjudged (errored, not passed): once more, in a longer window.
+  const unjudged = (report: RunReport) => (bursts && detection(fault, dialect, report).verdict === 'missed' ? ruleUnjudged(fault.rule, report) : []);
+  const { value: report, second } = await onceMoreIfUnjudged(certification, unjudged, options.burstRateLimit ?? EMBEDDED_RATE_LIMIT);
+  const found = detection(fault, dialect, report, second);
   record(found);
 }
 
@@ -243,9 +239,9 @@ const NAMED_SKIP = /^(needs |certifies )/;
  * unjudged.
  */
 async function certifySeed(seedData: SeedName, dialect: DialectName, options: SelftestOptions, rounds: number): Promise<SeedSelftest> {
-  const { value: reports, second } = await onceMoreIfBurstsUnjudged(
+  const { value: reports, second } = await onceMoreIfUnjudged(
     (burstRateLimit) => certifyEmbeddedRounds([], { ...options, dialect, seedData, burstRateLimit }, rounds),
-    (all) => all,
+    burstsUnjudged,
     options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
   );
   const problems = reports.flatMap((report, round) => {

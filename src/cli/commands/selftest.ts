@@ -6,7 +6,7 @@ import { faultByName } from '../../reference/faults.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { formatDuration } from '../../duration.ts';
 import { selftest, type DialectSelftest, type FaultDetection } from '../../run/selftest.ts';
-import { secondBurstRateLimit, type SecondAttempt } from '../../run/selftest-attempts.ts';
+import type { SecondAttempt } from '../../run/selftest-attempts.ts';
 import type { ProfilableTarget } from '../../run/embedded-target.ts';
 import { discoverProfile } from '../../init/discover-profile.ts';
 import { renderProfileYaml } from '../../init/profile-yaml.ts';
@@ -88,7 +88,7 @@ function certifiedTwice(second: SecondAttempt | undefined): string[] {
 }
 
 /** A fault's line of the detection matrix. */
-function detectionLine(d: FaultDetection, burstRateLimit: RateLimitSetting): string {
+export function detectionLine(d: FaultDetection): string {
   const mark = d.verdict === 'caught' ? 'caught' : 'MISSED';
   const bursts = d.catchingChecks.filter((id) => id.startsWith('rate-limit/')).length;
   const by = bursts > 0 ? 'bursts' : d.catchingProperties === 0 ? 'scenarios' : d.catchingProperties === d.catchingChecks.length ? 'properties' : 'both';
@@ -96,8 +96,7 @@ function detectionLine(d: FaultDetection, burstRateLimit: RateLimitSetting): str
     d.verdict === 'caught'
       ? `[${by.padEnd(10)}] ` + d.catchingChecks.slice(0, 3).join(', ') + (d.catchingChecks.length > 3 ? ` +${d.catchingChecks.length - 3}` : '')
       : d.otherRules.length > 0 ? `failed only on ${d.otherRules.join(', ')}` : 'no check failed';
-  const second = secondBurstRateLimit(burstRateLimit);
-  const again = d.attempts > 1 ? ` (certified ${d.attempts} times: the first left ${d.fault.rule} unjudged; the second's bursts at ${second.limit} per ${formatDuration(second.windowMs)})` : '';
+  const again = d.second ? ` (certified twice: the first left ${d.fault.rule} unjudged; the second's bursts at ${d.second.burstRateLimit.limit} per ${formatDuration(d.second.burstRateLimit.windowMs)})` : '';
   return `${mark}  ${d.dialect.padEnd(11)} ${d.fault.name.padEnd(32)} ${d.fault.rule.padEnd(28)} ${detail}${again}`;
 }
 
@@ -111,7 +110,6 @@ export async function selftestCommand(argv: string[]): Promise<number> {
   const budget: RunBudget | undefined = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   const dialects = options.dialect === 'all' ? DIALECT_NAMES : [options.dialect];
   const burstRateLimit: RateLimitSetting = { limit: EMBEDDED_RATE_LIMIT.limit, windowMs: options['burst-window'] };
-  const line = (d: FaultDetection) => detectionLine(d, burstRateLimit);
   const result = await selftest({
     suitesDir: options['suites-dir'],
     suiteGlob: options.suite,
@@ -120,7 +118,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     faults: options.fault.length > 0 ? options.fault : undefined,
     dialects,
     concurrency: options.concurrency,
-    onDetection: (d) => console.error(line(d)),
+    onDetection: (d) => console.error(detectionLine(d)),
     ...(budget ? { requestBudget: { budget, cases: DEFAULT_BUDGET.external } } : {}),
     profileFor: profileByInit,
     burstRateLimit,
@@ -147,12 +145,12 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     }
   }
   console.log('\nDetection matrix');
-  for (const d of detections) console.log(line(d));
+  for (const d of detections) console.log(detectionLine(d));
   const byProperties = detections.filter((d) => d.catchingProperties > 0).length;
   const byBursts = detections.filter((d) => d.catchingChecks.some((id) => id.startsWith('rate-limit/'))).length;
   // The misses again, with how the checks of their rule ended, where a log's tail shows them.
   for (const d of detections.filter((x) => x.verdict === 'missed')) {
-    console.log(`\n${line(d)}`);
+    console.log(`\n${detectionLine(d)}`);
     for (const check of d.ruleChecks) console.log(`  ${check}`);
   }
   if (budget) for (const text of budgetShares(result.dialects, budget)) console.log(text);
@@ -167,7 +165,7 @@ export async function selftestCommand(argv: string[]): Promise<number> {
     seeds: d.seeds.map((s) => ({ seed: s.seedData, runs: s.reports.map((r) => r.summary), problems: s.problems, ...(s.second ? { second: s.second } : {}) })),
     notApplicable: d.notApplicable.map((f) => f.name),
     ...(d.choice ? { budget: { ...budget, checks: d.choice.checkIds.size, requests: d.choice.requests, etaMs: Math.round(d.choice.etaMs), casesPerFamily: d.choice.casesPerFamily } } : {}),
-    detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, ...(x.writers.length > 0 ? { writers: x.writers } : {}), catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
+    detections: d.detections.map((x) => ({ fault: x.fault.name, rule: x.fault.rule, verdict: x.verdict, catchingChecks: x.catchingChecks, ...(x.writers.length > 0 ? { writers: x.writers } : {}), catchingProperties: x.catchingProperties, otherRules: x.otherRules, attempts: x.attempts, ...(x.second ? { second: x.second } : {}), ...(x.verdict === 'missed' ? { ruleChecks: x.ruleChecks } : {}) })),
   }));
   await writeFile(file, JSON.stringify({ seed, passed: result.passed, durationMs: result.durationMs, dialects: dialectJson }, null, 2));
   console.log(`written ${file}`);
