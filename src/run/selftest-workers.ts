@@ -12,6 +12,14 @@ export interface FaultJob {
 /** What a worker sends back: the detection with its fault by name, or why the certification threw. */
 export type FaultAnswer = { readonly detection: Omit<FaultDetection, 'fault'> & { readonly fault: string } } | { readonly error: string };
 
+/**
+ * How much less a worker thread is scheduled than the main thread, as a nice value: the main thread's
+ * certifications with bursts must answer a burst within a fifth of a one-second window, and three
+ * busy workers on two cores left it too little of a core to (5 of its 12 clean certifications went
+ * unjudged in one selftest). The workers still take every cycle the main thread leaves idle.
+ */
+export const WORKER_NICENESS = 10;
+
 /** The worker's module beside this one: selftest-worker.js in the compiled package. */
 const WORKER_URL = new URL('./selftest-worker.js', import.meta.url);
 
@@ -60,6 +68,12 @@ export class FaultWorkerPool {
     } finally {
       await Promise.all(this.#threads.map((thread) => thread.terminate()));
     }
+  }
+
+  /** Ends the threads now and leaves the jobs not yet begun undone (the selftest failed elsewhere). */
+  async stop(): Promise<void> {
+    this.#queue.length = 0;
+    await Promise.all(this.#threads.map((thread) => thread.terminate()));
   }
 
   /** Gives `thread` the next job until there is none. */

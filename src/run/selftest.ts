@@ -129,11 +129,12 @@ function phaseAlone(fault: Fault): boolean {
  * phases that can observe it: a burst fault (one of the limiter's) by the rate-limit checks alone,
  * the phase at the embedded 1 s window and the run-wide monitor (phaseAlone), or a whole
  * certification where the monitor needs the paced checks' calls; any other by the scenarios and
- * generated cases at the quick 100 ms window, without bursts. The certifications with bursts (the
- * clean server, the sparse seeds, the burst faults) run one at a time in this thread; a burst fault
- * once more when its first certification left the fault's rule unjudged (a check of it errored: the
- * bursts' timing was not certain), and the clean server and a sparse seed, with a longer burst
- * window, when theirs left only rate-limit checks unjudged (selftest-attempts.ts).
+ * generated cases at the quick 100 ms window, without bursts, in worker threads from the start. The
+ * certifications with bursts (the clean server, the sparse seeds, the burst faults) run one at a
+ * time in this thread, beside the workers; a burst fault once more when its first certification
+ * left the fault's rule unjudged (a check of it errored: the bursts' timing was not certain), and
+ * the clean server and a sparse seed when theirs left only rate-limit checks unjudged, each second
+ * certification with its bursts in a longer window (selftest-attempts.ts).
  */
 export async function selftest(options: SelftestOptions): Promise<SelftestResult> {
   const started = Date.now();
@@ -149,38 +150,42 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
     options.onDetection?.(found);
   };
   // From the compiled code, the faults the scenarios and generated cases observe are certified in
-  // `concurrency` worker threads, once this thread's certifications with bursts are done: a busy
-  // thread beside them could leave a burst's timing uncertain on a loaded machine (it did in CI).
+  // `concurrency` worker threads from the start, beside this thread's certifications with bursts.
+  // This thread mostly waits on its windows, so the workers fill its cores; a burst whose timing
+  // the workers (or anything else) made uncertain is certified once more in a longer window
+  // (onceMoreIfUnjudged), where it holds.
   const pool = selftestWorkersAvailable() && options.concurrency > 1 ? new FaultWorkerPool(plans.flatMap((plan) => pacedJobs(plan, options)), record) : null;
-  const certified: Array<Pick<DialectSelftest, 'clean' | 'cleanSecond' | 'seeds'>> = [];
-  for (const plan of plans) {
-    const { dialect, choice } = plan;
-    // The clean server once more, in a longer burst window, when its first certification left only rate-limit checks unjudged.
-    const clean = options.faultsOnly
-      ? undefined
-      : await onceMoreIfUnjudged(
-          (burstRateLimit) => certifyEmbedded([], { ...options, dialect, burstRateLimit, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) }),
-          (report) => burstsUnjudged([report]),
-          options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
-        );
-    // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
-    const seeds = choice || options.faultsOnly ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
-    certified.push({ ...(clean ? { clean: clean.value, ...(clean.second ? { cleanSecond: clean.second } : {}) } : {}), seeds });
-    // Without the pool, the other faults `concurrency` at a time in this thread (they take turns).
-    if (!pool) await inTurns(plan.applicable.filter((f) => f.observable !== 'burst'), options.concurrency, (fault) => certifyFault(fault, plan, options, record));
-    // Burst faults one at a time, so no other certification in this thread competes with a burst's timing.
-    for (const fault of plan.applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault, plan, options, record);
-  }
   pool?.grow(options.concurrency);
   const results: DialectSelftest[] = [];
   try {
+    const certified: Array<Pick<DialectSelftest, 'clean' | 'cleanSecond' | 'seeds'>> = [];
+    for (const plan of plans) {
+      const { dialect, choice } = plan;
+      // The clean server once more, in a longer burst window, when its first certification left only rate-limit checks unjudged.
+      const clean = options.faultsOnly
+        ? undefined
+        : await onceMoreIfUnjudged(
+            (burstRateLimit) => certifyEmbedded([], { ...options, dialect, burstRateLimit, ...(choice ? { only: [...choice.checkIds], budget: withinChoice(choice, false)!.budget } : {}) }),
+            (report) => burstsUnjudged([report]),
+            options.burstRateLimit ?? EMBEDDED_RATE_LIMIT,
+          );
+      // The sparse seeds are certified whole, bursts included: in this thread, as the clean server is.
+      const seeds = choice || options.faultsOnly ? [] : [await certifySeed('small', dialect, options, 1), await certifySeed('fresh', dialect, options, 2)];
+      certified.push({ ...(clean ? { clean: clean.value, ...(clean.second ? { cleanSecond: clean.second } : {}) } : {}), seeds });
+      // Without the pool, the other faults `concurrency` at a time in this thread (they take turns).
+      if (!pool) await inTurns(plan.applicable.filter((f) => f.observable !== 'burst'), options.concurrency, (fault) => certifyFault(fault, plan, options, record));
+      // Burst faults one at a time, so no other certification in this thread competes with a burst's timing.
+      for (const fault of plan.applicable.filter((f) => f.observable === 'burst')) await certifyFault(fault, plan, options, record);
+    }
     for (const [index, plan] of plans.entries()) {
       // The clean server with the profile a user's discovery writes of it (no bursts): beside the workers.
       const profiled = options.profileFor && !plan.choice && !options.faultsOnly ? await certifyEmbeddedProfiled({ ...options, dialect: plan.dialect, bursts: false }, options.profileFor) : undefined;
       results.push({ dialect: plan.dialect, ...certified[index]!, ...(profiled ? { profiled } : {}), detections: plan.detections, notApplicable: chosen.filter((f) => !plan.applicable.includes(f)), ...(plan.choice ? { choice: plan.choice } : {}) });
     }
-  } finally {
     await pool?.finished();
+  } catch (error) {
+    await pool?.stop();
+    throw error;
   }
   for (const plan of plans) plan.detections.sort((a, b) => plan.applicable.indexOf(a.fault) - plan.applicable.indexOf(b.fault));
   // Within a budget, a missed fault is the measure, not a failure: the clean server must still pass.

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,17 @@ const row = (d: { fault: string | { name: string }; verdict: string; catchingChe
   otherRules: [...d.otherRules].sort(),
 });
 
+/** How many threads of this process run at `niceness` (/proc/self/task/<tid>/stat, field 19). */
+function threadsAtNiceness(niceness: number): number {
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      return Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]) === niceness;
+    } catch {
+      return false; // the thread ended meanwhile
+    }
+  }).length;
+}
+
 describe('the selftest in worker threads', () => {
   it('is used by the compiled code only', () => {
     expect(selftestWorkersAvailable()).toBe(false);
@@ -50,4 +62,21 @@ describe('the selftest in worker threads', () => {
     expect(fromWorkers).toEqual(inThread.dialects[0]!.detections.map(row));
     expect(fromWorkers.every((d) => d.verdict === 'caught')).toBe(true);
   }, 300_000);
+
+  // The pool starts beside the main thread's certifications with bursts; when one of those throws, the selftest stops the pool.
+  it('stops its threads at once, leaving the jobs not yet begun undone', async () => {
+    const built = (await import(join(import.meta.dirname, '../../.devbuild/run/selftest-workers.js'))) as typeof import('../../src/run/selftest-workers.ts');
+    const certification = { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 60, dialect: 'bare' as const, bursts: false };
+    const found: string[] = [];
+    const pool = new built.FaultWorkerPool(FAULTS.map((fault) => ({ fault, certification })), (d) => found.push(d.fault.name));
+    pool.grow(2);
+    // On Linux each worker lowers its own thread's priority, so the main thread's bursts keep their timing beside them.
+    if (process.platform === 'linux') await expect.poll(() => threadsAtNiceness(built.WORKER_NICENESS), { timeout: 10_000 }).toBe(2);
+    const started = Date.now();
+    await pool.stop();
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(pool.finished()).rejects.toThrow(/worker ended/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(found).toEqual([]);
+  }, 60_000);
 });
