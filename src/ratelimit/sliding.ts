@@ -81,12 +81,20 @@ export function judgeSliding(
   const before = { from: first, to: burstSpan(straddle.before).to };
   const after = burstSpan(straddle.after);
   const reset = `${formatDuration(windowMs)} after the opening call`;
-  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls (${servedBefore.length} counted) from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
+  // The earliest a fixed window's reset can come: a window after the earliest its window began.
+  const earliestReset = straddle.windowFrom + windowMs;
+  const late = straddle.before.exchanges.filter((e) => e.sentAtMs + e.durationMs >= earliestReset);
+  const countedInTime = servedBefore.filter((e) => e.sentAtMs + e.durationMs < earliestReset);
+  const lateText = late.length > 0 ? `, ${late.length} of them answered after the earliest reset` : '';
+  outcome.note(`before the reset: ${straddle.before.exchanges.length} calls (${servedBefore.length} counted${lateText}) from ${formatDuration(before.from - opened.from)} to ${formatDuration(before.to - opened.from)} after the opening call`);
   outcome.note(`after the reset: ${straddle.after.exchanges.length} calls from ${formatDuration(after.from - opened.to)} to ${formatDuration(after.to - opened.to)} after the opening call's response: ${histogram(straddle.after.exchanges)}`);
-  // Conclusive only if `before` ended before any reset a window after the opener's window began and
-  // `after` began after the latest such reset, and a served call of `before` and all of `after` fit
-  // in one window: then a fixed window would have shown more than `limit`.
-  if (before.to >= straddle.windowFrom + windowMs || after.from <= opened.to + windowMs) {
+  // Conclusive only if a counted call of `before` ended before any reset a window after the opener's
+  // window began, every call of `before` answered after it certainly counted, `after` began after the
+  // latest such reset, and `before`'s counted calls and all of `after` fit in one window. Then a fixed
+  // window would have shown more than `limit`: it counted the calls in time in its old window, and the
+  // late ones in either; `after` is `limit` - counted + 1 calls, so with the late calls it fits under
+  // the limit in the new window while one counted call stands in the old one, and is served whole.
+  if (countedInTime.length === 0 || late.some((e) => !certainlyCounted(e)) || after.from <= opened.to + windowMs) {
     return outcome.errored(`the straddle missed the ${reset} (the target answered too slowly for a ${formatDuration(windowMs)} window)`);
   }
   if (after.to - before.from >= windowMs) {

@@ -162,6 +162,39 @@ describe('judgeSliding (the straddle of a window reset)', () => {
     expect(result.reason).toContain('missed');
   });
 
+  describe('calls before the reset answered after the earliest reset (a busy machine answers the last of them late)', () => {
+    // The earliest reset is at 159 000 (the last refused poll at 99 000, a window later): 4 page-size calls well before it, 5 of the checks' calls answered just after it.
+    const inTime = calls(115_000, 4, 200);
+    const lateCall = (status: number, i: number) => call(158_900 + i, status, { durationMs: 200 });
+    const late = (status = 200) => [0, 1, 2, 3, 4].map((i) => lateCall(status, i));
+    const judge = (before: Exchange[], after: Exchange[]) =>
+      judgeSliding([...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')], straddle(before, after), 60, WINDOW, outcome('rate-limit/sliding'));
+
+    it('fails a fixed window still: counted in either window, the late calls and the burst after the reset fit under the limit in its new window, so it serves the burst whole', () => {
+      const before = [...inTime, ...late()];
+      const after = calls(100_000 + 61_500, 60 - 9 + 1, 200); // straddleAfterCalls(60, 9)
+      const result = judge(before, after);
+      expect(rulesOf(result)).toEqual(['RATE-LIMIT-SLIDING']);
+      expect(result.findings[0]!.actual).toBe('61 calls served within 46.6 s (straddle-before: 9, straddle-after: 52)');
+    });
+
+    it('passes a sliding window, and says how many were answered late', () => {
+      const before = [...inTime, ...late()];
+      const after = [...calls(100_000 + 61_500, 51, 200), call(100_000 + 61_560, 429)];
+      const result = judge(before, after);
+      expect(result.status).toBe('passed');
+      expect(result.notes?.join('\n')).toContain('before the reset: 9 calls (9 counted, 5 of them answered after the earliest reset)');
+    });
+
+    it('draws no verdict when a late call may not have counted (a fixed window could have counted it in its new window and refused the burst for it)', () => {
+      const before = [...inTime, ...late(), lateCall(503, 5)];
+      const after = [...calls(100_000 + 61_500, 51, 200), call(100_000 + 61_560, 429)]; // a fixed window that counted the 503 in its new one would refuse one too
+      const result = judge(before, after);
+      expect(result).toMatchObject({ status: 'errored', findings: [] });
+      expect(result.reason).toContain('missed');
+    });
+  });
+
   it('draws no verdict when nothing before the reset certainly counted (a fixed window could then serve the burst and stay within the limit)', () => {
     const before = calls(115_000, 20, 500);
     const after = calls(100_000 + 61_500, 60, 200);
