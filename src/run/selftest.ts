@@ -151,9 +151,9 @@ export async function selftest(options: SelftestOptions): Promise<SelftestResult
   };
   // From the compiled code, the faults the scenarios and generated cases observe are certified in
   // `concurrency` worker threads from the start, beside this thread's certifications with bursts.
-  // This thread mostly waits on its windows, so the workers fill its cores; a burst whose timing
-  // the workers (or anything else) made uncertain is certified once more in a longer window
-  // (onceMoreIfUnjudged), where it holds.
+  // This thread mostly waits on its windows, so the workers fill its cores; they run below it
+  // (WORKER_NICENESS), so its bursts get a core when they need one, and a burst whose timing the
+  // machine still made uncertain is certified once more in a longer window (onceMoreIfUnjudged).
   const pool = selftestWorkersAvailable() && options.concurrency > 1 ? new FaultWorkerPool(plans.flatMap((plan) => pacedJobs(plan, options)), record) : null;
   pool?.grow(options.concurrency);
   const results: DialectSelftest[] = [];
