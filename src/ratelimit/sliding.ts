@@ -66,10 +66,12 @@ export function judgeSliding(
   if (straddle.after.exchanges.length === 0) return outcome.errored(`the burst after the reset got no responses${stopped(straddle.after)}`);
   // A call of `after` neither served nor limited (a 5xx, no answer) may have been counted by the
   // limiter or not: the served count would hide a fixed window's excess, so the straddle shows
-  // nothing for certain. Before the reset, one served call is all a fixed window's excess needs.
+  // nothing for certain. Before the reset, one served call is all a fixed window's excess needs, but
+  // a call before it with no answer at all may have reached the limiter at any time, after the reset
+  // too, and taken a place the burst after it needs.
   const undecided = straddle.after.exchanges.filter((e) => outcomeOf(e) === 'other');
   const servedBefore = straddle.before.exchanges.filter(certainlyCounted);
-  if (undecided.length > 0 || straddle.after.unanswered > 0 || servedBefore.length === 0) {
+  if (undecided.length > 0 || straddle.after.unanswered > 0 || straddle.before.unanswered > 0 || servedBefore.length === 0) {
     const shown = (b: BurstOutcome) => (histogram(b.exchanges) || 'none') + (b.unanswered > 0 ? `, ${b.unanswered} unanswered` : '');
     const beforeText = `${shown(straddle.before)}${servedBefore.length === 0 ? ', none counted' : ''}`;
     return outcome.errored(

@@ -186,6 +186,14 @@ describe('judgeSliding (the straddle of a window reset)', () => {
       expect(result.notes?.join('\n')).toContain('before the reset: 9 calls (9 counted, 5 of them answered after the earliest reset)');
     });
 
+    it('draws no verdict when a call before the reset got no answer at all (it may have reached the limiter after the reset)', () => {
+      const before = [...inTime, ...late()];
+      const after = [...calls(100_000 + 61_500, 51, 200), call(100_000 + 61_560, 429)];
+      const result = judgeSliding([...served([opener], 'poll'), ...served(before, 'straddle-before'), ...served(after, 'straddle-after')], { ...straddle(before, after), before: { exchanges: before, unanswered: 1 } }, 60, WINDOW, outcome('rate-limit/sliding'));
+      expect(result).toMatchObject({ status: 'errored', findings: [] });
+      expect(result.reason).toContain('before the reset: 200 ×9, 1 unanswered');
+    });
+
     it('draws no verdict when a late call may not have counted (a fixed window could have counted it in its new window and refused the burst for it)', () => {
       const before = [...inTime, ...late(), lateCall(503, 5)];
       const after = [...calls(100_000 + 61_500, 51, 200), call(100_000 + 61_560, 429)]; // a fixed window that counted the 503 in its new one would refuse one too
