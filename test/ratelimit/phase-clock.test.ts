@@ -28,14 +28,12 @@ function profileAt(limit: number, windowMs: number): Profile {
   return { ...base, rate_limit: { ...base.rate_limit, limit, window: windowMs, bursts: true } };
 }
 
-/** How a fake target is slow: the last `lateBefore` calls before the reset arrive just after the earliest reset a fixed window can make (a busy machine answers them late). */
-interface Slowness {
-  readonly lateBefore?: number;
-  readonly windowMs?: number;
-}
-
-/** A target whose every call `limiter` decides at its arrival on `clock`; each answer comes LATENCY_MS after it was sent. */
-function fakeTarget(clock: FakeClock, limiter: RateLimiter, slowness: Slowness = {}) {
+/**
+ * A target whose every call `limiter` decides at its arrival on `clock`; each answer comes LATENCY_MS
+ * after it was sent. With `lateBefore`, the last that many calls before the reset arrive just after the
+ * earliest reset a fixed window of `windowMs` can make (a busy machine answers them late).
+ */
+function fakeTarget(clock: FakeClock, limiter: RateLimiter, windowMs: number, lateBefore = 0) {
   const arrivals: Array<{ at: number; allowed: boolean; segment: string }> = [];
   const decide = (at: number, segment: string): number => {
     const { allowed } = limiter.attempt('token', at);
@@ -53,11 +51,11 @@ function fakeTarget(clock: FakeClock, limiter: RateLimiter, slowness: Slowness =
     },
     burst: async (_requests: unknown, amount: number, segment: string) => {
       const sent = clock.now();
-      const late = segment === 'straddle-before' ? Math.min(amount - 1, slowness.lateBefore ?? 0) : 0;
+      const late = segment === 'straddle-before' ? Math.min(amount - 1, lateBefore) : 0;
       if (late > 0) {
         // The opener's arrival began any fixed window holding it: these arrive 5 ms after that window's end, and are answered 3 ms later.
         const openerAt = arrivals.find((a) => a.segment === 'poll' && a.allowed)!.at;
-        const lateAt = Math.max(sent + LATENCY_MS, openerAt + (slowness.windowMs ?? 1000) + 5);
+        const lateAt = Math.max(sent + LATENCY_MS, openerAt + windowMs + 5);
         const inTime = Array.from({ length: amount - late }, () => call(sent, decide(sent + LATENCY_MS / 2, segment), { durationMs: LATENCY_MS }));
         const lateStatuses = Array.from({ length: late }, () => decide(lateAt, segment));
         await clock.sleep(lateAt + LATENCY_MS / 2 - sent);
@@ -78,9 +76,9 @@ interface PhaseRun {
   readonly tookMs: number;
 }
 
-async function phaseAgainst(limiter: RateLimiter, limit = 40, windowMs = 1000, slowness: Slowness = {}): Promise<PhaseRun> {
+async function phaseAgainst(limiter: RateLimiter, limit = 40, windowMs = 1000, lateBefore = 0): Promise<PhaseRun> {
   const clock = new FakeClock(1_800_000_000_000);
-  const target = fakeTarget(clock, limiter, { windowMs, ...slowness });
+  const target = fakeTarget(clock, limiter, windowMs, lateBefore);
   const started = clock.now();
   const results = await clock.run(
     runRateLimitPhase({
@@ -137,14 +135,14 @@ describe('the rate-limit phase on a controlled clock', () => {
 
   describe('calls before the reset that arrive after the earliest reset (answered late on a busy machine)', () => {
     it('still fails a fixed window that counts them in its new window: the burst after the reset fits beside them and is served whole', async () => {
-      const run = await phaseAgainst(new FixedWindowLimiter(40, 1000), 40, 1000, { lateBefore: 3 });
+      const run = await phaseAgainst(new FixedWindowLimiter(40, 1000), 40, 1000, 3);
       expect(run.arrivals.filter((a) => a.segment === 'straddle-before')).toHaveLength(4);
       expect(verdicts(run)['rate-limit/sliding']).toBe('failed');
       expect(run.results.find((r) => r.id === 'rate-limit/sliding')!.findings[0]!.actual).toMatch(/^41 calls served within .* \(straddle-before: 4, straddle-after: 37\)$/);
     });
 
     it('passes a sliding window, noting how many were answered after the earliest reset', async () => {
-      const run = await phaseAgainst(new SlidingWindowLimiter(40, 1000), 40, 1000, { lateBefore: 3 });
+      const run = await phaseAgainst(new SlidingWindowLimiter(40, 1000), 40, 1000, 3);
       const sliding = run.results.find((r) => r.id === 'rate-limit/sliding')!;
       expect(sliding.status).toBe('passed');
       expect(sliding.notes?.[0]).toMatch(/^before the reset: 4 calls \(4 counted, 3 of them answered after the earliest reset\)/);
