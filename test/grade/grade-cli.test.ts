@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { ROOT, runClockcheck, runClockcheckHere } from '../support/cli.ts';
+import { NO_BROWSER } from '../support/report-page.ts';
 import { secretFindings } from '../support/secret-scan.ts';
 
 /**
@@ -80,7 +81,7 @@ describe('clockcheck grade on the HAR of a run', () => {
   }, 120_000);
 });
 
-describe('clockcheck grade on what a browser recorded', () => {
+describe.skipIf(NO_BROWSER)('clockcheck grade on what a browser recorded', () => {
   it('grades the HAR Chromium records while a page calls the server, leaving the page itself out', async () => {
     const server = await startReferenceServer({ token: TOKEN, rateLimit: { limit: 600, windowMs: 1000 } });
     const harFile = join(dir, 'chromium.har');
