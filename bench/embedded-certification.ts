@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { certifyEmbedded } from '../src/run/embedded-target.ts';
+import { certifyEmbedded } from '../src/embedded/embedded-target.ts';
 import { DEFAULT_BUDGET } from '../src/cli/commands/run.ts';
 import { cliBin, median } from './cli-bin.ts';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { DEFAULT_BUDGET } from '../src/cli/commands/run.ts';
-import { embeddedProfile } from '../src/run/embedded-profile.ts';
-import { planWithinBudget, type RunBudget } from '../src/run/budget.ts';
-import { plannedWrites } from '../src/run/plan-writes.ts';
-import type { RunPlan } from '../src/run/plan.ts';
+import { embeddedProfile } from '../src/embedded/embedded-profile.ts';
+import { planWithinBudget, type RunBudget } from '../src/plan/budget.ts';
+import { plannedWrites } from '../src/plan/plan-writes.ts';
+import type { RunPlan } from '../src/plan/plan.ts';
 import type { RuleId } from '../src/contract/rules.ts';
 import { ServerContext } from '../src/reference/context.ts';
 import { STANDARD_DIALECT } from '../src/reference/dialect.ts';

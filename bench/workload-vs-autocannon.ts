@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { startReferenceServer } from '../src/reference/server.ts';
-import { embeddedProfile } from '../src/run/embedded-profile.ts';
+import { embeddedProfile } from '../src/embedded/embedded-profile.ts';
 import { defaultWorkload } from '../src/workload/default-workload.ts';
 import { runWorkloadLoad } from '../src/workload/workload-run.ts';
 import type { RatioFigures } from './load-vs-autocannon.ts';

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { inFitHalf } from '../src/run/fault-catches.ts';
+import { inFitHalf } from '../src/plan/fault-catches.ts';
 
 const Report = z.object({
   seed: z.number(),

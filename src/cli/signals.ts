@@ -1,4 +1,4 @@
-import type { Interruption, StopSignal } from '../run/interruption.ts';
+import type { Interruption, StopSignal } from '../execute/interruption.ts';
 
 const SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 

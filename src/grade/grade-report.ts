@@ -5,7 +5,7 @@ import { coverageOf } from '../report/coverage.ts';
 import { REPORT_SCHEMA_VERSION, type CheckResult, type Finding, type RunReport } from '../report/model.ts';
 import { runExitCode } from '../report/run-verdict.ts';
 import { profileForReport } from '../profile/profile.ts';
-import { specIdentity } from '../run/spec-document.ts';
+import { specIdentity } from '../contract/spec-document.ts';
 import { toolVersion } from '../version.ts';
 import { exchangeJudgements } from './exchange-judges.ts';
 import type { Judgement } from './judgement.ts';

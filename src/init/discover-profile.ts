@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AUTO_READING, type RecordReading } from '../records/record-reading.ts';
 import { linkForm } from '../checks/link-form.ts';
-import { preflight } from '../run/preflight.ts';
-import { rateLimitBacklog } from '../run/backlog.ts';
-import { RunGuard, stallBudgetMs } from '../run/run-guard.ts';
+import { preflight } from '../needs/preflight.ts';
+import { rateLimitBacklog } from '../needs/backlog.ts';
+import { RunGuard, stallBudgetMs } from '../execute/run-guard.ts';
 import { ClockcheckError, RunStopped } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { TargetClient, type TargetRequest, type TokenScheme } from '../client/client.ts';

@@ -3,8 +3,8 @@ import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { ProgressStream } from '../report/progress.ts';
 import type { PropertyFamily } from '../properties/family.ts';
-import type { RunBudget } from './budget.ts';
-import type { Interruption } from './interruption.ts';
+import type { RunBudget } from '../plan/budget.ts';
+import type { Interruption } from '../execute/interruption.ts';
 
 /** What a certification is asked to do: the target and its access, the selection, the seed, the budgets. */
 export interface CertifyOptions {

@@ -1,15 +1,15 @@
 import type { RunReport } from '../report/model.ts';
-import { planWithinBudget } from './budget.ts';
+import { planWithinBudget } from '../plan/budget.ts';
 import type { CertifyOptions } from './certify-options.ts';
-import { cleanUpAfterSignal } from './cleanup.ts';
-import { checkUnits, execute } from './execute.ts';
-import { executionOf } from './execution.ts';
-import { loopEmptiedCause, watchLoop } from './loop-watch.ts';
+import { cleanUpAfterSignal } from '../execute/cleanup.ts';
+import { checkUnits, execute } from '../execute/execute.ts';
+import { executionOf } from '../execute/execution.ts';
+import { loopEmptiedCause, watchLoop } from '../execute/loop-watch.ts';
 import { judge } from './judge.ts';
-import { fatesOf, meetNeeds } from './meet-needs.ts';
-import { openRun } from './open.ts';
+import { fatesOf, meetNeeds } from '../needs/meet-needs.ts';
+import { openRun } from '../execute/open.ts';
 import { profileContradicted, runPreflight, type Opening } from './run-preflight.ts';
-import type { OpenRun } from './open.ts';
+import type { OpenRun } from '../execute/open.ts';
 
 /**
  * Certifies a target, in the run's stages:

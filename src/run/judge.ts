@@ -4,9 +4,9 @@ import { REPORT_SCHEMA_VERSION, type CheckResult, type RunCleanup, type RunRepor
 import { runExitCode } from '../report/run-verdict.ts';
 import { profileForReport } from '../profile/profile.ts';
 import { toolVersion } from '../version.ts';
-import type { OpenRun } from './open.ts';
+import type { OpenRun } from '../execute/open.ts';
 import type { Opening } from './run-preflight.ts';
-import { specIdentity } from './spec-document.ts';
+import { specIdentity } from '../contract/spec-document.ts';
 
 /**
  * The report of a run: coverage, summary and exit code from its check results (report/coverage.ts,

@@ -3,16 +3,16 @@ import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
 import { RunStopped } from '../errors.ts';
 import type { CheckResult } from '../report/model.ts';
-import { rateLimitBacklog } from './backlog.ts';
-import type { BudgetedPlan } from './budget.ts';
-import { checkUnits, leftOutByBudget, retainResult } from './execute.ts';
-import { executionOf } from './execution.ts';
-import type { FixtureContradiction } from './fixture-check.ts';
-import { fatesOf } from './meet-needs.ts';
-import type { OpenRun } from './open.ts';
-import { preflight, TOKEN_FORM_CHECK_ID } from './preflight.ts';
-import { RunError } from './run-error.ts';
-import { applyWaivers } from './verdicts.ts';
+import { rateLimitBacklog } from '../needs/backlog.ts';
+import type { BudgetedPlan } from '../plan/budget.ts';
+import { checkUnits, leftOutByBudget, retainResult } from '../execute/execute.ts';
+import { executionOf } from '../execute/execution.ts';
+import type { FixtureContradiction } from '../needs/fixture-check.ts';
+import { fatesOf } from '../needs/meet-needs.ts';
+import type { OpenRun } from '../execute/open.ts';
+import { preflight, TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
+import { RunError } from '../needs/run-error.ts';
+import { applyWaivers } from '../execute/verdicts.ts';
 
 /** The check that reports a profile the target contradicts. */
 export const PROFILE_CHECK_ID = 'run/profile';

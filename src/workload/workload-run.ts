@@ -4,7 +4,7 @@ import { SYSTEM_CLOCK, type Clock } from '../clock.ts';
 import type { RateLimitWindow } from '../load/load-verdict.ts';
 import type { Profile } from '../profile/profile.ts';
 import { fixturesContext } from '../properties/profile-context.ts';
-import { ReadBackWatch, readBackRequests } from '../run/read-back.ts';
+import { ReadBackWatch, readBackRequests } from '../records/read-back/read-back.ts';
 import { AnswerSample, DEFAULT_SAMPLE_EVERY } from './answer-sample.ts';
 import { FlowBodies } from './flow-bodies.ts';
 import type { WorkloadThreshold } from './workload-ensure.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PlanDocument } from '../../src/run/plan-text.ts';
+import type { PlanDocument } from '../../src/plan/plan-text.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { filesUnder, runClockcheck } from '../support/cli.ts';
 

@@ -4,7 +4,7 @@ import { renderProfileYaml } from '../../src/init/profile-yaml.ts';
 import type { DialectName } from '../../src/reference/dialect.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
-import { QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import { QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
 import { parseProfile, type Profile } from '../../src/profile/profile.ts';
 import type { RunReport } from '../../src/report/model.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { regressionSuite } from '../../src/regressions/regression-suite.ts';
-import { certifyEmbedded, type EmbeddedCertification } from '../../src/run/embedded-target.ts';
+import { certifyEmbedded, type EmbeddedCertification } from '../../src/embedded/embedded-target.ts';
 import { USER_SEQUENCES_ID } from '../../src/properties/user-sequences.ts';
 import type { RunReport } from '../../src/report/model.ts';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServerOptions } from '../../src/reference/server.ts';
-import { embeddedProfile } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile } from '../../src/embedded/embedded-profile.ts';
 import { certify } from '../../src/run/certify.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import type { Profile } from '../../src/profile/profile.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { estimateWithPhase, plannedRateLimitPhase, straddleAfterCalls, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
 import { join } from 'node:path';
 import { defaultProfile } from '../../src/profile/profile.ts';
-import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/run/embedded-profile.ts';
-import { planRun } from '../../src/run/plan.ts';
+import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/embedded/embedded-profile.ts';
+import { planRun } from '../../src/plan/plan.ts';
 import { ROOT } from '../support/cli.ts';
 
 const all = () => true;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { certifyEmbedded } from '../../src/run/embedded-target.ts';
+import { certifyEmbedded } from '../../src/embedded/embedded-target.ts';
 import type { RunReport } from '../../src/report/model.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');

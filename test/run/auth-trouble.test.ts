@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
-import { certifyEmbedded } from '../../src/run/embedded-target.ts';
-import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import { certifyEmbedded } from '../../src/embedded/embedded-target.ts';
+import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
 import { certifyServer, SUITES, withoutBursts } from '../support/certify-target.ts';
 
 describe('auth trouble is one verdict, not a hundred', () => {

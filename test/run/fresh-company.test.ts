@@ -6,8 +6,8 @@ import type { DialectName } from '../../src/reference/dialect.ts';
 import type { SeedName } from '../../src/reference/seed.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import type { RunReport } from '../../src/report/model.ts';
-import { QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
-import { PROVISION_ID } from '../../src/run/provision.ts';
+import { QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
+import { PROVISION_ID } from '../../src/needs/provision.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 
 const servers: ReferenceServer[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
 import type { Profile } from '../../src/profile/profile.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/report/model.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
 import type { IdWire } from '../../src/reference/id-wire.ts';
-import { embeddedProfile } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile } from '../../src/embedded/embedded-profile.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 import type { Profile } from '../../src/profile/profile.ts';
 import { renderJsonReport } from '../../src/report/json-reporter.ts';

@@ -2,12 +2,12 @@ import { createServer } from 'node:net';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
 import { ALTERNATIVE_NOTIFICATION_FORM, type DialectName } from '../../src/reference/dialect.ts';
 import { NotificationForm, PUBLISHED_FORM } from '../../src/contract/webhook-notification.ts';
 import type { CheckResult, RunReport } from '../../src/report/model.ts';
 import type { Profile } from '../../src/profile/profile.ts';
-import { planRun } from '../../src/run/plan.ts';
+import { planRun } from '../../src/plan/plan.ts';
 import { TargetClient } from '../../src/client/client.ts';
 import { certifyServer, SUITES, withoutBursts } from '../support/certify-target.ts';
 
@@ -303,7 +303,7 @@ describe('the plan of the webhook check', () => {
     expect(readOnly.checks.filter((c) => c.kind === 'scenario').map((c) => c.skip)).toEqual(['changes data on the target (--read-only)', 'changes data on the target (--read-only)', 'changes data on the target (--read-only)']);
     expect(readOnly.requests).toBe(1); // the preflight
 
-    const { chooseWithinBudget } = await import('../../src/run/budget.ts');
+    const { chooseWithinBudget } = await import('../../src/plan/budget.ts');
     const choice = chooseWithinBudget(plan, { maxRequests: 3 }, { spanMs: 60_000, allowed: 60 });
     expect(choice.checkIds.has('webhooks/notifications')).toBe(true);
     // The preflight's AUTH-HEADER-RAW, WH-UNSUBSCRIBE and ERR-SUCCESS-STATUS: the skipped check's rules are none a full run covers

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import type { ReferenceServer } from '../../src/reference/server.ts';
-import { embeddedProfile } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile } from '../../src/embedded/embedded-profile.ts';
 
 const DURATION_KEYS = new Set(['window', 'delivery_within', 'quiet_period', 'signature_tolerance', 'connect', 'headers', 'body', 'exchange', 'settle']);
 

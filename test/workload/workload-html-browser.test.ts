@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.ts';
-import { embeddedProfile } from '../../src/run/embedded-profile.ts';
+import { embeddedProfile } from '../../src/embedded/embedded-profile.ts';
 import { defaultWorkload } from '../../src/workload/default-workload.ts';
 import type { WorkloadReport } from '../../src/workload/workload-report.ts';
 import { runWorkloadLoad } from '../../src/workload/workload-run.ts';

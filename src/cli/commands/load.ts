@@ -17,7 +17,7 @@ import { writeLoadReports } from '../../load/write-load-reports.ts';
 import { serverFaultByName } from '../../reference/faults.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import type { ReferenceServer } from '../../reference/server.ts';
-import { startEmbeddedTarget } from '../../run/embedded-target.ts';
+import { startEmbeddedTarget } from '../../embedded/embedded-target.ts';
 import { toolVersion } from '../../version.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { Redactor } from '../../client/redaction.ts';
@@ -353,7 +353,7 @@ async function workloadCommand(values: LoadValues, profile: Profile, file: strin
   if (target) plan.requireFixtures(workload, profile);
   const { reach, server } = await openTarget(target, profile, values, values['server-rate-limit']);
   try {
-    const { embeddedProfile } = await import('../../run/embedded-profile.ts');
+    const { embeddedProfile } = await import('../../embedded/embedded-profile.ts');
     const runProfile = server ? embeddedProfile({ ...server, rateLimit: values['server-rate-limit'] }) : profile;
     let rateLimit: RateLimitWindow | null = null;
     if (values['rate-limit'] !== undefined) rateLimit = values['rate-limit'];

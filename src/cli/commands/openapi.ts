@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { openApiDocument } from '../../openapi/openapi-document.ts';
 import { openApiReading } from '../../openapi/openapi-reading.ts';
-import { specIdentity } from '../../run/spec-document.ts';
+import { specIdentity } from '../../contract/spec-document.ts';
 import { toolVersion } from '../../version.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';

@@ -1,5 +1,5 @@
-import { CREATED_IDS_CHECK_ID } from '../../run/created-ids.ts';
-import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../run/read-back.ts';
+import { CREATED_IDS_CHECK_ID } from '../../records/created-ids.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../records/read-back/read-back.ts';
 import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../../properties/user-sequences.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { readCommandLine } from '../command-line.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
 import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';
 import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
-import { TOKEN_FORM_CHECK_ID } from '../../run/preflight.ts';
+import { TOKEN_FORM_CHECK_ID } from '../../needs/preflight.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -9,11 +9,11 @@ import type { RunReport } from '../../report/model.ts';
 import { minRulesShortfall } from '../../report/run-verdict.ts';
 import type { ExtraReports, ReportPaths } from '../../report/write-reports.ts';
 import { Redactor } from '../../client/redaction.ts';
-import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../run/embedded-profile.ts';
-import type { RunBudget } from '../../run/budget.ts';
-import { readLastFailed, type LastFailed } from '../../run/last-failed.ts';
-import { planDocument, planText } from '../../run/plan-text.ts';
-import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../run/embedded-process.ts';
+import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../embedded/embedded-profile.ts';
+import type { RunBudget } from '../../plan/budget.ts';
+import { readLastFailed, type LastFailed } from '../../plan/last-failed.ts';
+import { planDocument, planText } from '../../plan/plan-text.ts';
+import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../embedded/embedded-process.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { defineCommand, type ResolvedOptions } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
@@ -24,7 +24,7 @@ import { replayBase } from '../replay.ts';
 import { HeldProgress } from '../held-progress.ts';
 import { ledgerText } from '../../report/ledger-text.ts';
 import { terminalSafe } from '../../report/terminal-text.ts';
-import { Interruption } from '../../run/interruption.ts';
+import { Interruption } from '../../execute/interruption.ts';
 import { listenForSignals } from '../signals.ts';
 import { loadSuites } from '../../scenarios/loader.ts';
 import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
@@ -159,7 +159,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   // Every name of --only and --skip is checked before anything starts: a typo is exit 2, with nothing sent and no report.
-  const { checkSelection } = await import('../../run/selection.ts');
+  const { checkSelection } = await import('../../plan/selection.ts');
   await checkSelection({ ...run.selection, ...(run.lastFailed ? { rerunOf: run.lastFailed.runId } : {}) });
   if (run.options.plan) return printPlan(run);
   return certifyAndReport(run);
@@ -207,7 +207,7 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
 async function printPlan(run: RunInput): Promise<number> {
   const { options, targetUrl, quick } = run;
   const planned = withRateLimitOption(targetUrl ? run.profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: run.profile.waivers }, options['rate-limit']);
-  const { planWithinBudget, budgetNote } = await import('../../run/budget.ts');
+  const { planWithinBudget, budgetNote } = await import('../../plan/budget.ts');
   const { plan, choice } = await planWithinBudget({ profile: planned, ...run.selection, readOnly: options['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, run.runBudget);
   const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window, createAdmins: options['create-admin-users'] };
   const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;

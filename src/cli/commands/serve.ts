@@ -7,7 +7,7 @@ import { FAULTS, serverFaultByName } from '../../reference/faults.ts';
 import { LOAD_FAULTS } from '../../reference/load-faults.ts';
 import { RATE_LIMIT_COUNTINGS } from '../../reference/rate-limiter.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
-import { SetRateLimitRequest, type ServeAnnouncement } from '../../run/embedded-process.ts';
+import { SetRateLimitRequest, type ServeAnnouncement } from '../../embedded/embedded-process.ts';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { ID_WIRE_FORMS, ID_WIRE_NAMES } from '../../reference/id-wire.ts';

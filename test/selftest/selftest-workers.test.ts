@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { selftest } from '../../src/selftest/selftest.ts';
+import { selftestWorkersAvailable } from '../../src/selftest/selftest-workers.ts';
+import { runClockcheck } from '../support/cli.ts';
+
+const SUITES = join(import.meta.dirname, '../../suites');
+
+/**
+ * The compiled selftest certifies faults in worker threads (two cores side by side); from the
+ * sources, in this thread. The detection matrix must not depend on where a fault was certified: the
+ * same verdicts, catching checks and collateral rules, fault by fault (attempts and times aside).
+ */
+/** Faults the worker threads certify (a rate-limit fault is certified in the main thread, as from the sources). */
+const FAULTS = ['pages-overlap', 'time-12h-accepted', 'break-duration-minutes', 'malformed-json-500'];
+
+/** What the matrix says of one fault, without its attempts. */
+const row = (d: { fault: string | { name: string }; verdict: string; catchingChecks: readonly string[]; catchingProperties: number; otherRules: readonly string[] }) => ({
+  fault: typeof d.fault === 'string' ? d.fault : d.fault.name,
+  verdict: d.verdict,
+  catchingChecks: [...d.catchingChecks].sort(),
+  catchingProperties: d.catchingProperties,
+  otherRules: [...d.otherRules].sort(),
+});
+
+/** How many threads of this process run at `niceness` (/proc/self/task/<tid>/stat, field 19). */
+function threadsAtNiceness(niceness: number): number {
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      return Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]) === niceness;
+    } catch {
+      return false; // the thread ended meanwhile
+    }
+  }).length;
+}
+
+describe('the selftest in worker threads', () => {
+  it('is used by the compiled code only', () => {
+    expect(selftestWorkersAvailable()).toBe(false);
+  });
+
+  // The faults alone in both (--faults-only: the clean server and the seeds are CI's full selftest's); about 15 s alone.
+  it('gives the same detection matrix as the selftest in one thread', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-selftest-workers-'));
+    // One after the other: side by side they would compete for the cores the selftest's bursts time.
+    const threaded = await runClockcheck(['selftest', '--dialect', 'bare', '--budget', '60', '--seed', '5', '--faults-only', '--report-dir', dir, ...FAULTS.flatMap((f) => ['--fault', f])], process.env);
+    const inThread = await selftest({ suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 60, dialects: ['bare'], faults: FAULTS, concurrency: 2, faultsOnly: true });
+    expect(inThread.dialects[0]!.clean).toBeUndefined();
+    expect(inThread.dialects[0]!.seeds).toEqual([]);
+    expect(inThread.passed).toBe(true);
+    // No certification with bursts (none of these faults is the limiter's): the exit code is the matrix's.
+    expect(threaded.code, threaded.stderr).toBe(0);
+    expect(`${threaded.stdout}\n${threaded.stderr}`).toMatch(/^4 caught .*, 0 missed of 4 fault certifications in 1 dialect/m);
+    expect(threaded.stdout).not.toMatch(/clean reference server|company, bare dialect/);
+    const [file] = (await readdir(dir)).filter((f) => f.startsWith('selftest-'));
+    const report = JSON.parse(await readFile(join(dir, file!), 'utf8')) as { dialects: { detections: Parameters<typeof row>[0][] }[] };
+    const fromWorkers = report.dialects[0]!.detections.map(row);
+    expect(fromWorkers.map((d) => d.fault).sort()).toEqual([...FAULTS].sort());
+    expect(fromWorkers).toEqual(inThread.dialects[0]!.detections.map(row));
+    expect(fromWorkers.every((d) => d.verdict === 'caught')).toBe(true);
+  }, 300_000);
+
+  // The pool starts beside the main thread's certifications with bursts; when one of those throws, the selftest stops the pool.
+  it('stops its threads at once, leaving the jobs not yet begun undone', async () => {
+    const built = (await import(join(import.meta.dirname, '../../.devbuild/run/selftest-workers.js'))) as typeof import('../../src/selftest/selftest-workers.ts');
+    const certification = { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 60, dialect: 'bare' as const, bursts: false };
+    const found: string[] = [];
+    const pool = new built.FaultWorkerPool(FAULTS.map((fault) => ({ fault, certification })), (d) => found.push(d.fault.name));
+    pool.grow(2);
+    // On Linux each worker lowers its own thread's priority, so the main thread's bursts keep their timing beside them.
+    if (process.platform === 'linux') await expect.poll(() => threadsAtNiceness(built.WORKER_NICENESS), { timeout: 10_000 }).toBe(2);
+    const started = Date.now();
+    await pool.stop();
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Ended threads send nothing more: the jobs in flight end with the threads, the rest never begin.
+    await expect(pool.finished()).rejects.toThrow(/worker ended/);
+    expect(found).toEqual([]);
+  }, 60_000);
+});
