@@ -3,7 +3,7 @@ import { ServerContext } from '../reference/context.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedSummary } from '../reference/seed.ts';
 import { defaultProfile, type Profile } from '../profile/profile.ts';
-import type { QuickPacing } from '../run/certify-options.ts';
+import type { QuickPacing } from '../execute/run-settings.ts';
 
 /**
  * The embedded reference server's rate window for certification runs: 60 calls per second. The

@@ -24,7 +24,7 @@ const PERMANENT = 'the users, timesheets, breaks and schedules it created stay (
  * Returns undefined when no signal interrupted the run; else what it did, also in the run's notes.
  */
 export async function cleanUpAfterSignal(run: OpenRun): Promise<RunCleanup | undefined> {
-  const signal = run.options.interruption?.signal;
+  const signal = run.limits.interruption?.signal;
   if (!signal) return undefined;
   const cleanup = await cleanUp(run);
   run.notes.push(`interrupted by ${signal} after ${run.transport.made - cleanup.exchanges.length} requests: nothing of the run was sent after it, the checks under way and after it were not run; cleanup: ${cleanup.detail}`);
@@ -32,7 +32,7 @@ export async function cleanUpAfterSignal(run: OpenRun): Promise<RunCleanup | und
 }
 
 async function cleanUp(run: OpenRun): Promise<RunCleanup> {
-  const interruption = run.options.interruption!;
+  const interruption = run.limits.interruption!;
   if (!interruption.signal) throw new InternalError('cleanUp without a signal');
   if (!run.ledger.leftSubscription) return { outcome: 'nothing', detail: `nothing it made can be removed: ${PERMANENT}`, exchanges: [] };
   if (interruption.cleanupSkipped) return skipped(interruption.signal, []);

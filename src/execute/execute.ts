@@ -15,13 +15,16 @@ import { familyCheck, runFamily } from '../properties/run-properties.ts';
 import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/phase.ts';
 import type { BudgetedPlan } from '../plan/budget.ts';
 import { budgetLimits } from '../plan/budget.ts';
-import type { CertifyOptions } from '../run/certify-options.ts';
+import type { CheckSettings } from './run-settings.ts';
 import { executionOf, type Execution } from './execution.ts';
 import type { Fates } from '../needs/meet-needs.ts';
 import type { OpenRun } from './open.ts';
 import type { RunPlan } from '../plan/plan.ts';
 import { sinkNote } from './sink-setup.ts';
 import { applyWaivers } from './verdicts.ts';
+
+/** How a check not run is replayed: the run's command line and seed. */
+export type Replay = Pick<CheckSettings, 'replayBase' | 'seed'>;
 
 /** One step of the execution: checks run together, and what they report when they are not run. */
 export interface CheckUnit {
@@ -52,44 +55,44 @@ export interface Executed {
  * target, the time limit) or not run (a budget, a signal), and says who stopped it.
  */
 export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates, loop?: LoopWatch): Promise<Executed> {
-  const { options, plan, transport, guard, watch, sink } = run;
+  const { checks, limits, plan, transport, guard, watch, sink } = run;
   const execution = executionOf(run, fates);
-  const executed = await executeUnits(checkUnits(plan, execution, options), {
+  const executed = await executeUnits(checkUnits(plan, execution, checks), {
     stopped: () => guard.stopError() ?? watch.stopError(),
     admit: admission({
-      budget: options.runBudget,
+      budget: limits.runBudget,
       phase: plan.rateLimit,
       costOf: unitCost(plan, run.pacer.allowed === Infinity ? 0 : run.pacer.spanMs / run.pacer.allowed),
       elapsedMs: () => Date.now() - run.startedAt.getTime(),
       made: () => transport.made,
     }),
-    profile: options.profile,
-    ...(options.interruption ? { interrupted: options.interruption.interrupted } : {}),
+    profile: checks.profile,
+    ...(limits.interruption ? { interrupted: limits.interruption.interrupted } : {}),
     ...(loop ? { hung: loop.emptied } : {}),
   });
   if (executed.internalError !== null) run.notes.push(executed.internalError);
-  const results = [...executed.results, ...leftOutByBudget(planned, execution, options)];
+  const results = [...executed.results, ...leftOutByBudget(planned, execution, checks)];
   if (executed.stopped !== null) run.notes.push(`the run stopped: ${executed.stopped.reason}`);
-  if (executed.cut.length > 0) run.notes.push(`${budgetLimits(options.runBudget ?? {})}: ${executed.cut.length} check${executed.cut.length === 1 ? '' : 's'} the budget had chosen did not fit what was left of it when ${executed.cut.length === 1 ? 'its' : 'their'} turn came: not run (${executed.cut.join(', ')})`);
-  if (sink) run.notes.push(sinkNote(sink, run.webhookSecret !== null && options.webhookSecret === undefined));
+  if (executed.cut.length > 0) run.notes.push(`${budgetLimits(limits.runBudget ?? {})}: ${executed.cut.length} check${executed.cut.length === 1 ? '' : 's'} the budget had chosen did not fit what was left of it when ${executed.cut.length === 1 ? 'its' : 'their'} turn came: not run (${executed.cut.join(', ')})`);
+  if (sink) run.notes.push(sinkNote(sink, run.madeWebhookSecret));
   if (plan.monitor) {
-    results.push(retainResult(applyWaivers(transport.monitor.check(options.profile.rate_limit.limit, plan.pacedAt.windowMs, `${options.replayBase} --only rate-limit`), options.profile)));
+    results.push(retainResult(applyWaivers(transport.monitor.check(checks.profile.rate_limit.limit, plan.pacedAt.windowMs, `${checks.replayBase} --only rate-limit`), checks.profile)));
   }
-  if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${options.replayBase} --only ${CREATED_IDS_CHECK_ID}`), options.profile));
+  if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${checks.replayBase} --only ${CREATED_IDS_CHECK_ID}`), checks.profile));
   return { results, stopped: executed.stopped, internalError: executed.internalError };
 }
 
 /** The checks a full run sends and the budget left out: not-run, with the budget that left them out. */
-export function leftOutByBudget(planned: BudgetedPlan, execution: Execution, options: CertifyOptions): CheckResult[] {
+export function leftOutByBudget(planned: BudgetedPlan, execution: Execution, replay: Replay): CheckResult[] {
   const { plan, full, choice } = planned;
   if (!choice) return [];
   const planIds = new Set(plan.checks.map((c) => c.id));
-  const leftOut = checkUnits(full, execution, options).filter((u) => u.ids.length > 0 && !u.ids.some((id) => planIds.has(id)));
+  const leftOut = checkUnits(full, execution, replay).filter((u) => u.ids.length > 0 && !u.ids.some((id) => planIds.has(id)));
   return leftOut.flatMap((unit) => unit.notRun(`not run: budget (${budgetLimits(choice.budget)}): a full run sends it`));
 }
 
 /** The plan's checks in run order: the scenarios, the property families, and the rate-limit phase where the plan starts it (RunPlan.rateLimit.at: among them, or after them all). */
-export function checkUnits(plan: RunPlan, execution: Execution, options: CertifyOptions): CheckUnit[] {
+export function checkUnits(plan: RunPlan, execution: Execution, replay: Replay): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
     ids: [loaded.id],
     run: async (release) => [fatedResult(loaded, execution) ?? (await runScenario(loaded, execution.scenarioDeps, release))],
@@ -107,12 +110,12 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
         {
           ids: [READ_BACK_CHECK_ID],
           run: async () => [await execution.readBack(readBack.requests)],
-          notRun: (reason, status) => [notRun({ id: READ_BACK_CHECK_ID, title: READ_BACK_TITLE, rules: readBack.rules, source: { kind: 'builtin', name: READ_BACK_CHECK_ID }, replay: `${options.replayBase} --only ${READ_BACK_CHECK_ID}` }, reason, status)],
+          notRun: (reason, status) => [notRun({ id: READ_BACK_CHECK_ID, title: READ_BACK_TITLE, rules: readBack.rules, source: { kind: 'builtin', name: READ_BACK_CHECK_ID }, replay: `${replay.replayBase} --only ${READ_BACK_CHECK_ID}` }, reason, status)],
         },
       ]
     : [];
   const sequences = plan.checks.find((c) => c.id === USER_SEQUENCES_ID);
-  const sequenceOptions = { runSeed: options.seed, replayBase: options.replayBase };
+  const sequenceOptions = { runSeed: replay.seed, replayBase: replay.replayBase };
   // After the families: the stateful family (user-sequences.ts); skipped as planned under --read-only.
   const sequenceUnit: CheckUnit[] = sequences
     ? [
@@ -136,7 +139,7 @@ export function checkUnits(plan: RunPlan, execution: Execution, options: Certify
       return running;
     },
     notRun: (reason, status) =>
-      rateLimitIds.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${options.replayBase} --only ${id}` }, reason, status)),
+      rateLimitIds.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${replay.replayBase} --only ${id}` }, reason, status)),
   };
   return at === null ? [...paced, rateLimitUnit] : [...paced.slice(0, at), rateLimitUnit, ...paced.slice(at)];
 }

@@ -10,7 +10,7 @@ import { runRateLimitPhase, type PacedTraffic } from '../ratelimit/phase.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { defaultGuardMs } from '../client/pacer.ts';
 import { retainExchange } from '../client/retained.ts';
-import type { QuickPacing } from '../run/certify-options.ts';
+import type { QuickPacing } from './run-settings.ts';
 import type { OpenRun } from './open.ts';
 import { templateProfile } from './sink-setup.ts';
 import type { Fates } from '../needs/meet-needs.ts';
@@ -41,20 +41,20 @@ export function executionOf(run: OpenRun, fates: Fates): Execution {
     properties: propertyOptions(run, fates.profile),
     rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved),
     userSequences: () =>
-      runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.options.seed, uniqueTag: run.unique.tag, replayBase: run.options.replayBase, readOnly: run.options.readOnly }),
+      runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.checks.seed, uniqueTag: run.unique.tag, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
     readBack: (maxRequests) =>
-      run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.options.replayBase} --only ${READ_BACK_CHECK_ID}` }),
+      run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.checks.replayBase} --only ${READ_BACK_CHECK_ID}` }),
   };
 }
 
 function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
-  const { options, sink, webhookSecret } = run;
+  const { checks, sink, webhookSecret } = run;
   const { profile } = fates;
   const template: Omit<TemplateContext, 'vars'> = {
     fixtures: profile.fixtures as Record<string, unknown>,
     profile: templateProfile(profile, sink, webhookSecret),
     companyTimezone: profile.company_timezone,
-    dates: runDates(options.seed),
+    dates: runDates(checks.seed),
     unique: run.unique.next,
     ...(sink ? { sink: { url: sink.url, secret: webhookSecret } } : {}),
   };
@@ -62,11 +62,11 @@ function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
     send: run.send,
     acquire: () => run.pacer.acquire(),
     profile,
-    origin: options.origin,
+    origin: run.origin,
     template,
     builtins: BUILTIN_CHECKS,
-    readOnly: options.readOnly,
-    replay: (id) => `${options.replayBase} --only ${id} --seed ${options.seed}`,
+    readOnly: checks.readOnly,
+    replay: (id) => `${checks.replayBase} --only ${id} --seed ${checks.seed}`,
     onCreated: (resource) => run.ledger.add(resource),
     onRemoved: (kind) => run.ledger.remove(kind),
     baselines: new SharedBaselines(),
@@ -78,22 +78,22 @@ function scenarioDeps(run: OpenRun, fates: Fates): ScenarioDeps {
 }
 
 function propertyOptions(run: OpenRun, profile: Profile): PropertyPhaseOptions {
-  const { options, plan } = run;
+  const { checks, plan } = run;
   return {
     cases: plan.casesPerFamily,
-    budget: options.budget,
-    runSeed: options.seed,
-    ...(options.path ? { path: options.path } : {}),
-    ...(options.casePaths ? { casePaths: options.casePaths } : {}),
+    budget: checks.budget,
+    runSeed: checks.seed,
+    ...(checks.path ? { path: checks.path } : {}),
+    ...(checks.casePaths ? { casePaths: checks.casePaths } : {}),
     send: run.send,
     profile,
-    dates: runDates(options.seed),
+    dates: runDates(checks.seed),
     uniqueTag: run.unique.tag,
     uniqueEmail: () => run.unique.next().email,
     // A family's generated cases are its share of the budget: replayed alone, it gets that share (a
     // replay of one case, --path, sends that case alone whatever the budget, so it passes its own on).
-    replayBase: `${options.replayBase} --budget ${options.path ? options.budget : plan.casesPerFamily}`,
-    readOnly: options.readOnly,
+    replayBase: `${checks.replayBase} --budget ${checks.path ? checks.budget : plan.casesPerFamily}`,
+    readOnly: checks.readOnly,
   };
 }
 
@@ -105,8 +105,8 @@ function propertyOptions(run: OpenRun, profile: Profile): PropertyPhaseOptions {
  * phase ends. `started` is told when the phase starts waiting for its window, for the ETA.
  */
 function rateLimitPhase(run: OpenRun, interleaved: boolean): Promise<CheckResult[]> {
-  const { options, plan, transport, guard, pacer, quick } = run;
-  const { profile } = options;
+  const { checks, plan, transport, guard, pacer, quick } = run;
+  const { profile } = checks;
   const traffic: PacedTraffic = {
     hold: () => pacer.hold(),
     admit: (count) => pacer.admit(count),
@@ -147,7 +147,7 @@ function rateLimitPhase(run: OpenRun, interleaved: boolean): Promise<CheckResult
         },
         guardMs: defaultGuardMs(profile.rate_limit.window),
         ...(restartLimiter ? { restartLimiter } : {}),
-        replay: (id) => `${options.replayBase} --only ${id}`,
+        replay: (id) => `${checks.replayBase} --only ${id}`,
         selected: plan.rateLimit.selected,
         traffic,
         interleaved,

@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Pacer } from '../client/pacer.ts';
-import { formatRateLimit } from '../contract/rate-limit.ts';
+import type { Profile } from '../profile/profile.ts';
 import { estimateWithPhase } from '../ratelimit/phase.ts';
-import { Progress } from '../report/progress.ts';
+import { Progress, type ProgressStream } from '../report/progress.ts';
 import type { RunSink, SinkProfile } from '../webhooks/run-sink.ts';
 import type { BudgetedPlan } from '../plan/budget.ts';
 import { budgetNote } from '../plan/budget.ts';
-import type { CertifyOptions, QuickPacing } from '../run/certify-options.ts';
+import type { CheckSettings, QuickPacing, RunLimits, TargetAccess } from './run-settings.ts';
 import { Ledger } from '../needs/ledger.ts';
 import { pacerFor, type RunPlan } from '../plan/plan.ts';
 import { refusesToken } from '../needs/preflight.ts';
@@ -28,7 +28,12 @@ import { SYSTEM_CLOCK } from '../clock.ts';
  * watch, the webhook sink when the plan needs one, the ledger of created records, the run's notes.
  */
 export interface OpenRun {
-  readonly options: CertifyOptions;
+  /** What the checks run with: the profile, the seed, the replay commands, --read-only, the generated cases. */
+  readonly checks: CheckSettings;
+  /** What ends the run before its plan does (the guard's, the budget's admission, the signals). */
+  readonly limits: RunLimits;
+  /** The target's `{base_url}`. */
+  readonly origin: string;
   readonly plan: RunPlan;
   readonly startedAt: Date;
   /** The embedded server's quick window for the paced checks (the rate-limit phase then runs at the profile's). */
@@ -42,6 +47,8 @@ export interface OpenRun {
   readonly sink: RunSink | null;
   /** The webhook subscription's secret: the profile's, or one made for the embedded server. */
   readonly webhookSecret: string | null;
+  /** Whether the run made that secret itself (the embedded server). */
+  readonly madeWebhookSecret: boolean;
   readonly ledger: Ledger;
   /** ID-INTEGER over every create answer of the run (created-ids.ts). */
   readonly createdIds: CreatedIdWatch;
@@ -57,27 +64,47 @@ export interface OpenRun {
   close(): Promise<void>;
 }
 
+/** What a run is opened with, each part for the layer that uses it (resolved once: run/certify-options.ts). */
+export interface OpenOptions {
+  readonly access: TargetAccess;
+  readonly checks: CheckSettings;
+  readonly limits: RunLimits;
+  /** Where progress goes; null for none. */
+  readonly progress: ProgressStream | null;
+  /** The embedded server's quick window for the paced checks, when the profile has bursts. */
+  readonly quick?: QuickPacing;
+  /** What the run says before it sends anything (the embedded server's two windows, what --last-failed re-runs). */
+  readonly notes: readonly string[];
+}
+
 /** Opens a run for its plan: the client, the guard and the watch, the sink; the notes the plan already gives. */
-export async function openRun(options: CertifyOptions, planned: BudgetedPlan, startedAt: Date): Promise<OpenRun> {
+export async function openRun(options: OpenOptions, planned: BudgetedPlan, startedAt: Date): Promise<OpenRun> {
   const { plan, choice } = planned;
-  const { profile } = options;
-  const quick = profile.rate_limit.bursts ? options.quickPacing : undefined;
+  const { access, checks, limits, quick } = options;
+  const { profile } = checks;
   const pacer = pacerFor(profile, plan.pacedAt);
   let phaseStartedAt: number | null = null;
   const estimateMs = estimateWithPhase((n) => pacer.estimateMs(n), plan.rateLimit, () => phaseStartedAt);
   const progress = options.progress ? new Progress({ stream: options.progress, total: plan.requests, label: 'certifying', estimateMs }) : null;
   const sinkProfile = profile.webhook?.sink && plan.scenarios.some(usesSink) ? (profile.webhook as SinkProfile) : null;
-  const webhookSecret = options.webhookSecret ?? (sinkProfile && options.embedded ? randomBytes(16).toString('hex') : null);
+  const madeWebhookSecret = access.webhookSecret === undefined && sinkProfile !== null && access.embedded;
+  const webhookSecret = access.webhookSecret ?? (madeWebhookSecret ? randomBytes(16).toString('hex') : null);
+  const maxTimeMs = limits.maxTimeMs ?? limits.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
   let guard: RunGuard | undefined;
   const transport = new RunTransport({
-    ...options,
+    origin: access.origin,
+    profile,
+    token: access.token,
+    caPem: access.caPem,
+    insecure: access.insecure,
+    allowPlainHttp: access.allowPlainHttp,
+    onExchange: access.onExchange,
     ...(webhookSecret ? { secrets: [webhookSecret] } : {}),
-    allowPlainHttp: options.allowPlainHttp ?? false,
     pacer,
     progress,
     // A call that waited its turn in the pacer past a signal or the run's limit is not sent (the preflight's included).
-    halt: () => guard?.stopError() ?? options.interruption?.stopped() ?? null,
-    ...(options.interruption ? { abortSignal: options.interruption.abortSignal } : {}),
+    halt: () => guard?.stopError() ?? limits.interruption?.stopped() ?? null,
+    ...(limits.interruption ? { abortSignal: limits.interruption.abortSignal } : {}),
     timeLeftMs: () => guard?.timeLeftMs() ?? Number.POSITIVE_INFINITY,
     onStall: (ms, what) => guard?.noteStall(ms, what),
     onCertificateChange: (reason) => guard!.stopForTarget(`the target's certificate no longer verified on a burst's connection (${reason})`),
@@ -87,61 +114,56 @@ export async function openRun(options: CertifyOptions, planned: BudgetedPlan, st
   const readBack = new ReadBackWatch(profile);
   transport.tap((exchange) => readBack.observe(exchange, currentCheck()));
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
-  const maxTimeMs = options.maxTimeMs ?? options.runBudget?.withinMs ?? defaultMaxTimeMs(plan.etaMs);
-  guard = new RunGuard({
-    send: (request) => transport.send(request),
-    maxTimeMs,
-    startedAtMs: startedAt.getTime(),
-    timeIsBudget: options.maxTimeMs === undefined && options.runBudget?.withinMs !== undefined,
-    waitMs: () => (pacer.inUnpaced ? 0 : pacer.estimateMs(1)),
-    waitBoundMs: pacer.spanMs * 2,
-    refusalWindowMs: profile.rate_limit.window,
-    provoking: () => transport.provoking,
-    stallBudgetMs: stallBudgetMs(profile.timeouts.exchange),
-    ...(options.interruption ? { interruption: options.interruption } : {}),
-    maxTimeSource: options.maxTimeMs !== undefined ? '--max-time' : options.runBudget?.withinMs !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
-    ...(options.runBudget?.maxRequests === undefined ? {} : { maxRequests: options.runBudget.maxRequests, made: () => transport.made }),
-  });
-  const runGuard = guard;
-  const watch = new TokenWatch((request) => runGuard.send(request), (status) => refusesToken(status, profile));
+  const guarded = runGuard(limits, { transport, pacer, profile, maxTimeMs, startedAt });
+  guard = guarded;
+  const watch = new TokenWatch((request) => guarded.send(request), (status) => refusesToken(status, profile));
   return {
-    options,
+    checks,
+    limits,
+    origin: access.origin,
     plan,
     startedAt,
     quick,
     pacer,
     transport,
-    guard: runGuard,
+    guard: guarded,
     watch,
     send: (request) => watch.send(request),
     sink,
     webhookSecret,
+    madeWebhookSecret,
     ledger: new Ledger(),
     createdIds,
     readBack,
     unique: uniqueValues(),
-    notes: openingNotes(options, quick, choice ? budgetNote(choice) : null),
+    notes: [...(choice ? [budgetNote(choice)] : []), ...options.notes],
     maxTimeMs,
     markRateLimitPhaseStarted: () => void (phaseStartedAt = SYSTEM_CLOCK.now()),
     close: async () => {
       progress?.finish();
       // An interrupted run does not wait for the calls in flight of the checks it stopped waiting for.
-      await (options.interruption?.signal ? transport.destroy() : transport.close());
+      await (limits.interruption?.signal ? transport.destroy() : transport.close());
       await sink?.close();
     },
   };
 }
 
-/** The notes a run has before it sends anything: the budget's choice, the embedded server's two windows, what --last-failed re-runs. */
-function openingNotes(options: CertifyOptions, quick: QuickPacing | undefined, budget: string | null): string[] {
-  const { profile } = options;
-  const notes: string[] = [];
-  if (budget) notes.push(budget);
-  if (quick) {
-    notes.push(`the embedded server served the paced checks at ${formatRateLimit(quick.rateLimit)} and the rate-limit phase at the profile's ${formatRateLimit({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window })}, on a fresh limiter`);
-  }
-  if (options.rerunOf) {
-    notes.push(`--last-failed: re-ran the checks that failed, errored or were not run in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
-  }
-  return notes;
+/** The guard of a run's time and request limits, its stalls and its signals, over the transport. */
+function runGuard(limits: RunLimits, run: { transport: RunTransport; pacer: Pacer; profile: Profile; maxTimeMs: number; startedAt: Date }): RunGuard {
+  const { transport, pacer, profile } = run;
+  const within = limits.runBudget?.withinMs;
+  return new RunGuard({
+    send: (request) => transport.send(request),
+    maxTimeMs: run.maxTimeMs,
+    startedAtMs: run.startedAt.getTime(),
+    timeIsBudget: limits.maxTimeMs === undefined && within !== undefined,
+    waitMs: () => (pacer.inUnpaced ? 0 : pacer.estimateMs(1)),
+    waitBoundMs: pacer.spanMs * 2,
+    refusalWindowMs: profile.rate_limit.window,
+    provoking: () => transport.provoking,
+    stallBudgetMs: stallBudgetMs(profile.timeouts.exchange),
+    ...(limits.interruption ? { interruption: limits.interruption } : {}),
+    maxTimeSource: limits.maxTimeMs !== undefined ? '--max-time' : within !== undefined ? '--within' : "--max-time's default, three times the plan's ETA and at least 10 min",
+    ...(limits.runBudget?.maxRequests === undefined ? {} : { maxRequests: limits.runBudget.maxRequests, made: () => transport.made }),
+  });
 }

@@ -9,7 +9,11 @@ import { censusLists, takeCensus } from './census.ts';
 import { decide, type Adaptation, type Decisions, type Provisioning } from './fates.ts';
 import { fixtureContradiction, type FixtureContradiction } from './fixture-check.ts';
 import { familyNeeds, needsData, scenarioNeeds, type CheckNeeds } from './needs.ts';
-import type { OpenRun } from '../execute/open.ts';
+import type { TargetRequest } from '../client/client.ts';
+import type { LoadedScenario } from '../scenarios/loader.ts';
+import type { PropertyFamily } from '../properties/family.ts';
+import type { Ledger } from './ledger.ts';
+import type { UniqueValues } from './unique-values.ts';
 import { provision, type Provisioned } from './provision.ts';
 
 /** The fate of each check, decided before any runs: what it runs with, or why it does not. */
@@ -26,6 +30,26 @@ export interface Fates {
   readonly contradiction?: FixtureContradiction;
 }
 
+/** What meeting the checks' needs reads of a run: the checks planned, how it sends, what it makes values from, where it writes down what it created. */
+export interface NeedsRun {
+  /** The checks planned (their needs are declared: needs.ts). */
+  readonly checks: {
+    readonly scenarios: readonly LoadedScenario[];
+    readonly families: readonly PropertyFamily[];
+    readonly casesPerFamily: number;
+  };
+  readonly profile: Profile;
+  readonly readOnly: boolean;
+  /** The run's seed: the dates of what it creates (runDates). */
+  readonly seed: number;
+  /** Every request: paced, guarded, watched for a revoked token. */
+  readonly send: (request: TargetRequest) => Promise<Exchange>;
+  readonly unique: UniqueValues;
+  readonly ledger: Pick<Ledger, 'add'>;
+  /** The run's notes: what was created is said there. */
+  readonly notes: string[];
+}
+
 /** Fates when nothing needs data: the profile as it is. */
 export function fatesOf(profile: Profile): Fates {
   return { profile, skips: new Map(), errors: new Map(), adaptations: new Map() };
@@ -38,25 +62,26 @@ export function fatesOf(profile: Profile): Fates {
  * how each need is met (decide), creates what is missing through the API (provision), and says in
  * the run's notes what was created. Checks are not run here.
  */
-export async function meetNeeds(run: OpenRun, createAdmins: boolean): Promise<Fates> {
-  const all = [...run.plan.scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(run.plan.families, { readOnly: run.options.readOnly, cases: run.plan.casesPerFamily })];
+export async function meetNeeds(run: NeedsRun, createAdmins: boolean): Promise<Fates> {
+  const { checks } = run;
+  const all = [...checks.scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(checks.families, { readOnly: run.readOnly, cases: checks.casesPerFamily })];
   const needs = all.filter(needsData);
   try {
-    return await decideAndProvision(run, needs, censusLists(all, run.options.profile), createAdmins);
+    return await decideAndProvision(run, needs, censusLists(all, run.profile), createAdmins);
   } catch (error) {
     if (!(error instanceof RunStopped)) throw error;
     // Its budget or a signal stopped the run: what was not sent is not run, never errored (the execute stage says why).
-    if (error.stoppedBy === 'budget' || error.stoppedBy === 'interrupted') return fatesOf(run.options.profile);
+    if (error.stoppedBy === 'budget' || error.stoppedBy === 'interrupted') return fatesOf(run.profile);
     // The run stopped (its time limit, a dead target, a revoked token) while it counted and made what
     // these checks need: they were under way, so errored; every other check is not run.
     const stopped = { reason: `the run stopped while it counted and made what this check needs: ${error.reason}`, evidence: [] };
-    return { ...fatesOf(run.options.profile), errors: new Map(needs.map((n) => [n.checkId, stopped])) };
+    return { ...fatesOf(run.profile), errors: new Map(needs.map((n) => [n.checkId, stopped])) };
   }
 }
 
 /** The census of `lists`, the profile's user fixtures checked against it, the decisions on the data needs and what is created. */
-async function decideAndProvision(run: OpenRun, needs: readonly CheckNeeds[], lists: ReadonlySet<CountableList>, createAdmins: boolean): Promise<Fates> {
-  const { profile, readOnly } = run.options;
+async function decideAndProvision(run: NeedsRun, needs: readonly CheckNeeds[], lists: ReadonlySet<CountableList>, createAdmins: boolean): Promise<Fates> {
+  const { profile, readOnly } = run;
   if (lists.size === 0) return fatesOf(profile);
   const census = await takeCensus(run.send, lists, profile);
   const contradiction = fixtureContradiction(census, profile);
@@ -66,7 +91,7 @@ async function decideAndProvision(run: OpenRun, needs: readonly CheckNeeds[], li
     send: run.send,
     profile: { ...profile, fixtures: { ...profile.fixtures, ...decisions.found } },
     unique: run.unique,
-    dates: runDates(run.options.seed),
+    dates: runDates(run.seed),
     onCreated: (resource) => run.ledger.add(resource),
   });
   if (made) run.notes.push(provisionNote(decisions.provisioning, made));

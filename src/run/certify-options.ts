@@ -1,12 +1,15 @@
 import type { Exchange } from '../client/exchange.ts';
+import { formatRateLimit } from '../contract/rate-limit.ts';
 import type { Profile } from '../profile/profile.ts';
-import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { ProgressStream } from '../report/progress.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import type { RunBudget } from '../plan/budget.ts';
+import type { PlanOptions } from '../plan/plan.ts';
 import type { Interruption } from '../execute/interruption.ts';
+import type { OpenOptions } from '../execute/open.ts';
+import type { QuickPacing } from '../execute/run-settings.ts';
 
-/** What a certification is asked to do: the target and its access, the selection, the seed, the budgets. */
+/** What a certification is asked to do, as the CLI (or a test) writes it: the target and its access, the selection, the seed, the budgets. */
 export interface CertifyOptions {
   /** `https://host[:port]`: the spec's `{base_url}`. */
   readonly origin: string;
@@ -21,7 +24,7 @@ export interface CertifyOptions {
   readonly suiteGlob: string;
   /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
   readonly only: readonly string[];
-  /** `--skip`: the checks these names select are taken out of `only`'s (selection.ts). */
+  /** `--skip`: the checks these names select are taken out of `only`'s (plan/selection.ts). */
   readonly skip?: readonly string[];
   readonly readOnly: boolean;
   readonly seed: number;
@@ -44,24 +47,20 @@ export interface CertifyOptions {
   readonly families?: readonly PropertyFamily[];
   /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */
   readonly maxTimeMs?: number;
-  /** `--within` / `--max-requests`: the checks that cover the most rules for the budget run (budget.ts); the rest are skipped. */
+  /** `--within` / `--max-requests`: the checks that cover the most rules for the budget run (plan/budget.ts); the rest are skipped. */
   readonly runBudget?: RunBudget;
   /** `--last-failed`: the report this run re-runs the failed and errored checks of. */
   readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
   /** `--min-rules`: fewer rules judged than this makes the run exit 1 (report/run-verdict.ts). */
   readonly minRules?: number;
-  /**
-   * The embedded reference server only: it serves the paced checks at `rateLimit`, a quicker window
-   * than the profile's, and `switchToProfileRateLimit` gives it the profile's limit on a fresh
-   * limiter when the rate-limit phase starts (`switchToQuickRateLimit` the quick one when it ends) (docs/rate-limit-and-load.md, "The two windows of the embedded server").
-   */
+  /** The embedded reference server only: its quick window for the paced checks (execute/run-settings.ts). */
   readonly quickPacing?: QuickPacing;
   /**
    * The webhook subscription's secret (from the profile's `webhook.secret_env`), redacted like the
    * token; signatures are checked with it. Absent against the embedded server: the run makes one.
    */
   readonly webhookSecret?: string;
-  /** The signals that interrupt the run (the CLI's SIGINT and SIGTERM): see interruption.ts. */
+  /** The signals that interrupt the run (the CLI's SIGINT and SIGTERM): see execute/interruption.ts. */
   readonly interruption?: Interruption;
   /** Called once the run is made: the preflight passed and the profile's fixtures hold (the CLI then lets the held progress through). */
   readonly onMade?: () => void;
@@ -69,10 +68,94 @@ export interface CertifyOptions {
   readonly createAdminUsers?: boolean;
 }
 
-/** See CertifyOptions.quickPacing. */
-export interface QuickPacing {
-  readonly rateLimit: RateLimitSetting;
-  readonly switchToProfileRateLimit: () => Promise<void>;
-  /** Back to `rateLimit`, on a fresh limiter, when the rate-limit phase ends (the paced checks after it go quickly again). */
-  readonly switchToQuickRateLimit: () => Promise<void>;
+/** What the report says the run was asked to do (RunReport's target, profile, seed and options). */
+export interface ReportSettings {
+  readonly origin: string;
+  readonly embedded: boolean;
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly only: readonly string[];
+  readonly skip?: readonly string[];
+  readonly readOnly: boolean;
+  readonly suiteGlob: string;
+  readonly budget: number;
+  readonly runBudget?: RunBudget;
+  readonly rerunOf?: { readonly runId: string; readonly reportPath: string };
+  readonly minRules?: number;
+}
+
+/** A certification's options resolved once, each part for the stage that uses it. */
+export interface Certification {
+  /** The plan's: what to load and select, how many cases, at which pace (plan/plan.ts). */
+  readonly planning: PlanOptions;
+  readonly runBudget: RunBudget | undefined;
+  /** The open run's: the target, the checks' settings, the limits, the progress line, the opening notes (execute/open.ts). */
+  readonly opening: OpenOptions;
+  /** The report's (judge.ts). */
+  readonly report: ReportSettings;
+  readonly createAdminUsers: boolean;
+  readonly onMade: (() => void) | undefined;
+}
+
+/**
+ * Resolves a certification's options once: the quick window only where the profile has bursts, the
+ * plan paced at it, the notes the run has before it sends anything, and each stage's part.
+ */
+export function resolveCertification(options: CertifyOptions): Certification {
+  const { profile } = options;
+  const quick = profile.rate_limit.bursts ? options.quickPacing : undefined;
+  const optional = <K extends keyof CertifyOptions>(key: K) => (options[key] === undefined ? {} : ({ [key]: options[key] } as Pick<CertifyOptions, K>));
+  return {
+    planning: {
+      profile,
+      suitesDir: options.suitesDir,
+      suiteGlob: options.suiteGlob,
+      only: options.only,
+      budget: options.budget,
+      readOnly: options.readOnly,
+      ...optional('skip'),
+      ...optional('path'),
+      ...optional('casePaths'),
+      ...optional('families'),
+      ...(quick ? { pacedAt: quick.rateLimit } : {}),
+    },
+    runBudget: options.runBudget,
+    opening: {
+      access: { origin: options.origin, token: options.token, insecure: options.insecure, allowPlainHttp: options.allowPlainHttp ?? false, embedded: options.embedded, ...optional('caPem'), ...optional('webhookSecret'), ...optional('onExchange') },
+      checks: { profile, seed: options.seed, replayBase: options.replayBase, readOnly: options.readOnly, budget: options.budget, ...optional('path'), ...optional('casePaths') },
+      limits: { ...optional('maxTimeMs'), ...optional('runBudget'), ...optional('interruption') },
+      progress: options.progress,
+      ...(quick ? { quick } : {}),
+      notes: openingNotes(options, quick),
+    },
+    report: {
+      origin: options.origin,
+      embedded: options.embedded,
+      profile,
+      seed: options.seed,
+      only: options.only,
+      readOnly: options.readOnly,
+      suiteGlob: options.suiteGlob,
+      budget: options.budget,
+      ...optional('skip'),
+      ...optional('runBudget'),
+      ...optional('rerunOf'),
+      ...optional('minRules'),
+    },
+    createAdminUsers: options.createAdminUsers ?? false,
+    onMade: options.onMade,
+  };
+}
+
+/** The notes a run has before it sends anything: the embedded server's two windows, what --last-failed re-runs (the budget's choice is the plan's). */
+function openingNotes(options: CertifyOptions, quick: QuickPacing | undefined): string[] {
+  const { profile } = options;
+  const notes: string[] = [];
+  if (quick) {
+    notes.push(`the embedded server served the paced checks at ${formatRateLimit(quick.rateLimit)} and the rate-limit phase at the profile's ${formatRateLimit({ limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window })}, on a fresh limiter`);
+  }
+  if (options.rerunOf) {
+    notes.push(`--last-failed: re-ran the checks that failed, errored or were not run in run ${options.rerunOf.runId} (${options.rerunOf.reportPath}), with its seed ${options.seed}`);
+  }
+  return notes;
 }

@@ -5,6 +5,7 @@ import { runExitCode } from '../report/run-verdict.ts';
 import { profileForReport } from '../profile/profile.ts';
 import { toolVersion } from '../version.ts';
 import type { OpenRun } from '../execute/open.ts';
+import type { ReportSettings } from './certify-options.ts';
 import type { Opening } from './run-preflight.ts';
 import { specIdentity } from '../contract/spec-document.ts';
 
@@ -13,9 +14,9 @@ import { specIdentity } from '../contract/spec-document.ts';
  * report/run-verdict.ts), with what the run noted and created, and what stopped it before its end
  * (`stopped`, when the target or the time limit did: never a green run).
  */
-export function judge(run: OpenRun, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup, stop?: RunStopped | null, internalError?: string | null): RunReport {
-  const { options, startedAt, plan, transport } = run;
-  const interruptedBy = options.interruption?.signal ?? undefined;
+export function judge(run: OpenRun, options: ReportSettings, opening: Opening, results: readonly CheckResult[], cleanup?: RunCleanup, stop?: RunStopped | null, internalError?: string | null): RunReport {
+  const { startedAt, plan, transport } = run;
+  const interruptedBy = run.limits.interruption?.signal ?? undefined;
   const runError = opening.made ? undefined : opening.runError;
   const { coverage, summary } = coverageOf(results);
   const stopped = stop && !isChosenStop(stop.stoppedBy) && interruptedBy === undefined ? { by: stop.stoppedBy === 'time-limit' ? ('time-limit' as const) : ('target' as const), reason: stop.reason } : undefined;

@@ -18,7 +18,7 @@ import { applyWaivers } from '../execute/verdicts.ts';
 export const PROFILE_CHECK_ID = 'run/profile';
 
 /** The replay of the preflight and of what stands in for it. */
-const replay = (options: OpenRun['options']) => `${options.replayBase} --only auth`;
+const replay = (checks: OpenRun['checks']) => `${checks.replayBase} --only auth`;
 
 /** What the preflight told the run, or why the run could not be made. */
 export type Opening =
@@ -45,23 +45,23 @@ export type Opening =
  * window are counted by the pacer too. A run that cannot be made is one verdict, with a report.
  */
 export async function runPreflight(run: OpenRun, planned: BudgetedPlan): Promise<Opening> {
-  const { options, transport, pacer, plan } = run;
+  const { checks, transport, pacer, plan } = run;
   try {
-    const pre = await preflight(transport.client, options.origin, options.profile, replay(options));
+    const pre = await preflight(transport.client, run.origin, checks.profile, replay(checks));
     if (pre.note) run.notes.push(pre.note);
     const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
     if (backlog > 0) {
       pacer.account(backlog);
       run.notes.push(`the target had counted ${backlog} earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too`);
     }
-    const results = plan.tokenFormCheck || pre.check.status === 'failed' ? [retainResult(applyWaivers(pre.check, options.profile))] : [];
+    const results = plan.tokenFormCheck || pre.check.status === 'failed' ? [retainResult(applyWaivers(pre.check, checks.profile))] : [];
     return { made: true, scheme: pre.scheme, results, fingerprint: await transport.client.tlsFingerprint() };
   } catch (error) {
-    if (error instanceof RunError) return notMade(run, planned, error.message, preflightEvidence(error.message, error.evidence, 'errored', replay(options)));
+    if (error instanceof RunError) return notMade(run, planned, error.message, preflightEvidence(error.message, error.evidence, 'errored', replay(checks)));
     if (!(error instanceof RunStopped)) throw error;
     // A signal or the budget stopped the run at its preflight: nothing was judged, so not run; the target or the time limit: errored.
     const status = error.stoppedBy === 'interrupted' || error.stoppedBy === 'budget' ? 'not-run' : 'errored';
-    return notMade(run, planned, error.reason, preflightEvidence(error.reason, [], status, replay(options)));
+    return notMade(run, planned, error.reason, preflightEvidence(error.reason, [], status, replay(checks)));
   }
 }
 
@@ -83,7 +83,7 @@ export function profileContradicted(run: OpenRun, planned: BudgetedPlan, contrad
     findings: [],
     exchanges: contradiction.evidence.map(retainExchange),
     durationMs: contradiction.evidence.reduce((ms, e) => ms + e.durationMs, 0),
-    replay: replay(run.options),
+    replay: replay(run.checks),
   };
   const opening = notMade(run, planned, runError, evidence, `the profile contradicts the target: ${contradiction.key}`);
   return { ...opening, results: [...preflightResults, ...opening.results] };
@@ -95,11 +95,11 @@ export function profileContradicted(run: OpenRun, planned: BudgetedPlan, contrad
  * budget left out.
  */
 function notMade(run: OpenRun, planned: BudgetedPlan, runError: string, evidence: CheckResult, why = runError): Opening {
-  const { options, plan } = run;
+  const { checks, plan } = run;
   run.notes.push(`the run could not be made: ${runError}`);
-  const execution = executionOf(run, fatesOf(options.profile));
-  const notRun = checkUnits(plan, execution, options).flatMap((unit) => unit.notRun(`not run: ${why}`));
-  return { made: false, runError, results: [evidence, ...notRun, ...leftOutByBudget(planned, execution, options)] };
+  const execution = executionOf(run, fatesOf(checks.profile));
+  const notRun = checkUnits(plan, execution, checks).flatMap((unit) => unit.notRun(`not run: ${why}`));
+  return { made: false, runError, results: [evidence, ...notRun, ...leftOutByBudget(planned, execution, checks)] };
 }
 
 /** The preflight's verdict when the run could not be made: errored (not run when a signal or the budget stopped it), with the exchanges that showed why. */

@@ -10,9 +10,9 @@ import type { Census, ListCount } from '../../src/needs/census.ts';
 import { embeddedProfile, QUICK_RATE_LIMIT } from '../../src/embedded/embedded-profile.ts';
 import { decide } from '../../src/needs/fates.ts';
 import { Interruption } from '../../src/execute/interruption.ts';
-import { meetNeeds } from '../../src/needs/meet-needs.ts';
+import { meetNeeds, type NeedsRun } from '../../src/needs/meet-needs.ts';
+import { uniqueValues } from '../../src/needs/unique-values.ts';
 import type { CheckNeeds, Role } from '../../src/needs/needs.ts';
-import type { OpenRun } from '../../src/execute/open.ts';
 import { certifyServer, withoutBursts } from '../support/certify-target.ts';
 import { exchangeFor, type Reply } from '../scenarios/support.ts';
 
@@ -124,22 +124,25 @@ describe('the fate of a check that needs data', () => {
 });
 
 /**
- * An open run as meetNeeds reads it: one property family (its generated cases name an active user)
+ * A run as meetNeeds reads it: one property family (its generated cases name an active user)
  * or none, the profile, and a target that answers `reply` (or throws it).
  */
 function fakeRun(profile: Profile, reply: (request: TargetRequest) => Reply, families = 1) {
   const sent: TargetRequest[] = [];
   const family = { name: 'user-edit', needs: null } as unknown as PropertyFamily;
-  const run = {
-    plan: { scenarios: [], families: Array.from({ length: families }, () => family), casesPerFamily: 1 },
-    options: { profile, readOnly: false, seed: 1 },
+  const run: NeedsRun = {
+    checks: { scenarios: [], families: Array.from({ length: families }, () => family), casesPerFamily: 1 },
+    profile,
+    readOnly: false,
+    seed: 1,
     send: async (request: TargetRequest) => {
       sent.push(request);
       return exchangeFor(request, reply(request));
     },
+    unique: uniqueValues(),
     ledger: { add: () => {} },
     notes: [],
-  } as unknown as OpenRun;
+  };
   return { run, sent };
 }
 
@@ -165,7 +168,7 @@ describe('meetNeeds: the profile checked against the target before anything is d
 
   it('sends nothing when the profile declares no user, or no planned check names one', async () => {
     const none = fakeRun(profile({ job_id: 1 }), () => listed(), 0);
-    expect(await meetNeeds(none.run, false)).toEqual({ profile: none.run.options.profile, skips: new Map(), errors: new Map(), adaptations: new Map() });
+    expect(await meetNeeds(none.run, false)).toEqual({ profile: none.run.profile, skips: new Map(), errors: new Map(), adaptations: new Map() });
     const unnamed = fakeRun(profile({ active_user_ids: [17] }), () => listed(), 0);
     expect((await meetNeeds(unnamed.run, false)).contradiction).toBeUndefined();
     expect([...none.sent, ...unnamed.sent]).toEqual([]);
