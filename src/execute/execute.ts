@@ -1,7 +1,7 @@
 import { admission, unitCost } from '../plan/admission.ts';
 import { asCheck } from './current-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
-import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from '../records/read-back/read-back.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from '../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID, userSequencesCheck } from '../properties/user-sequences.ts';
 import { ClockcheckError, isChosenStop, RunStopped } from '../errors.ts';
 import { loopEmptiedCause, type LoopWatch } from './loop-watch.ts';

@@ -16,7 +16,7 @@ import { templateProfile } from './sink-setup.ts';
 import type { Fates } from '../needs/meet-needs.ts';
 import type { Profile } from '../profile/profile.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
-import { READ_BACK_CHECK_ID } from '../records/read-back/read-back.ts';
+import { READ_BACK_CHECK_ID } from '../records/read-back/read-back-check.ts';
 import { runUserSequences } from '../properties/user-sequences.ts';
 
 /** What the checks of a plan run with: the scenarios' context, the property phase's, and the rate-limit phase. */

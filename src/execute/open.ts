@@ -1,6 +1,6 @@
 import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from '../records/created-ids.ts';
-import { ReadBackWatch } from '../records/read-back/read-back.ts';
+import { ReadBackWatch } from '../records/read-back/read-back-watch.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';

@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration.ts';
 import type { RuleId } from '../contract/rules.ts';
-import { READ_BACK_CHECK_ID } from '../records/read-back/read-back.ts';
+import { READ_BACK_CHECK_ID } from '../records/read-back/read-back-check.ts';
 import { FAULT_CATCHES, type FaultCatches } from './fault-catches.ts';
 import { pacedToRunBeside, pacerFor, planRun, restrictPlan, type PhaseVariant, type PlanOptions, type PlannedCheck, type RunPlan } from './plan.ts';
 

@@ -1,5 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
-import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
 import { plannedWrites } from './plan-writes.ts';
 import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECKS, CHECKS_WITHOUT_TOKEN, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';

@@ -3,6 +3,7 @@ import { retainExchange } from '../client/retained.ts';
 import type { Profile } from '../profile/profile.ts';
 import { createdKindOf, readCreatedId } from './created-id.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
+import { pathOf } from './url-path.ts';
 
 /** The run-wide check of ID-INTEGER: every create answer of the run, whichever check (or the run's own provisioning) sent it. */
 export const CREATED_IDS_CHECK_ID = 'records/created-ids';
@@ -70,14 +71,5 @@ export class CreatedIdWatch {
       exchangeIds: g.exchanges.map((e) => e.id),
     }));
     return { ...base, status: 'failed', reason: `${summary}, ${notIntegers} not`, findings, exchanges: refused.flatMap((g) => g.exchanges) };
-  }
-}
-
-/** The path of a request URL (absolute, as exchanges keep it). */
-export function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
   }
 }

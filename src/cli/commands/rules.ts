@@ -1,5 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../../records/created-ids.ts';
-import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../records/read-back/read-back.ts';
+import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../../properties/user-sequences.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,8 @@ import type { TargetRequest } from '../../../src/client/client.ts';
 import type { Exchange, HttpMethod } from '../../../src/client/exchange.ts';
 import type { Clock } from '../../../src/clock.ts';
 import { defaultProfile } from '../../../src/profile/profile.ts';
-import { READ_PAGE_SIZE, ReadBackWatch, readBackRequests } from '../../../src/records/read-back/read-back.ts';
+import { READ_PAGE_SIZE, readBackRequests } from '../../../src/records/read-back/read-back-check.ts';
+import { ReadBackWatch } from '../../../src/records/read-back/read-back-watch.ts';
 
 const API = 'https://target.test/api/public';
 let nextId = 1;
