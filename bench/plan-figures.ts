@@ -1,15 +1,16 @@
 import { join } from 'node:path';
 import { DEFAULT_BUDGET } from '../src/cli/commands/run.ts';
 import { embeddedProfile } from '../src/embedded/embedded-profile.ts';
-import { planWithinBudget, type RunBudget } from '../src/plan/budget.ts';
+import { planWithinBudget } from '../src/plan/budget.ts';
+import type { RunBudget } from '../src/plan/run-budget.ts';
 import { plannedWrites } from '../src/plan/plan-writes.ts';
-import type { RunPlan } from '../src/plan/plan.ts';
+import type { RunPlan } from '../src/plan/run-plan.ts';
 import type { RuleId } from '../src/contract/rules.ts';
 import { ServerContext } from '../src/reference/context.ts';
 import { STANDARD_DIALECT } from '../src/reference/dialect.ts';
 import { FAULTS } from '../src/reference/faults.ts';
 import { seed, type SeedName } from '../src/reference/seed.ts';
-import { PAGE_SIZE_CALLS } from '../src/ratelimit/phase.ts';
+import { PAGE_SIZE_CALLS } from '../src/ratelimit/phase-figures.ts';
 
 export interface PlanFigures {
   readonly label: string;

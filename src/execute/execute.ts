@@ -12,14 +12,14 @@ import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, scenarioCheck } from '../scenarios/run-scenario.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { familyCheck, runFamily } from '../properties/run-properties.ts';
-import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/phase.ts';
+import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
 import type { BudgetedPlan } from '../plan/budget.ts';
-import { budgetLimits } from '../plan/budget.ts';
+import { budgetLimits } from '../plan/run-budget.ts';
 import type { CheckSettings } from './run-settings.ts';
 import { executionOf, type Execution } from './execution.ts';
 import type { Fates } from '../needs/meet-needs.ts';
 import type { OpenRun } from './open.ts';
-import type { RunPlan } from '../plan/plan.ts';
+import type { RunPlan } from '../plan/run-plan.ts';
 import { sinkNote } from './sink-setup.ts';
 import { applyWaivers } from './verdicts.ts';
 

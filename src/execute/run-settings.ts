@@ -1,7 +1,7 @@
 import type { Exchange } from '../client/exchange.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { Profile } from '../profile/profile.ts';
-import type { RunBudget } from '../plan/budget.ts';
+import type { RunBudget } from '../plan/run-budget.ts';
 import type { Interruption } from './interruption.ts';
 
 // What a run is given, resolved once at its top (run/certify-options.ts) and handed to each part as

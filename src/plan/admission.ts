@@ -1,7 +1,6 @@
 import { formatDuration } from '../duration.ts';
-import type { RunBudget } from './budget.ts';
-import { budgetLimits } from './budget.ts';
-import type { PlannedCheck, RunPlan } from './plan.ts';
+import { budgetLimits, type RunBudget } from './run-budget.ts';
+import type { PlannedCheck, RunPlan } from './run-plan.ts';
 
 /** What a unit of checks costs at the target's limit: its requests, its time, and whether it is the rate-limit phase. */
 export interface UnitCost {

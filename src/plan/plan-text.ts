@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration.ts';
 import { formatRateLimit } from '../contract/rate-limit.ts';
-import type { PlannedCheck, RunPlan } from './plan.ts';
+import type { PlannedCheck, RunPlan } from './run-plan.ts';
 import { countText, plannedWrites, type PlannedWrites } from './plan-writes.ts';
 
 /** Where the plan would be sent, and at what limit: what `--plan` prints above the checks. */

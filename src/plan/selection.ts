@@ -9,7 +9,7 @@ import { loadSuites, type LoadedScenario } from '../scenarios/loader.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { PROPERTY_FAMILIES } from '../properties/families.ts';
 import { selectsFamily } from '../properties/run-properties.ts';
-import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
+import { RATE_LIMIT_CHECKS } from '../ratelimit/rate-limit-checks.ts';
 import { MONITOR_CHECK_ID } from '../ratelimit/monitor.ts';
 import { REGRESSION_SUITE } from '../regressions/regression-suite.ts';
 import { TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';

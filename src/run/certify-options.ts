@@ -3,7 +3,7 @@ import { formatRateLimit } from '../contract/rate-limit.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { ProgressStream } from '../report/progress.ts';
 import type { PropertyFamily } from '../properties/family.ts';
-import type { RunBudget } from '../plan/budget.ts';
+import type { RunBudget } from '../plan/run-budget.ts';
 import type { PlanOptions } from '../plan/plan.ts';
 import type { Interruption } from '../execute/interruption.ts';
 import type { OpenOptions } from '../execute/open.ts';

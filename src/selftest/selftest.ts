@@ -1,6 +1,7 @@
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
-import { RATE_LIMIT_CHECKS } from '../ratelimit/phase.ts';
-import { planWithinBudget, type BudgetChoice, type RunBudget } from '../plan/budget.ts';
+import { RATE_LIMIT_CHECKS } from '../ratelimit/rate-limit-checks.ts';
+import { planWithinBudget, type BudgetChoice } from '../plan/budget.ts';
+import type { RunBudget } from '../plan/run-budget.ts';
 import { EMBEDDED_RATE_LIMIT, embeddedFactsOf, embeddedProfile } from '../embedded/embedded-profile.ts';
 import { FAULTS, type Fault } from '../reference/faults.ts';
 import { detection, type FaultDetection } from './fault-detection.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admission, unitCost, type AdmissionDeps } from '../../src/plan/admission.ts';
-import type { PlannedCheck } from '../../src/plan/plan.ts';
+import type { PlannedCheck } from '../../src/plan/run-plan.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 /**

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UNPLANNED_SHARE, chooseWithinBudget, type Pacing } from '../../src/plan/budget.ts';
+import { chooseWithinBudget } from '../../src/plan/budget.ts';
+import type { Pacing } from '../../src/plan/budget-cover.ts';
 import { FAULT_CATCHES, inFitHalf } from '../../src/plan/fault-catches.ts';
 import { FAULTS } from '../../src/reference/faults.ts';
 import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/embedded/embedded-profile.ts';
-import { planRun, restrictPlan, type RunPlan } from '../../src/plan/plan.ts';
+import { planRun, restrictPlan } from '../../src/plan/plan.ts';
+import type { RunPlan } from '../../src/plan/run-plan.ts';
 import type { Profile } from '../../src/profile/profile.ts';
 import { ROOT } from '../support/cli.ts';
 

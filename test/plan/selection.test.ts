@@ -8,7 +8,7 @@ import { UsageError } from '../../src/errors.ts';
 import { BUILTIN_CHECK_NAMES } from '../../src/checks/names.ts';
 import { loadSuites, type LoadedScenario } from '../../src/scenarios/loader.ts';
 import { PROPERTY_FAMILIES } from '../../src/properties/families.ts';
-import { RATE_LIMIT_CHECKS } from '../../src/ratelimit/phase.ts';
+import { RATE_LIMIT_CHECKS } from '../../src/ratelimit/rate-limit-checks.ts';
 import { defaultProfile } from '../../src/profile/profile.ts';
 import { planRun } from '../../src/plan/plan.ts';
 import { RunError } from '../../src/needs/run-error.ts';

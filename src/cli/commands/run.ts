@@ -10,7 +10,7 @@ import { minRulesShortfall } from '../../report/run-verdict.ts';
 import type { ExtraReports, ReportPaths } from '../../report/write-reports.ts';
 import { Redactor } from '../../client/redaction.ts';
 import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../embedded/embedded-profile.ts';
-import type { RunBudget } from '../../plan/budget.ts';
+import type { RunBudget } from '../../plan/run-budget.ts';
 import { readLastFailed, type LastFailed } from '../../plan/last-failed.ts';
 import { planDocument, planText } from '../../plan/plan-text.ts';
 import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../embedded/embedded-process.ts';

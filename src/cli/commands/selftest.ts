@@ -14,7 +14,7 @@ import { parseProfile, type Profile } from '../../profile/profile.ts';
 import type { RateLimitSetting } from '../../contract/rate-limit.ts';
 import { EMBEDDED_RATE_LIMIT } from '../../embedded/embedded-profile.ts';
 import { inFitHalf } from '../../plan/fault-catches.ts';
-import { budgetLimits, type RunBudget } from '../../plan/budget.ts';
+import { budgetLimits, type RunBudget } from '../../plan/run-budget.ts';
 import { DEFAULT_BUDGET } from './run.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';

@@ -1,0 +1,158 @@
+import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
+import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
+import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
+import { censusLists } from '../needs/census.ts';
+import { familyNeeds, scenarioNeeds } from '../needs/needs.ts';
+import type { LoadedScenario } from '../scenarios/loader.ts';
+import type { PropertyFamily } from '../properties/family.ts';
+import { plannedRequests } from '../scenarios/run-scenario.ts';
+import { baselineKey } from '../scenarios/shared-baselines.ts';
+import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
+import { profileSkipReason } from '../scenarios/skip-reason.ts';
+import type { Profile } from '../profile/profile.ts';
+import type { RateLimitSetting } from '../contract/rate-limit.ts';
+import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
+import { plannedRateLimitPhase } from '../ratelimit/planned-phase.ts';
+import { MONITOR_CHECK_ID } from '../ratelimit/monitor.ts';
+import { TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
+import { phaseStart, phaseVariants } from './phase-placement.ts';
+import { plannedWrites } from './plan-writes.ts';
+import { pacerFor, type PlannedCheck, type RunPlan, type SharedPart } from './run-plan.ts';
+
+/** What a plan is made of, once selected. */
+export interface PlanParts {
+  readonly readOnly: boolean;
+  readonly scenarios: readonly LoadedScenario[];
+  readonly families: readonly PropertyFamily[];
+  /** Families that replay one failing case (PlanOptions.casePaths). */
+  readonly casePaths: Readonly<Record<string, string>>;
+  readonly casesPerFamily: number;
+  readonly rateLimit: (id: RateLimitCheckId) => boolean;
+  readonly monitor: boolean;
+  readonly createdIds: boolean;
+  readonly readBack: boolean;
+  readonly userSequences: boolean;
+  readonly tokenFormCheck: boolean;
+}
+
+/**
+ * The plan of what was selected (PlanParts): each check with its requests (less the parts an earlier
+ * check sends for it), the checks after the families, the rate-limit phase placed among the paced
+ * checks, the totals and the ETA.
+ */
+export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, parts: PlanParts): RunPlan {
+  const { scenarios, families, casesPerFamily: perFamily } = parts;
+  const selected = parts.rateLimit;
+  const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
+  // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
+  const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
+  const census = censusLists(needs, profile).size;
+  // A pair baseline or a read-only setup another scenario of the plan sends first is not sent again (SharedBaselines, SharedSetups).
+  const sent = new Set<string>();
+  const partsOf = (s: LoadedScenario): SharedPart[] => {
+    const baseline = s.scenario.pair ? baselineKey(s.scenario.pair) : null;
+    const setup = setupKey(s, BUILTIN_CHECKS);
+    const parts = [...(baseline === null ? [] : [{ key: `baseline ${baseline}`, requests: 1 }]), ...(setup === null ? [] : [{ key: `setup ${setup}`, requests: s.scenario.setup.length }])];
+    const marked = parts.map((part) => {
+      const sentEarlier = sent.has(part.key);
+      sent.add(part.key);
+      return { ...part, sentEarlier };
+    });
+    // Its `once` setup steps, when its setup is sent here (a shared setup taken over sends none of them).
+    if (marked.some((part) => part.key.startsWith('setup ') && part.sentEarlier)) return marked;
+    const onces = s.scenario.setup.flatMap((step) => onceKey(step) ?? []).map((key) => {
+      const sentEarlier = sent.has(key);
+      sent.add(key);
+      return { key, requests: 1, sentEarlier };
+    });
+    return [...marked, ...onces];
+  };
+  const checks: PlannedCheck[] = [
+    { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
+    ...scenarios.map((s): PlannedCheck => {
+      const skip = profileSkipReason(s, profile, { readOnly: parts.readOnly, sink: profile.webhook?.sink !== undefined, planning: true });
+      if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
+      const { waitMs, watchMs } = scenarioWaits(s, profile);
+      const shared = partsOf(s);
+      const requests = plannedRequests(s, estimateCheckRequests) - shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(shared.length > 0 ? { shared } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
+    }),
+    ...families
+      .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)
+      .map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: (parts.casePaths[f.name] === undefined ? perFamily : 1) + (f.needs ? 1 : 0) })),
+    ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
+    ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
+    ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
+  ];
+  checks.push(...afterFamilies(parts, checks));
+  const byId = new Map(checks.map((c) => [c.id, c.requests]));
+  const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
+  const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
+  const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
+  const pacedRequests = requests - phase.requests;
+  const pacer = pacerFor(profile, pacedAt);
+  return {
+    checks,
+    scenarios,
+    families,
+    casePaths: parts.casePaths,
+    casesPerFamily: perFamily,
+    rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, at: rateLimitIds.length > 0 ? start.at : null, variants: phaseVariants(profile, selected, start.pacedAfter) },
+    monitor: parts.monitor,
+    createdIds: parts.createdIds,
+    readBack: { on: parts.readBack, requests: checks.find((c) => c.id === READ_BACK_CHECK_ID)?.requests ?? 0 },
+    userSequences: parts.userSequences,
+    tokenFormCheck: parts.tokenFormCheck,
+    readOnly: parts.readOnly,
+    requests,
+    pacedRequests,
+    pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
+    etaMs: etaMs(checks, phase, (n) => pacer.estimateMs(n)),
+  };
+}
+
+/**
+ * The checks after the families: the stateful family (its sequences and their shrinking within its
+ * cap, user-sequences.ts), then the read-back, which reads what all the checks before it write at
+ * most (read-back.ts).
+ */
+function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[]): PlannedCheck[] {
+  const checks: PlannedCheck[] = [];
+  if (parts.userSequences) {
+    const rules = [...USER_SEQUENCES_RULES];
+    const skip = parts.readOnly ? { skip: 'the sequences create users on the target (--read-only)' } : {};
+    checks.push({ id: USER_SEQUENCES_ID, kind: 'sequence', rules, requests: parts.readOnly ? 0 : SEQUENCE_REQUESTS, ...skip });
+  }
+  if (parts.readBack) {
+    const writes = plannedWrites({ checks: [...before, ...checks], scenarios: parts.scenarios, families: parts.families, casesPerFamily: parts.casesPerFamily }, false);
+    const most = (kind: 'user' | 'timesheet' | 'break') => writes.byScenarios[kind] + writes.byGeneratedCases[kind] + writes.forNeeds[kind];
+    checks.push({ id: READ_BACK_CHECK_ID, kind: 'read-back', rules: [...READ_BACK_RULES], requests: readBackRequests({ user: most('user'), timesheet: most('timesheet'), break: most('break') }) });
+  }
+  return checks;
+}
+
+/**
+ * When the run ends: its paced requests (less those the rate-limit phase carries), the waits that
+ * hold it, and the phase's span, one after another; or later, when a check still watches after the
+ * rest is done.
+ */
+function etaMs(checks: readonly PlannedCheck[], phase: { readonly carried: number; readonly spanMs: number }, pacedMs: (requests: number) => number): number {
+  let requests = 0;
+  let waited = 0;
+  let watchedUntil = 0;
+  for (const check of checks) {
+    requests += check.requests;
+    waited += check.waitMs ?? 0;
+    if (check.watchMs) watchedUntil = Math.max(watchedUntil, pacedMs(requests) + waited + check.watchMs);
+  }
+  return Math.max(pacedMs(Math.max(0, requests - phase.carried)) + waited + phase.spanMs, watchedUntil);
+}
+
+/** What a scenario's built-in checks wait beyond their requests: `watchMs` when its last step, a check, waits while the run goes on. */
+function scenarioWaits(loaded: LoadedScenario, profile: Profile): { waitMs: number; watchMs: number } {
+  const steps = [...loaded.scenario.setup, ...(loaded.scenario.steps ?? [])];
+  const waits = steps.map((step) => ('check' in step ? estimateCheckWaitMs(step.check, profile) : 0));
+  const last = loaded.scenario.steps?.length ? waits.pop()! : 0;
+  return { waitMs: waits.reduce((a, b) => a + b, 0), watchMs: last };
+}
