@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { InternalError } from '../errors.ts';
 import { faultByName } from '../reference/faults.ts';
 import type { EmbeddedCertification } from '../embedded/embedded-target.ts';
 import type { FaultDetection } from './fault-detection.ts';
@@ -37,23 +38,26 @@ export function selftestWorkersAvailable(): boolean {
  * loop, so on two cores two certifications run side by side (in one thread they only take turns).
  * Each fault is certified exactly as in the main thread (certifyEmbedded, the job's options);
  * `onDetection` gets each as it ends. The pool starts the threads `grow` asks for (and can be grown
- * while it works).
+ * while it works). Each thread runs `worker`: the worker's module beside this one, or the built one a
+ * test of the pool from the sources gives.
  */
 export class FaultWorkerPool {
   readonly #queue: FaultJob[];
   readonly #threads: Worker[] = [];
   readonly #drains: Promise<void>[] = [];
   readonly #onDetection: (detection: FaultDetection) => void;
+  readonly #worker: URL;
 
-  constructor(jobs: readonly FaultJob[], onDetection: (detection: FaultDetection) => void) {
+  constructor(jobs: readonly FaultJob[], onDetection: (detection: FaultDetection) => void, worker: URL = WORKER_URL) {
     this.#queue = [...jobs];
     this.#onDetection = onDetection;
+    this.#worker = worker;
   }
 
   /** Starts threads until `threads` work (never more than the jobs left). */
   grow(threads: number): void {
     while (this.#threads.length < threads && this.#queue.length > 0) {
-      const thread = new Worker(WORKER_URL);
+      const thread = new Worker(this.#worker);
       this.#threads.push(thread);
       const drain = this.#drain(thread);
       drain.catch(() => undefined); // awaited in finished()
@@ -80,7 +84,8 @@ export class FaultWorkerPool {
   async #drain(thread: Worker): Promise<void> {
     for (let job = this.#queue.shift(); job; job = this.#queue.shift()) {
       const answer = await ask(thread, job);
-      if ('error' in answer) throw new Error(`the selftest's worker could not certify ${job.fault}: ${answer.error}`);
+      // A certification throws only for a bug of ours (a target's doing is a verdict): the selftest ends with exit 70.
+      if ('error' in answer) throw new InternalError(`the selftest's worker could not certify ${job.fault}: ${answer.error}`);
       this.#onDetection({ ...answer.detection, fault: faultByName(answer.detection.fault) });
     }
   }
@@ -96,7 +101,7 @@ function ask(thread: Worker, job: FaultJob): Promise<FaultAnswer> {
     };
     const onMessage = (answer: FaultAnswer) => settle(() => resolve(answer));
     const onError = (error: Error) => settle(() => reject(error));
-    const onExit = (code: number) => settle(() => reject(new Error(`the selftest's worker ended (exit code ${code}) while certifying ${job.fault}`)));
+    const onExit = (code: number) => settle(() => reject(new InternalError(`the selftest's worker ended (exit code ${code}) while certifying ${job.fault}`)));
     thread.on('message', onMessage);
     thread.on('error', onError);
     thread.on('exit', onExit);

@@ -1,13 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { InternalError } from '../../src/errors.ts';
 import { selftest } from '../../src/selftest/selftest.ts';
-import { selftestWorkersAvailable } from '../../src/selftest/selftest-workers.ts';
-import { runClockcheck } from '../support/cli.ts';
+import { FaultWorkerPool, WORKER_NICENESS, selftestWorkersAvailable } from '../../src/selftest/selftest-workers.ts';
+import { DEV_BIN, runClockcheck } from '../support/cli.ts';
 
 const SUITES = join(import.meta.dirname, '../../suites');
+/** The worker's module as the tests' build bundles it (test/global-setup.ts: .devbuild/, as dist/). */
+const BUILT_WORKER = pathToFileURL(join(dirname(DEV_BIN), '../selftest/selftest-worker.js'));
 
 /**
  * The compiled selftest certifies faults in worker threads (two cores side by side); from the
@@ -65,13 +69,12 @@ describe('the selftest in worker threads', () => {
 
   // The pool starts beside the main thread's certifications with bursts; when one of those throws, the selftest stops the pool.
   it('stops its threads at once, leaving the jobs not yet begun undone', async () => {
-    const built = (await import(join(import.meta.dirname, '../../.devbuild/run/selftest-workers.js'))) as typeof import('../../src/selftest/selftest-workers.ts');
     const certification = { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 60, dialect: 'bare' as const, bursts: false };
     const found: string[] = [];
-    const pool = new built.FaultWorkerPool(FAULTS.map((fault) => ({ fault, certification })), (d) => found.push(d.fault.name));
+    const pool = new FaultWorkerPool(FAULTS.map((fault) => ({ fault, certification })), (d) => found.push(d.fault.name), BUILT_WORKER);
     pool.grow(2);
     // On Linux each worker lowers its own thread's priority, so the main thread's bursts keep their timing beside them.
-    if (process.platform === 'linux') await expect.poll(() => threadsAtNiceness(built.WORKER_NICENESS), { timeout: 10_000 }).toBe(2);
+    if (process.platform === 'linux') await expect.poll(() => threadsAtNiceness(WORKER_NICENESS), { timeout: 10_000 }).toBe(2);
     const started = Date.now();
     await pool.stop();
     expect(Date.now() - started).toBeLessThan(5000);
@@ -79,4 +82,19 @@ describe('the selftest in worker threads', () => {
     await expect(pool.finished()).rejects.toThrow(/worker ended/);
     expect(found).toEqual([]);
   }, 60_000);
+
+  it("reports a worker's failed certification as clockcheck's own error (exit 70), naming the fault", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockcheck-selftest-worker-error-'));
+    // A worker that answers every job with the error a throwing certification sends back (selftest-worker.ts).
+    const worker = join(dir, 'failing-worker.mjs');
+    await writeFile(worker, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => parentPort.postMessage({ error: 'boom' }));\n");
+    const certification = { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 60, dialect: 'bare' as const, bursts: false };
+    const pool = new FaultWorkerPool([{ fault: FAULTS[0]!, certification }], () => {}, pathToFileURL(worker));
+    pool.grow(1);
+    const error = await pool.finished().then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalError);
+    expect((error as InternalError).code).toBe('CLOCKCHECK_INTERNAL');
+    expect((error as InternalError).message).toBe(`the selftest's worker could not certify ${FAULTS[0]!}: boom`);
+    await rm(dir, { recursive: true, force: true });
+  });
 });
