@@ -1,33 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.ts';
-import type { RateLimitSetting } from '../../contract/rate-limit.ts';
-import { summaryTable, verdictSummary } from '../../report/terminal-reporter.ts';
-import type { RunReport } from '../../report/model.ts';
-import { minRulesShortfall } from '../../report/run-verdict.ts';
-import type { ExtraReports, ReportPaths } from '../../report/write-reports.ts';
-import { Redactor } from '../../client/redaction.ts';
-import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing, unstartedEmbeddedFacts } from '../../embedded/embedded-profile.ts';
-import type { RunBudget } from '../../plan/run-budget.ts';
-import { readLastFailed, type LastFailed } from '../../plan/last-failed.ts';
-import { planDocument, planText } from '../../plan/plan-text.ts';
-import { spawnEmbeddedTarget, type EmbeddedProcess } from '../../embedded/embedded-process.ts';
+import { readLastFailed } from '../../plan/last-failed.ts';
 import { defaultProfile, loadProfile, type Profile } from '../../profile/profile.ts';
 import { defineCommand, type ResolvedOptions } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { pacingRateLimit } from '../option-parsers.ts';
-import { resolveTargetAccess } from '../target-access.ts';
-import { useColor } from '../color.ts';
 import { replayBase } from '../replay.ts';
-import { HeldProgress } from '../held-progress.ts';
-import { ledgerText } from '../../report/ledger-text.ts';
-import { terminalSafe } from '../../report/terminal-text.ts';
-import { Interruption } from '../../execute/interruption.ts';
-import { listenForSignals } from '../signals.ts';
-import { loadSuites } from '../../scenarios/loader.ts';
-import { BUILTIN_CHECK_NAMES } from '../../checks/names.ts';
+import type { RunInput } from './run/run-input.ts';
 
 /**
  * Default generated cases for the property checks. Against a target at 60 calls a minute the
@@ -38,8 +19,6 @@ export const DEFAULT_BUDGET = { external: 110, embedded: 550 } as const;
 
 /** The package's own folder (suites/ ships with it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** What failed in a run, as a suite, beside its reports (src/regressions). */
-const REGRESSIONS_FILE = 'regressions.yaml';
 
 export const RUN_COMMAND = defineCommand({
   name: 'run',
@@ -133,23 +112,6 @@ rules were judged than --min-rules, 2 the run could not be made, 3 no rule faile
 
 type RunOptions = ResolvedOptions<(typeof RUN_COMMAND)['options']>;
 
-/** A run resolved once from its options, its profile and any report it re-runs. */
-interface RunInput {
-  readonly options: RunOptions;
-  readonly profile: Profile;
-  /** The --target, else the profile's; undefined certifies the embedded reference server. */
-  readonly targetUrl: string | undefined;
-  readonly lastFailed: LastFailed | null;
-  readonly seed: number;
-  readonly selection: { readonly suitesDir: string; readonly suiteGlob: string; readonly only: string[]; readonly skip: string[]; readonly budget: number; readonly path?: string; readonly casePaths?: Readonly<Record<string, string>> };
-  readonly runBudget: RunBudget | undefined;
-  /**
-   * The embedded server paces its checks at the quick window and runs the rate-limit phase at its own
-   * (docs/rate-limit-and-load.md, "The two windows of the embedded server"); with --rate-limit, the run paces at that instead.
-   */
-  readonly quick: boolean;
-}
-
 export async function runCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(RUN_COMMAND, argv);
   if (!input) return 0;
@@ -161,11 +123,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   // Every name of --only and --skip is checked before anything starts: a typo is exit 2, with nothing sent and no report.
   const { checkSelection } = await import('../../plan/selection.ts');
   await checkSelection({ ...run.selection, ...(run.lastFailed ? { rerunOf: run.lastFailed.runId } : {}) });
-  if (run.options.plan) return printPlan(run);
-  return certifyAndReport(run);
+  if (input.options.plan) return (await import('./run/print-plan.ts')).printPlan(run);
+  return (await import('./run/certify-and-report.ts')).certifyAndReport(run);
 }
 
-/** The options checked against each other, the profile loaded, the report to re-run read, every default filled in. */
+/** The options checked against each other, the profile loaded, the report to re-run read, every default filled in: what each part of the run reads. */
 async function resolveRun(options: RunOptions, report: string | undefined): Promise<RunInput> {
   const rerun = options['last-failed'];
   if (report !== undefined && !rerun) throw new UsageError(`run: unexpected argument "${report}" (a report to re-run goes after --last-failed)`);
@@ -185,7 +147,6 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
   const { within, 'max-requests': maxRequests } = options;
   const runBudget = within === undefined && maxRequests === undefined ? undefined : { ...(within === undefined ? {} : { withinMs: within }), ...(maxRequests === undefined ? {} : { maxRequests }) };
   return {
-    options,
     profile,
     targetUrl,
     lastFailed,
@@ -200,114 +161,16 @@ async function resolveRun(options: RunOptions, report: string | undefined): Prom
     },
     runBudget,
     quick: !targetUrl && options['rate-limit'] === undefined,
+    access: { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] },
+    rateLimit: options['rate-limit'],
+    faults: options.fault,
+    readOnly: options['read-only'],
+    createAdminUsers: options['create-admin-users'],
+    maxTimeMs: options['max-time'],
+    minRules: options['min-rules'],
+    output: { quiet: options.quiet, har: options.har, format: options.format, reportDir: options['report-dir'] },
+    replayBase: (origin) => replayBaseOf(options, origin),
   };
-}
-
-/** `--plan`: what the run would do, at the target's limit, within any budget; nothing is sent. */
-async function printPlan(run: RunInput): Promise<number> {
-  const { options, targetUrl, quick } = run;
-  const planned = withRateLimitOption(targetUrl ? run.profile : { ...embeddedProfile(unstartedEmbeddedFacts()), waivers: run.profile.waivers }, options['rate-limit']);
-  const { planWithinBudget, budgetNote } = await import('../../plan/budget.ts');
-  const { plan, choice } = await planWithinBudget({ profile: planned, ...run.selection, readOnly: options['read-only'], ...(quick ? { pacedAt: QUICK_RATE_LIMIT } : {}) }, run.runBudget);
-  const where = { target: targetUrl ?? 'the embedded reference server', limit: planned.rate_limit.limit, windowMs: planned.rate_limit.window, createAdmins: options['create-admin-users'] };
-  const budget = choice ? { note: budgetNote(choice), leftOut: choice.leftOut.map((c) => c.id) } : null;
-  console.log(options.format === 'json' ? JSON.stringify({ ...planDocument(plan, where), budget }, null, 2) : `${planText(plan, where)}${budget ? `\n${budget.note}` : ''}`);
-  return 0;
-}
-
-/** The certification: the target opened (the embedded server started), every check run, the reports written, the summary printed. */
-async function certifyAndReport(run: RunInput): Promise<number> {
-  const { options } = run;
-  // The certification's modules (about 0.3 s to load) load while the embedded server starts in its own process.
-  const starting = run.targetUrl ? null : spawnEmbeddedTarget({ faults: options.fault, rateLimit: run.quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
-  starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
-  const { certify } = await import('../../run/certify.ts');
-  const server = await starting;
-  const interruption = new Interruption();
-  const stopListening = listenForSignals(interruption);
-  try {
-    const target = await openTarget(run, server);
-    const profile = withRateLimitOption(target.profile, options['rate-limit']);
-    const webhookSecret = server ? undefined : webhookSecretFromEnv(profile);
-    const progress = options.quiet ? null : new HeldProgress(process.stderr);
-    const report = await certify({
-      origin: target.origin,
-      embedded: server !== null,
-      profile,
-      token: target.token,
-      caPem: target.caPem,
-      insecure: options.insecure || profile.tls.insecure,
-      allowPlainHttp: options['allow-http'],
-      ...run.selection,
-      readOnly: options['read-only'],
-      createAdminUsers: options['create-admin-users'],
-      seed: run.seed,
-      ...(run.lastFailed ? { rerunOf: { runId: run.lastFailed.runId, reportPath: run.lastFailed.reportPath } } : {}),
-      ...(run.runBudget ? { runBudget: run.runBudget } : {}),
-      ...(options['max-time'] === undefined ? {} : { maxTimeMs: options['max-time'] }),
-      ...(options['min-rules'] === undefined ? {} : { minRules: options['min-rules'] }),
-      ...(run.quick && server ? { quickPacing: embeddedQuickPacing((setting) => server.setRateLimit(setting)) } : {}),
-      ...(webhookSecret === undefined ? {} : { webhookSecret }),
-      progress,
-      interruption,
-      ...(progress ? { onMade: () => progress.made() } : {}),
-      replayBase: replayBaseOf(options, server ? null : target.origin),
-    });
-    progress?.settle(report.runError === undefined);
-    // A run that could not be made says why first (its progress held back) and last (after the report paths);
-    // so does a run the target or its time limit stopped before its end.
-    const fatal = report.runError !== undefined
-      ? `clockcheck: ${terminalSafe(report.runError)}`
-      : report.internalError !== undefined
-        ? `clockcheck: ${terminalSafe(report.internalError)}`
-        : report.stopped ? `clockcheck: the run stopped: ${terminalSafe(report.stopped.reason)}` : null;
-    if (fatal !== null) console.error(fatal);
-    // The HAR's query parameters are decoded from the URLs: redacted once more, with the run's secrets.
-    const redactor = options.har ? new Redactor(target.token, webhookSecret === undefined ? [] : [webhookSecret]) : null;
-    const extra: ExtraReports = redactor ? { har: { redact: (text) => redactor.text(text) } } : {};
-    const paths = await writeRunReports(run, report, profile, server, extra);
-    const color = useColor(process.stdout);
-    process.stdout.write(options.quiet ? verdictSummary(report, { color }) : `${summaryTable(report, { color, paths })}\n${ledgerText(report)}\n`);
-    const shortfall = minRulesShortfall(report.summary, report.options.minRules);
-    if (fatal !== null) console.error(fatal);
-    else if (shortfall !== null) console.error(`clockcheck: ${shortfall}`);
-    return report.exitCode;
-  } finally {
-    stopListening();
-    await server?.close();
-  }
-}
-
-/** Where the run goes and with what: the embedded server's own profile, or the target's with the token from the environment. */
-async function openTarget(run: RunInput, server: EmbeddedProcess | null): Promise<{ origin: string; token: string; caPem: string | undefined; profile: Profile }> {
-  if (server) {
-    const profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: run.profile.waivers };
-    return { origin: server.origin, token: server.token, caPem: server.caPem, profile };
-  }
-  const { options } = run;
-  const access = await resolveTargetAccess(run.targetUrl as string, run.profile, { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] });
-  return { origin: access.origin, token: access.token, caPem: access.caPem, profile: run.profile };
-}
-
-/** report.json, report.html, junit.xml (and the embedded server's CA, and exchanges.har with --har) in <report-dir>/<run-id>/, and regressions.yaml when something failed. */
-async function writeRunReports(run: RunInput, report: RunReport, profile: Profile, server: EmbeddedProcess | null, extra: ExtraReports): Promise<ReportPaths> {
-  const [{ writeReports }, { regressionSuite }] = await Promise.all([import('../../report/write-reports.ts'), import('../../regressions/regression-suite.ts')]);
-  const { options, selection } = run;
-  const dir = resolve(options['report-dir'], report.runId);
-  await mkdir(dir, { recursive: true });
-  let caFile = options.ca ?? profile.tls.ca;
-  if (server) {
-    caFile = join(dir, 'ca.pem');
-    await writeFile(caFile, server.caPem);
-  }
-  const paths = await writeReports(report, dir, { ...(caFile ? { caFile } : {}), insecure: options.insecure || profile.tls.insecure }, extra);
-  // A failed scenario's definition goes into regressions.yaml: the suites as this run read them.
-  const failedScenarios = report.checks.some((c) => c.status === 'failed' && c.source.kind === 'scenario');
-  const regressions = regressionSuite(report, failedScenarios ? await loadSuites(selection.suitesDir, selection.suiteGlob, BUILTIN_CHECK_NAMES) : []);
-  if (regressions === null) return paths;
-  const file = join(dir, REGRESSIONS_FILE);
-  await writeFile(file, regressions, 'utf8');
-  return { ...paths, regressions: file };
 }
 
 /**
@@ -318,15 +181,6 @@ function suiteFiles(suite: string, suitesDir: string): { suitesDir: string; suit
   const file = resolve(suite);
   if (/\.ya?ml$/.test(suite) && existsSync(file) && statSync(file).isFile()) return { suitesDir: dirname(file), suiteGlob: basename(file) };
   return { suitesDir, suiteGlob: suite };
-}
-
-/** The webhook subscription's secret from the profile's `webhook.secret_env` (a sink checks signatures with it); never from the command line. */
-function webhookSecretFromEnv(profile: Profile): string | undefined {
-  const name = profile.webhook?.secret_env;
-  if (!name || !profile.webhook?.sink) return undefined;
-  const secret = process.env[name];
-  if (!secret) throw new UsageError(`set ${name} to the webhook subscription's secret (profile webhook.secret_env); it is never taken from the command line`);
-  return secret;
 }
 
 /** The replay commands' `clockcheck run …`: the options of this run that reproduce its checks, quoted for a shell. */
@@ -344,12 +198,6 @@ function replayBaseOf(options: RunOptions, origin: string | null): string {
     readOnly: options['read-only'],
     faults: options.fault,
   });
-}
-
-/** The profile with `--rate-limit L/W` in place of its own limit (none given: the profile's). */
-function withRateLimitOption(profile: Profile, setting: RateLimitSetting | undefined): Profile {
-  if (!setting) return profile;
-  return { ...profile, rate_limit: { ...profile.rate_limit, limit: setting.limit, window: setting.windowMs } };
 }
 
 /** The origin of a --target (what a report's target.baseUrl holds); the URL as given when it is not one. */
