@@ -1,3 +1,4 @@
+import { schemaModeline } from '../input/schema-modeline.ts';
 import { isFound, type Discovery } from './discovery.ts';
 import type { DiscoveredProfile } from './discover-profile.ts';
 
@@ -125,13 +126,16 @@ function rateLimitEntry(discovery: DiscoveredProfile['rateLimit']): string[] {
 const section = (title: string) => ['', `# ${`-- ${title} `.padEnd(WIDTH - 2, '-')}`];
 
 /**
- * The profile `clockcheck init` writes: YAML that `clockcheck run --profile` reads as it is. Every
- * key found comes with a comment saying how (the request and what answered it); every key not
- * found is a commented line with a placeholder and the reason. It never holds the token.
+ * The profile `clockcheck init` writes: YAML that `clockcheck run --profile` reads as it is. Its
+ * first line names the profile's JSON Schema of `origin.toolVersion` to the editor. Every key found
+ * comes with a comment saying how (the request and what answered it); every key not found is a
+ * commented line with a placeholder and the reason. It never holds the token.
  */
 export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigin): string {
   const writes = found.writes;
   const lines: string[] = [
+    // First: the editor completes and checks the keys against this version's schema as the user edits.
+    schemaModeline('profile', origin.toolVersion),
     `# clockcheck target profile for ${origin.target}`,
     ...comment(
       `Written by \`clockcheck init\` (clockcheck ${origin.toolVersion}) on ${origin.writtenAt.toISOString()} from ${found.requests} requests (${writes ? `read-only, then ${writes.created.length > 0 ? 'three writes' : 'the writes of --probe-writes'}` : 'read-only: GET only'}). ` +

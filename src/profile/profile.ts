@@ -10,136 +10,127 @@ import { referencedPaths } from '../input/template-syntax.ts';
 import { DATE_RANGE_ENDS, USER_EDIT_REQUIRED, USER_EMAIL_FORMATS } from './readings.ts';
 import { NotificationForm } from '../contract/webhook-notification.ts';
 
-const duration = (fallback: string) =>
+const DURATION = 'expected a duration such as 60s, 1m or 500ms';
+/** A duration as the user writes it (`60s`, `1m`, `500ms`), read as milliseconds. */
+const duration = (fallback: string, description: string) =>
   z
     .string()
     .default(fallback)
-    .refine((v) => parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
-    .transform((v) => parseDuration(v) as number);
+    .refine((v) => parseDuration(v) !== null, { message: DURATION })
+    .transform((v) => parseDuration(v) as number)
+    .describe(`${description} A duration: 60s, 1m, 500ms.`);
 /** A duration that may be left out (undefined then). */
-const optionalDuration = z
-  .string()
-  .optional()
-  .refine((v) => v === undefined || parseDuration(v) !== null, { message: 'expected a duration such as 60s, 1m or 500ms' })
-  .transform((v) => (v === undefined ? undefined : (parseDuration(v) as number)));
+const optionalDuration = (description: string) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || parseDuration(v) !== null, { message: DURATION })
+    .transform((v) => (v === undefined ? undefined : (parseDuration(v) as number)))
+    .describe(`${description} A duration: 60s, 1m, 500ms.`);
 /** A record's ID: an integer, a BigInt where it is beyond 2^53 (read exactly, carried back exactly). */
 const id = z.union([z.number().int(), z.bigint()]);
-const status = z.number().int().min(100).max(599);
+const status = (when: string) => z.number().int().min(100).max(599).optional().describe(`The exact status of ${when}; absent: the class the spec allows.`);
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+const offsetDateTime = z.string().refine(isOffsetDateTime, 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM');
 
 /**
  * A target profile (YAML). Every key is optional; the defaults certify a server that follows the
- * spec and makes the weakest choices where the spec says "not shown".
+ * spec and makes the weakest choices where the spec says "not shown". The keys' descriptions are
+ * what an editor shows (docs/profile-schema.json is generated from this schema: `npm run schemas`).
  */
 export const profileSchema = z.strictObject({
-  /** `{base_url}` of the spec: `https://host[:port]`. */
-  target: z.string().optional(),
-  /** The environment variable that holds the token (the token itself never goes in a profile). */
-  token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('CLOCKCHECK_TOKEN'),
-  tls: z.strictObject({ ca: z.string().optional(), insecure: z.boolean().default(false) }).prefault({}),
-  /** §8: 60 calls per minute. The pacer keeps the harness under it; the rate-limit checks probe it. */
+  target: z.string().optional().describe('`{base_url}` of the spec: https://host[:port]. --target overrides it.'),
+  token_env: envName.default('CLOCKCHECK_TOKEN').describe('The environment variable that holds the token (the token itself never goes in a profile).'),
+  tls: z
+    .strictObject({
+      ca: z.string().optional().describe("A PEM file of the CA that signed the target's certificate (a private CA)."),
+      insecure: z.boolean().default(false).describe('true: the certificate is not verified (a test target only).'),
+    })
+    .prefault({})
+    .describe("How the target's certificate is trusted."),
   rate_limit: z
     .strictObject({
-      limit: z.number().int().positive().default(60),
-      window: duration('60s'),
-      /** The call the rate-limit bursts repeat: a read-only list (default GET /users, §4.2). */
-      probe_path: z.string().startsWith('/').default('/users'),
-      /** Calls beyond the limit in the boundary burst (the K of limit + K). */
-      burst_extra: z.number().int().min(1).max(20).default(4),
-      /** Connections a burst is spread over. */
-      connections: z.number().int().min(1).max(64).default(8),
-      /** §7 names 429 "Too Many Attempts"; the body is not shown. Set to the text the 429 body must contain (RATE-LIMIT-BODY); default: not asserted. */
-      body_text: z.string().min(1).optional(),
-      /** false skips the burst checks (the run-wide monitor still runs), e.g. for a target shared with other clients. */
-      bursts: z.boolean().default(true),
+      limit: z.number().int().positive().default(60).describe('Calls per window the target allows (§8: 60).'),
+      window: duration('60s', 'The window the limit counts in (§8: a minute).'),
+      probe_path: z.string().startsWith('/').default('/users').describe('The call the rate-limit bursts repeat: a read-only list (default GET /users, §4.2).'),
+      burst_extra: z.number().int().min(1).max(20).default(4).describe('Calls beyond the limit in the boundary burst (the K of limit + K).'),
+      connections: z.number().int().min(1).max(64).default(8).describe('Connections a burst is spread over.'),
+      body_text: z.string().min(1).optional().describe('§7 names 429 "Too Many Attempts"; the body is not shown. The text the 429 body must contain (RATE-LIMIT-BODY); default: not asserted.'),
+      bursts: z.boolean().default(true).describe('false skips the burst checks (the run-wide monitor still runs), e.g. for a target shared with other clients.'),
     })
-    .prefault({}),
-  company_timezone: z.string().refine(isTimezoneName, 'expected an IANA timezone name').default('America/Chicago'),
-  /** Where documented operations live (§1). */
-  api_prefix: z.string().startsWith('/').default('/api/public'),
-  /** §9: a versioned prefix the target serves, e.g. /api/v2; VER-VERSIONED-PATH is skipped without it. */
-  versioned_prefix: z.string().startsWith('/').optional(),
+    .prefault({})
+    .describe('§8: 60 calls per minute. The pacer keeps the harness under it; the rate-limit checks probe it.'),
+  company_timezone: z.string().refine(isTimezoneName, 'expected an IANA timezone name').default('America/Chicago').describe("The company's IANA timezone name, e.g. Europe/Berlin: the zone a record that names none is in (§2.1, §2.3). The API does not show it."),
+  api_prefix: z.string().startsWith('/').default('/api/public').describe('Where documented operations live (§1).'),
+  versioned_prefix: z.string().startsWith('/').optional().describe('§9: a versioned prefix the target serves, e.g. /api/v2; VER-VERSIONED-PATH is skipped without it.'),
   fixtures: z
     .strictObject({
-      active_user_ids: z.array(id).min(1).optional(),
-      inactive_user_id: id.optional(),
-      job_id: id.optional(),
-      task_id: id.optional(),
-      break_rule_id: id.optional(),
-      role_user_ids: z.strictObject({ admin: z.array(id).optional(), manager: z.array(id).optional(), employee: z.array(id).optional() }).optional(),
-      /** A closed timesheet on the target (`clockcheck fuzz break` puts its breaks inside it): its ID, start and end (ISO 8601 with offset). */
+      active_user_ids: z.array(id).min(1).optional().describe('IDs of active users on the target; the first is assigned_by and the timesheet user.'),
+      inactive_user_id: id.optional().describe('The ID of an inactive user.'),
+      job_id: id.optional().describe('The ID of a job.'),
+      task_id: id.optional().describe('The ID of a task.'),
+      break_rule_id: id.optional().describe('The ID of a break rule.'),
+      role_user_ids: z
+        .strictObject({ admin: z.array(id).optional(), manager: z.array(id).optional(), employee: z.array(id).optional() })
+        .optional()
+        .describe('Users of each role, for the role filter.'),
       timesheet: z
-        .strictObject({
-          id,
-          start: z.string().refine(isOffsetDateTime, 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM'),
-          end: z.string().refine(isOffsetDateTime, 'expected ISO 8601 with offset, YYYY-MM-DDTHH:MM:SS±HH:MM'),
-        })
-        .optional(),
+        .strictObject({ id, start: offsetDateTime, end: offsetDateTime })
+        .optional()
+        .describe('A closed timesheet on the target (`clockcheck fuzz break` puts its breaks inside it): its ID, start and end (ISO 8601 with offset).'),
     })
-    .prefault({}),
-  /** Exact status codes to enforce where the spec says "not shown"; absent: any 2xx / any 4xx except 429. */
+    .prefault({})
+    .describe("The target's own records the checks use; a check that needs one absent is skipped with the reason."),
   status_codes: z
-    .strictObject({ create: status.optional(), update: status.optional(), list: status.optional(), delete: status.optional(), validation: status.optional(), unauthenticated: status.optional() })
-    .prefault({}),
-  /** JSON pointer to a created resource's ID in the create response, e.g. /data/id. Default: `id` at the top or one envelope key deep. */
-  id_pointer: z.string().startsWith('/').optional(),
-  /** Sort names the target uses, by record field: the spec shows `firstName`, `roleId` (camelCase, the default). */
-  sort_names: z.record(z.string(), z.string()).default({}),
-  /** §8 page_size above 100: whether the target clamps, rejects, or either is fine (default). */
-  page_size_over_max: z.enum(['clamp', 'reject', 'either']).default('either'),
-  /**
-   * How field names of the records the spec does not show (users, schedules, timesheets) are spelled:
-   * `snake` (first_name), `camel` (firstName), or `auto` (default: the name as the suite writes it, else its other spelling).
-   */
-  record_fields: z.enum(['auto', 'snake', 'camel']).default('auto'),
-  /** JSON pointer to the items of a list the spec does not show (GET /users, /timesheets), e.g. /data. Default: `items`, else the only array-valued key. */
-  list_items: z.string().startsWith('/').optional(),
-  /** §2.5 link form: `keep-query` (links repeat the request's other query parameters), `page-only` (`?page=N` only), or `either` (default). */
-  page_links: z.enum(['either', 'keep-query', 'page-only']).default('either'),
-  /** USR-EMAIL-FORMAT (§2.2, not shown): whether a malformed e-mail is rejected (`validated`), accepted (`not-validated`), or either (default: not asserted). */
-  user_email_format: z.enum(USER_EMAIL_FORMATS).default('either'),
-  /** USR-EDIT-REQUIRED (§4.2, not shown which governs): whether edit requires first_name, last_name, email and password (`all-four`), none of them (`none`), or either (default). */
-  user_edit_required: z.enum(USER_EDIT_REQUIRED).default('either'),
-  /** DATE-RANGE (§4.6 says "between"): whether records on the two end dates are listed (`inclusive`), not listed (`exclusive`), or either (default: the ends not judged). */
-  date_range_ends: z.enum(DATE_RANGE_ENDS).default('either'),
-  /**
-   * Webhooks (§4.5, §6; the spec shows no subscribe operation, no event kinds, payload or delivery):
-   * the target's subscribe extension, if it offers one, and the sink that receives its notifications.
-   */
+    .strictObject({
+      create: status('a create'),
+      update: status('an update'),
+      list: status('a list'),
+      delete: status('a delete'),
+      validation: status('a rejected request (validation)'),
+      unauthenticated: status('a request without a valid token'),
+    })
+    .prefault({})
+    .describe('Exact status codes to enforce where the spec says "not shown"; absent: any 2xx / any 4xx except 429.'),
+  id_pointer: z.string().startsWith('/').optional().describe("JSON pointer to a created resource's ID in the create response, e.g. /data/id. Default: `id` at the top or one envelope key deep."),
+  sort_names: z.record(z.string(), z.string()).default({}).describe('Sort names the target uses, by record field: the spec shows `firstName`, `roleId` (camelCase, the default).'),
+  page_size_over_max: z.enum(['clamp', 'reject', 'either']).default('either').describe('§8 page_size above 100: whether the target clamps, rejects, or either is fine (default).'),
+  record_fields: z
+    .enum(['auto', 'snake', 'camel'])
+    .default('auto')
+    .describe('How field names of the records the spec does not show (users, schedules, timesheets) are spelled: `snake` (first_name), `camel` (firstName), or `auto` (default: the name as the suite writes it, else its other spelling).'),
+  list_items: z.string().startsWith('/').optional().describe('JSON pointer to the items of a list the spec does not show (GET /users, /timesheets), e.g. /data. Default: `items`, else the only array-valued key.'),
+  page_links: z.enum(['either', 'keep-query', 'page-only']).default('either').describe("§2.5 link form: `keep-query` (links repeat the request's other query parameters), `page-only` (`?page=N` only), or `either` (default)."),
+  user_email_format: z.enum(USER_EMAIL_FORMATS).default('either').describe('USR-EMAIL-FORMAT (§2.2, not shown): whether a malformed e-mail is rejected (`validated`), accepted (`not-validated`), or either (default: not asserted).'),
+  user_edit_required: z.enum(USER_EDIT_REQUIRED).default('either').describe('USR-EDIT-REQUIRED (§4.2, not shown which governs): whether edit requires first_name, last_name, email and password (`all-four`), none of them (`none`), or either (default).'),
+  date_range_ends: z.enum(DATE_RANGE_ENDS).default('either').describe('DATE-RANGE (§4.6 says "between"): whether records on the two end dates are listed (`inclusive`), not listed (`exclusive`), or either (default: the ends not judged).'),
   webhook: z
     .strictObject({
-      /** The subscribe extension, e.g. /webhooks/subscription; without it a sink must be subscribed outside the API (in the service's web app). */
-      subscribe_path: z.string().startsWith('/').optional(),
-      /** Its body; `{{ sink.url }}` and `{{ sink.secret }}` are the run's sink URL and the secret of webhook.secret_env. */
-      subscribe_body: z.record(z.string(), z.unknown()).default({}),
-      /** Reads the subscription back, so unsubscribe is observed deleting it. */
-      read_path: z.string().startsWith('/').optional(),
-      /** A receiver the run starts, so notifications are observed (WH-NOTIFICATION-ARRIVES, WH-SIGNATURE, WH-PAYLOAD-SHAPE, WH-NOTIFICATIONS-STOP). */
+      subscribe_path: z.string().startsWith('/').optional().describe("The subscribe extension, e.g. /webhooks/subscription; without it a sink must be subscribed outside the API (in the service's web app)."),
+      subscribe_body: z.record(z.string(), z.unknown()).default({}).describe("Its body; `{{ sink.url }}` and `{{ sink.secret }}` are the run's sink URL and the secret of webhook.secret_env."),
+      read_path: z.string().startsWith('/').optional().describe('Reads the subscription back, so unsubscribe is observed deleting it.'),
       sink: z
         .strictObject({
-          /** host:port the sink listens on (default 127.0.0.1 on a free port). */
           listen: z
             .string()
             .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:8787 or [::1]:8787')
-            .default('127.0.0.1:0'),
-          /** The URL the target reaches the sink at, e.g. through a tunnel you run (default: the sink's own URL). */
-          public_url: z.url({ protocol: /^https?$/ }).optional(),
-          /** Serve HTTPS with this certificate and key (PEM files); default plain HTTP (a tunnel usually ends TLS). */
-          tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+            .default('127.0.0.1:0')
+            .describe('host:port the sink listens on (default 127.0.0.1 on a free port).'),
+          public_url: z.url({ protocol: /^https?$/ }).optional().describe("The URL the target reaches the sink at, e.g. through a tunnel you run (default: the sink's own URL)."),
+          tls: z
+            .strictObject({ cert: z.string().min(1), key: z.string().min(1) })
+            .optional()
+            .describe('Serve HTTPS with this certificate and key (PEM files); default plain HTTP (a tunnel usually ends TLS).'),
         })
-        .optional(),
-      /** The environment variable holding the subscription's secret (signatures are checked with it; never in a profile or report). */
-      secret_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-      /** How long a notification may take to arrive (delivery: not shown). */
-      delivery_within: duration('60s'),
-      /** How long the sink must stay silent after unsubscribe and the changes that follow it (default: delivery_within). */
-      quiet_period: optionalDuration,
-      /** How far a notification's timestamp header may be from the sink's clock. */
-      signature_tolerance: duration('300s'),
-      /**
-       * The form of a notification (§6: not shown): where its body names the resource's ID, the
-       * operation and the category, and how it is signed. Default: as the service publishes it.
-       */
-      notification: NotificationForm.prefault({}),
+        .optional()
+        .describe('A receiver the run starts, so notifications are observed (WH-NOTIFICATION-ARRIVES, WH-SIGNATURE, WH-PAYLOAD-SHAPE, WH-NOTIFICATIONS-STOP).'),
+      secret_env: envName.optional().describe("The environment variable holding the subscription's secret (signatures are checked with it; never in a profile or report)."),
+      delivery_within: duration('60s', 'How long a notification may take to arrive (delivery: not shown).'),
+      quiet_period: optionalDuration('How long the sink must stay silent after unsubscribe and the changes that follow it (default: delivery_within).'),
+      signature_tolerance: duration('300s', "How far a notification's timestamp header may be from the sink's clock."),
+      notification: NotificationForm.prefault({}).describe(
+        "The form of a notification (§6: not shown): where its body names the resource's ID, the operation and the category, and how it is signed. Default: as the service publishes it.",
+      ),
     })
     .superRefine((webhook, ctx) => {
       const paths = referencedPaths(webhook.subscribe_body);
@@ -156,18 +147,30 @@ export const profileSchema = z.strictObject({
         ctx.addIssue({ code: 'custom', path: ['sink', 'listen'], message: 'a public_url forwards to a fixed port: give listen a port, e.g. 127.0.0.1:8787' });
       }
     })
-    .optional(),
-  /**
-   * Reading back what the run wrote (STORE-*): the spec promises no consistency delay either way, so
-   * a read that does not show a write yet is read again once after `settle` before it is judged.
-   */
-  read_back: z.strictObject({ settle: duration('2s') }).prefault({}),
-  /** Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived. */
-  waivers: z.array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1) })).default([]),
-  /** connect: TCP and TLS; headers: to the response head; body: the longest silence within a body; exchange: the whole exchange, head and body (a body that trickles forever still ends). */
+    .optional()
+    .describe(
+      "Webhooks (§4.5, §6; the spec shows no subscribe operation, no event kinds, payload or delivery): the target's subscribe extension, if it offers one, and the sink that receives its notifications.",
+    ),
+  read_back: z
+    .strictObject({ settle: duration('2s', 'How long to wait before reading a write back once more.') })
+    .prefault({})
+    .describe('Reading back what the run wrote (STORE-*): the spec promises no consistency delay either way, so a read that does not show a write yet is read again once after `settle` before it is judged.'),
+  waivers: z
+    .array(z.strictObject({ rule: ruleIdSchema, reason: z.string().min(1).describe('Why the deviation is accepted, e.g. a ticket.') }))
+    .default([])
+    .describe('Known, accepted deviations: the checks still run; a failure of a waived rule is reported as waived.'),
   timeouts: z
-    .strictObject({ connect: duration('10s'), headers: duration('20s'), body: duration('20s'), exchange: duration('30s') })
-    .prefault({}),
+    .strictObject({
+      connect: duration('10s', 'TCP and TLS.'),
+      headers: duration('20s', 'To the response head.'),
+      body: duration('20s', 'The longest silence within a body.'),
+      exchange: duration('30s', 'The whole exchange, head and body (a body that trickles forever still ends).'),
+    })
+    .prefault({})
+    .describe('How long the harness waits on the target.'),
+}).meta({
+  title: 'clockcheck target profile',
+  description: 'What clockcheck knows of a target (docs/profiles.md). Every key is optional; the defaults certify a server that follows the spec and makes the weakest choices where the spec says "not shown".',
 });
 
 export type Profile = z.output<typeof profileSchema>;

@@ -9,6 +9,7 @@ import type { Profile } from '../profile/profile.ts';
 import { REDACTED } from '../client/redaction.ts';
 import { operationFor } from '../contract/operations.ts';
 import type { Violation } from '../contract/violation.ts';
+import { schemaModeline } from '../input/schema-modeline.ts';
 
 /** The suite name of regressions.yaml: `clockcheck run --suite FILE --only regressions` runs just them. */
 export const REGRESSION_SUITE = 'regressions';
@@ -69,6 +70,8 @@ export function regressionSuite(report: RunReport, scenarios: readonly LoadedSce
   };
   const doc = new Document(suite);
   doc.commentBefore = [
+    // First: an editor then completes and checks the suite as the user edits it (`#` is the Document's).
+    schemaModeline('suite', report.tool.version).slice(1),
     ` Written by clockcheck ${report.tool.version} from run ${report.runId} (${report.startedAt}).`,
     ' Commit it next to your server and run it with:',
     '   clockcheck run --suite regressions.yaml --only regressions [--target URL --profile FILE]',

@@ -16,63 +16,99 @@ const CAPTURE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a name of letters, digits and _ (not starting with a digit)');
 
 const durationMs = (max: number, what: string) =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const ms = typeof v === 'number' ? v * 1000 : parseDuration(v);
-    if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > max) {
-      ctx.addIssue({ code: 'custom', message: `${what} must be a duration from 0 to ${max / 1000}s (e.g. 500ms, 30s, 2m; a bare number is seconds), got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+  z
+    .union([z.string(), z.number()])
+    .transform((v, ctx) => {
+      const ms = typeof v === 'number' ? v * 1000 : parseDuration(v);
+      if (ms === null || !Number.isFinite(ms) || ms < 0 || ms > max) {
+        ctx.addIssue({ code: 'custom', message: `${what} must be a duration from 0 to ${max / 1000}s (e.g. 500ms, 30s, 2m; a bare number is seconds), got ${JSON.stringify(v)}` });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .describe(`A duration from 0 to ${max / 1000}s: 500ms, 30s, 2m (a bare number is seconds).`);
 
-const phaseDuration = durationMs(MAX_DURATION_SECONDS * 1000, 'duration').refine((ms) => ms >= 1000, 'duration must be at least 1s');
+const phaseDuration = durationMs(MAX_DURATION_SECONDS * 1000, 'duration')
+  .refine((ms) => ms >= 1000, 'duration must be at least 1s')
+  .describe(`How long: 1s to ${MAX_DURATION_SECONDS}s, e.g. 30s or 2m (a bare number is seconds).`);
 const rate = z.number().positive('a rate is flows started per second, above 0').max(WORKLOAD_LIMITS.rate);
 
 const queryValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const requestStep = z.strictObject({
-  op: z.string(),
-  /** Query parameters of a list (§4.6): page, page_size, sort, search, date_range, active, role. */
-  query: z.record(z.string(), queryValue).optional(),
-  /** GET /breaks: the `ids` body (§4.4), IDs or captures. */
-  ids: z.array(z.union([z.number().int(), z.string()])).max(100).optional(),
-  /** Fields the generated body takes from the flow (`{{capture}}`) or as given, on top of what the generators make. */
-  with: z.record(z.string(), z.unknown()).optional(),
-  /** A create's record ID, kept under this name for the rest of the flow: `{{name}}`. */
-  as: identifier.optional(),
+  op: z
+    .string()
+    .describe(`A documented operation: ${WORKLOAD_OPERATION_NAMES.join(', ')}; an edit names the record by its capture, e.g. PUT /users/{{hire}}.`),
+  query: z.record(z.string(), queryValue).optional().describe('Query parameters of a list (§4.6): page, page_size, sort, search, date_range, active, role.'),
+  ids: z
+    .array(z.union([z.number().int(), z.string()]))
+    .max(100)
+    .optional()
+    .describe('GET /breaks: the ids body (§4.4), IDs or captures ("{{lunch}}").'),
+  with: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Fields the generated body takes from the flow ("{{capture}}") or as given, on top of what the generators make.'),
+  as: identifier.optional().describe("A create's record ID, kept under this name for the rest of the flow: {{name}}."),
 });
-const thinkStep = z.strictObject({ think: durationMs(WORKLOAD_LIMITS.thinkMs, 'think') });
+const thinkStep = z.strictObject({ think: durationMs(WORKLOAD_LIMITS.thinkMs, 'think').describe('A pause of the flow, up to 60s: 100ms, 2s.') });
 
 const scenarioSchema = z.strictObject({
-  name: z.string().min(1).max(80),
-  weight: z.number().int().min(1).max(WORKLOAD_LIMITS.weight).default(1),
-  flow: z.array(z.union([requestStep, thinkStep])).min(1).max(WORKLOAD_LIMITS.steps),
+  name: z.string().min(1).max(80).describe('Unique in the workload: the report shows results per scenario.'),
+  weight: z.number().int().min(1).max(WORKLOAD_LIMITS.weight).default(1).describe("The scenario's share of the flows started, against the other scenarios' weights."),
+  flow: z
+    .array(z.union([requestStep, thinkStep]))
+    .min(1)
+    .max(WORKLOAD_LIMITS.steps)
+    .describe('Requests (op) and pauses (think), in order; a flow stops at its first answer that is not 2xx.'),
 });
 
 const openArrival = z.strictObject({
-  model: z.literal('open'),
+  model: z.literal('open').describe("open: flows start on a schedule, whatever the target's speed (no coordinated omission)."),
   phases: z
-    .array(z.strictObject({ duration: phaseDuration, rate, ramp_to: rate.optional() }))
+    .array(
+      z.strictObject({
+        duration: phaseDuration,
+        rate: rate.describe('Flows started per second.'),
+        ramp_to: rate.optional().describe('The rate at the end of the phase, reached linearly.'),
+      }),
+    )
     .min(1)
-    .max(WORKLOAD_LIMITS.phases),
-  /** Flows in flight at most (k6's maxVUs): an arrival beyond it is dropped, and counted. */
-  max_in_flight: z.number().int().min(1).max(WORKLOAD_LIMITS.inFlight).default(100),
+    .max(WORKLOAD_LIMITS.phases)
+    .describe('The phases, one after another.'),
+  max_in_flight: z
+    .number()
+    .int()
+    .min(1)
+    .max(WORKLOAD_LIMITS.inFlight)
+    .default(100)
+    .describe("Flows in flight at most (k6's maxVUs): an arrival beyond it is dropped, and counted."),
 });
 const closedArrival = z.strictObject({
-  model: z.literal('closed'),
-  connections: z.number().int().min(1).max(WORKLOAD_LIMITS.connections),
+  model: z.literal('closed').describe('closed: connections each run flows back to back; a slow server is sent less.'),
+  connections: z.number().int().min(1).max(WORKLOAD_LIMITS.connections).describe('Connections, each running one flow at a time.'),
   duration: phaseDuration,
-  /** Flows started at most over the run (what bounds the records a closed run creates). */
-  max_flows: z.number().int().min(1).max(WORKLOAD_LIMITS.maxFlows).default(10_000),
+  max_flows: z
+    .number()
+    .int()
+    .min(1)
+    .max(WORKLOAD_LIMITS.maxFlows)
+    .default(10_000)
+    .describe('Flows started at most over the run (what bounds the records a closed run creates).'),
 });
 
-const workloadSchema = z.strictObject({
-  name: z.string().min(1).max(80),
-  description: z.string().max(2_000).optional(),
-  /** Think time after each request step that has none of its own. */
-  think: durationMs(WORKLOAD_LIMITS.thinkMs, 'think').default(0),
-  arrival: z.discriminatedUnion('model', [openArrival, closedArrival]),
-  scenarios: z.array(scenarioSchema).min(1).max(WORKLOAD_LIMITS.scenarios),
+/** A workload file (docs/rate-limit-and-load.md, "The workload file"); docs/workload-schema.json is generated from it. */
+export const workloadSchema = z.strictObject({
+  name: z.string().min(1).max(80).describe("The workload's name, in the reports."),
+  description: z.string().max(2_000).optional().describe('What the workload stands for.'),
+  think: durationMs(WORKLOAD_LIMITS.thinkMs, 'think')
+    .default(0)
+    .describe('A pause after each request step that has none of its own (default 0), up to 60s.'),
+  arrival: z.discriminatedUnion('model', [openArrival, closedArrival]).describe('How flows arrive: model open (phases of rates) or closed (connections).'),
+  scenarios: z.array(scenarioSchema).min(1).max(WORKLOAD_LIMITS.scenarios).describe('Weighted scenarios, each a flow of documented operations.'),
+}).meta({
+  title: 'clockcheck workload',
+  description: 'A workload for clockcheck load --workload (docs/rate-limit-and-load.md): weighted scenarios, each a flow of documented operations, and how flows arrive.',
 });
 
 const WORKLOAD_KEYS = ['name', 'description', 'think', 'arrival', 'model', 'phases', 'duration', 'rate', 'ramp_to', 'max_in_flight', 'connections', 'max_flows', 'scenarios', 'weight', 'flow', 'op', 'query', 'ids', 'with', 'as'];

@@ -62,7 +62,7 @@ describe('renderProfileYaml', () => {
       '# NOT FOUND: no timesheet\n# date_range_ends: either   # or inclusive, exclusive: are records on the two end dates of a date_range listed?\n',
     );
     expect(text).toContain('# Warnings:\n# - X-RateLimit-Limit says 100\n');
-    expect(text).toMatch(/^# clockcheck target profile for https:\/\/api\.example\.com:8443\n/);
+    expect(text).toMatch(/^# yaml-language-server: \$schema=\S+\n# clockcheck target profile for https:\/\/api\.example\.com:8443\n/);
     expect(text).toContain('clockcheck reads it from $ACME_TOKEN');
     for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(140);
   });
