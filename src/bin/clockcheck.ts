@@ -17,7 +17,7 @@ for (const stream of [process.stdout, process.stderr]) {
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 // The event loop emptied with the command still awaited: it waits on a promise nothing can settle.
-// A run notices this first (run/loop-watch.ts: its own beforeExit listener ends it with a report and
+// A run notices this first (execute/loop-watch.ts: its own beforeExit listener ends it with a report and
 // exit 70); anything else is one line and exit 70 here, never Node's silent exit 13.
 let done = false;
 process.on('beforeExit', () => {

@@ -5,7 +5,7 @@ export type CountableList = (typeof COUNTABLE_LISTS)[number];
 /**
  * What a built-in check needs of the target's data to judge at all: a list that holds at least
  * `items` items (a walk needs two pages, an order two items). Declared from the check's arguments
- * before the run (src/run/needs.ts); the run counts the list after its preflight and meets the
+ * before the run (src/needs/needs.ts); the run counts the list after its preflight and meets the
  * need the cheapest sound way: a smaller `page_size` that makes two pages of what exists, else
  * items created through the API, else the check is skipped with the need named.
  */

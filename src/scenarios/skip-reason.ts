@@ -15,7 +15,7 @@ export function profileValue(profile: Profile, path: string): unknown {
 /**
  * The profile values the API cannot make, with what to do: a scenario that needs one the profile
  * lacks is skipped with this sentence (a user of a role or an active user the run can find or
- * create: src/run/fates.ts).
+ * create: src/needs/fates.ts).
  */
 const UNMEETABLE: Readonly<Record<string, string>> = {
   'fixtures.inactive_user_id': 'needs an inactive user (fixtures.inactive_user_id): the API cannot deactivate a user (§2.2 has no active field) and the target\'s user list shows none; deactivate one in the web app and name it in the profile',
@@ -34,7 +34,7 @@ export function lacking(path: string): string {
   return UNMEETABLE[path] ?? `needs ${path}, which the profile does not declare`;
 }
 
-/** Profile values a run finds on the target or creates through the API before the checks (src/run/fates.ts): no reason to skip in a plan. */
+/** Profile values a run finds on the target or creates through the API before the checks (src/needs/fates.ts): no reason to skip in a plan. */
 const MEETABLE = /^fixtures\.(active_user_ids|role_user_ids\.(admin|manager|employee))$/;
 
 /**
