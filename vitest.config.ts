@@ -5,7 +5,7 @@ const quick = quickTestFiles();
 
 /**
  * Two tiers (test/tiers.ts, CONTRIBUTING.md "Tests"): `unit`, the files that start no server and no
- * process (`npm run test:quick`), and `integration`, the rest, after the sources are transpiled for
+ * process (`npm run test:quick`), and `integration`, the rest, after the sources are bundled for
  * the CLI the tests start (test/global-setup.ts). `npm test` runs both, three files at a time: on two
  * cores the integration files spend much of their time waiting on sockets, processes and windows.
  * The transformed test and source modules are kept on disk between runs (experimental.fsModuleCache,

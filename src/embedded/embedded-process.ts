@@ -8,8 +8,8 @@ import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import type { EmbeddedFacts } from './embedded-profile.ts';
 
 /**
- * The clockcheck entry a child process runs: the same code as this process. Compiled (this module
- * is dist/run/embedded-process.js), the package's dist/bin/clockcheck.js; from the TypeScript
+ * The clockcheck entry a child process runs: the same code as this process. Bundled (this module's
+ * URL is then dist/embedded/embedded-process.js), the package's dist/bin/clockcheck.js; from the TypeScript
  * sources (tsx, vitest), the checkout's development launcher, bin/clockcheck-dev.mjs.
  */
 const BIN = import.meta.url.endsWith('.ts')

@@ -1,10 +1,10 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEV_BIN, runProcess } from '../support/cli.ts';
+import { ROOT, runProcess } from '../support/cli.ts';
 
-/** The transpiled loop-watch.ts the tests' CLI runs (test/global-setup.ts builds .devbuild/). */
-const LOOP_WATCH = pathToFileURL(join(dirname(DEV_BIN), '../run/loop-watch.js')).href;
+/** loop-watch.ts from the sources, which the process runs through tsx. */
+const LOOP_WATCH = pathToFileURL(join(ROOT, 'src/execute/loop-watch.ts')).href;
 
 /**
  * `lines` as an ES module in a process of its own, after `const watch = watchLoop()`: an event loop
@@ -12,7 +12,7 @@ const LOOP_WATCH = pathToFileURL(join(dirname(DEV_BIN), '../run/loop-watch.js'))
  */
 function withWatch(...lines: string[]) {
   const script = [`const { watchLoop } = await import(${JSON.stringify(LOOP_WATCH)});`, 'const watch = watchLoop();', ...lines].join('\n');
-  return runProcess(process.execPath, ['--input-type=module', '-e', script], process.env);
+  return runProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], process.env);
 }
 
 describe('a run that waits on nothing is noticed, never a silent exit 13', () => {

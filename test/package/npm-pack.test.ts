@@ -12,6 +12,18 @@ const exec = promisify(execFile);
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** npm's own output options: no audit, fund or update notices, packages from the cache where it has them. */
 const QUIET_NPM = ['--no-audit', '--no-fund', '--no-update-notifier', '--prefer-offline'];
+/** The JavaScript the package runs, all of it bundled (scripts/bundle.mjs): its entries, and the code they share in dist/chunks/. */
+const BUNDLE_ENTRIES = ['dist/bin/clockcheck.js', 'dist/index.js', 'dist/selftest/selftest-worker.js'];
+/** A string of each dependency's own code, which no code of clockcheck's contains: found in the bundle, the dependency was inlined. */
+const DEPENDENCY_MARKS: Record<string, string> = {
+  zod: '$ZodType',
+  luxon: 'throwOnInvalid',
+  'fast-check': 'Property failed after',
+  yaml: 'Implicit map keys need to be',
+  undici: 'undici:request:create',
+  '@peculiar/x509': 'Cannot get hash algorithm name',
+  autocannon: 'connections cannot be greater than amount',
+};
 
 interface PackedFile {
   readonly path: string;
@@ -53,7 +65,26 @@ describe('the npm package', () => {
     expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.yaml'))).toBe(true);
     expect(files.some((f) => f.startsWith('fixtures/profiles/'))).toBe(true);
     expect(files.filter((f) => /^(src|test|bench|bin)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-    expect(tarballBytes).toBeLessThan(2 * 2 ** 20);
+    expect(tarballBytes).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it('ships its JavaScript in one form, the bundle: no module file by file, no source maps', () => {
+    for (const entry of BUNDLE_ENTRIES) expect(files).toContain(entry);
+    const js = files.filter((f) => /\.(m?js|map)$/.test(f));
+    expect(js.filter((f) => !BUNDLE_ENTRIES.includes(f) && !/^dist\/chunks\/[^/]+\.js$/.test(f))).toEqual([]);
+  });
+
+  it('inlines none of its dependencies: each is installed once, as a package of its own', () => {
+    const installed = join(consumer, 'node_modules/clockcheck');
+    const bundle = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(installed, f), 'utf8')).join('\n');
+    // esbuild heads each module it inlines with its path: none is from a package.
+    expect(bundle).not.toMatch(/^\/\/ node_modules\//m);
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const [name, mark] of Object.entries(DEPENDENCY_MARKS)) {
+      expect(manifest.dependencies, name).toHaveProperty([name]);
+      expect((JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version, name).toBe(manifest.dependencies[name]);
+      expect(bundle.includes(mark), `${name}'s "${mark}" in the bundle`).toBe(false);
+    }
   });
 
   it('installs without tsx, vitest or typescript: they are for development only', () => {
@@ -94,5 +125,18 @@ describe('the npm package', () => {
     const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, timeout: 30_000 });
     expect(stdout.trim().split(',')).toEqual(expect.arrayContaining(['RULES', 'runClockcheck', 'startReferenceServer', 'toolVersion']));
     expect(readFileSync(join(consumer, 'node_modules/clockcheck/dist/index.d.ts'), 'utf8')).toContain('RunReport');
+  });
+
+  it("the main export's reference server starts, answers on its origin and stops", async () => {
+    const script = [
+      "import { get } from 'node:https';",
+      "const { startReferenceServer, toolVersion } = await import('clockcheck');",
+      'const server = await startReferenceServer();',
+      "const status = await new Promise((resolve, reject) => get(server.origin, { ca: server.tls.caPem }, (res) => resolve(res.resume().statusCode)).on('error', reject));",
+      'await server.close();',
+      'console.log(toolVersion(), server.origin, status);',
+    ].join('\n');
+    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, timeout: 30_000 });
+    expect(stdout.trim()).toMatch(new RegExp(`^${VERSION.replaceAll('.', '\\.')} https://127\\.0\\.0\\.1:\\d+ \\d{3}$`));
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 export const ROOT = join(import.meta.dirname, '../..');
 
 /**
- * `clockcheck` from the sources as they are, with no `npm run build`: under vitest the transpiled
+ * `clockcheck` from the sources as they are, with no `npm run build`: under vitest the bundled
  * copy test/global-setup.ts makes before the tests (CLOCKCHECK_TEST_BIN); elsewhere (scripts, a
  * bench) the development launcher, which runs the TypeScript through tsx. test/package/npm-pack.test.ts
  * checks the compiled package.

@@ -47,7 +47,7 @@ export interface Written {
 export async function readBack(written: Written, deps: ReadBackDeps): Promise<CheckResult> {
   const started = deps.clock.now();
   const base = { id: READ_BACK_CHECK_ID, title: READ_BACK_TITLE, rules: [...READ_BACK_RULES], source: { kind: 'builtin' as const, name: READ_BACK_CHECK_ID }, replay: deps.replay };
-  const { records, listed, unnamed } = written;
+  const { records, unnamed } = written;
   if (records.length === 0) {
     const reason = `the run wrote no user, timesheet or break it can read back${unnamed > 0 ? ` (${unnamed} create answer${unnamed === 1 ? '' : 's'} named no ID)` : ''}`;
     return { ...base, status: 'skipped', reason, findings: [], exchanges: [], durationMs: 0 };
