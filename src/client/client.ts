@@ -1,17 +1,18 @@
-import type { TLSSocket } from 'node:tls';
 import { buildConnector, Pool } from 'undici';
 import { CertificatePin } from '../tls/certificate-pin.ts';
-import { boundBroken, MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './connection-bounds.ts';
+import { MAX_HEADER_BYTES } from './connection-bounds.ts';
 import { ClockcheckError } from '../errors.ts';
-import type { Exchange, HttpMethod, ExchangeRequest, ExchangeResponse, TransportError } from './exchange.ts';
+import type { Exchange, HttpMethod, ExchangeRequest } from './exchange.ts';
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
-import { readBoundedBody } from './_internals/bounded-body.ts';
-import { LARGE_BODIES } from './large-body-collector.ts';
-import { parseBoundedJson } from './bounded-json.ts';
+import { withLazyJson } from './with-lazy-json.ts';
 import { jsonText } from '../contract/json-text.ts';
 import { peerFingerprint } from './_internals/peer-fingerprint.ts';
-import { transportFailure } from './transport-error.ts';
+import { httpsOrigin } from './_internals/https-origin.ts';
+import { pinnedConnector } from './_internals/pinned-connector.ts';
+import { requestUrl } from './_internals/request-url.ts';
+import { unsendablePart } from './_internals/unsendable-part.ts';
+import { performExchange, type ExchangeBounds } from './_internals/perform-exchange.ts';
 
 /** Response bytes kept in an exchange by default: 1 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -110,7 +111,7 @@ export class TargetClient {
   readonly #prefix: string;
   readonly #pool: Pool;
   readonly #redactor: Redactor;
-  readonly #abortBytes: number;
+  readonly #bounds: ExchangeBounds;
   #sequence = 0;
   #closed = false;
   #scheme: TokenScheme = 'raw';
@@ -126,7 +127,13 @@ export class TargetClient {
     this.#options = options;
     this.#prefix = options.apiPrefix.replace(/\/+$/, '');
     this.#redactor = new Redactor(options.token, options.secrets);
-    this.#abortBytes = Math.max(options.abortResponseBytes ?? DEFAULT_ABORT_RESPONSE_BYTES, options.maxResponseBytes);
+    this.#bounds = {
+      origin: this.origin,
+      redactor: this.#redactor,
+      exchangeMs: options.timeouts.exchangeMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS,
+      keepBytes: options.maxResponseBytes,
+      abortBytes: Math.max(options.abortResponseBytes ?? DEFAULT_ABORT_RESPONSE_BYTES, options.maxResponseBytes),
+    };
     const { connectMs, headersMs, bodyMs } = options.timeouts;
     // A Pool, not an Agent: the client talks to one origin, and undici 7's Agent closes an origin's
     // whole pool when its connected count reaches 0, where a closing pool's late disconnects count
@@ -208,7 +215,7 @@ export class TargetClient {
     const paced = await this.#options.pacer?.acquire();
     let raw: Exchange;
     try {
-      raw = await this.#exchange(prepared, ++this.#sequence);
+      raw = await performExchange(this.#pool, prepared, ++this.#sequence, this.#bounds);
     } finally {
       paced?.done(); // the target counted the call by now: the pacer's window runs from here
     }
@@ -260,188 +267,11 @@ export class TargetClient {
     else if (auth !== 'none') headers.authorization = auth.raw;
     if (body !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
-    const target = request.url === undefined ? this.#prefix + leadingSlash(request.path) : this.#pathOf(request.url);
     return {
       method: request.method,
-      url: this.origin + withQuery(target, request.query),
+      url: requestUrl(this.origin, this.#prefix, request, this.#redactor),
       headers,
       ...(body === undefined ? {} : { body }),
     };
   }
-
-  /** The path (with query) of an absolute URL on the target's origin, kept as written when possible. */
-  #pathOf(url: string): string {
-    if (url.startsWith(`${this.origin}/`)) return url.slice(this.origin.length);
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `not an absolute URL: ${this.#redactor.text(url)}`);
-    }
-    if (parsed.origin !== this.origin) {
-      throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `${this.#redactor.text(url)} is not on the target's origin ${this.origin}`);
-    }
-    return parsed.pathname + parsed.search;
-  }
-
-  /** Performs the request within the exchange deadline; transport failures become data. */
-  async #exchange(request: ExchangeRequest, id: number): Promise<Exchange> {
-    const deadlineMs = this.#options.timeouts.exchangeMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), deadlineMs);
-    try {
-      const exchange = await this.#perform(request, id, deadline.signal);
-      if (!deadline.signal.aborted || exchange.error === undefined) return exchange;
-      const error: TransportError = { code: 'EXCHANGE_TIMEOUT', message: `the exchange did not complete within ${deadlineMs} ms (timeouts.exchange)` };
-      return { ...exchange, error };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Performs the request; transport failures (and the deadline's abort) become data. */
-  async #perform(request: ExchangeRequest, id: number, signal: AbortSignal): Promise<Exchange> {
-    const sentAtMs = Date.now();
-    const started = performance.now();
-    const timing = () => ({
-      id,
-      startedAt: new Date(sentAtMs).toISOString(),
-      sentAtMs,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    });
-    let response: Awaited<ReturnType<Pool['request']>>;
-    try {
-      response = await this.#pool.request({
-        path: request.url.slice(this.origin.length),
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal,
-      });
-    } catch (error) {
-      if (isMisuse(error)) {
-        // A value the target sent (a created record's ID) put into the path or a header: undici refuses CR, LF, NUL and characters beyond Latin-1.
-        const what = `${request.method} ${JSON.stringify(this.#redactor.text(request.url.slice(this.origin.length)))}`;
-        throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `a request built from the target's data cannot be sent: ${what} holds a character a request cannot carry (CR, LF, NUL or beyond Latin-1): ${this.#redactor.message(error)}`, { cause: error });
-      }
-      return { ...timing(), request, error: transportFailure(error) };
-    }
-    if (Object.keys(response.headers).length > MAX_HEADER_COUNT) {
-      response.body.destroy();
-      return { ...timing(), request, error: { code: 'RESPONSE_TOO_LARGE', message: boundBroken('header-count', MAX_HEADER_COUNT) } };
-    }
-    const headers = flatHeaders(response.headers);
-    const announced = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
-    const read = await readBoundedBody(response.body, announced, this.#options.maxResponseBytes, this.#abortBytes);
-    LARGE_BODIES.note(read.keptBytes);
-    const text = read.text;
-    const truncated = read.incomplete || read.bytes > read.keptBytes;
-    const kept: ExchangeResponse = {
-      status: response.statusCode,
-      headers,
-      body: text,
-      bodyBytes: read.bytes,
-      bodyTruncated: truncated,
-    };
-    const error: TransportError | undefined = read.tooLarge
-      ? { code: 'RESPONSE_TOO_LARGE', message: `the response body exceeded ${this.#abortBytes} bytes; reading stopped after ${read.bytes}` }
-      : read.error === undefined
-        ? undefined
-        : transportFailure(read.error);
-    return { ...timing(), request, response: kept, ...(error === undefined ? {} : { error }) };
-  }
-}
-
-/**
- * undici's connector, and under a pin a check of each new connection's certificate before anything
- * is written on it: another certificate than the first is a TLS error (`ERR_TLS_CERT_PINNED`).
- */
-function pinnedConnector(base: buildConnector.connector, pin: CertificatePin | null): buildConnector.connector {
-  if (pin === null) return base;
-  return (options, callback) =>
-    base(options, (error, socket) => {
-      if (error !== null) return callback(error, null);
-      const refused = pin.check((socket as TLSSocket).getPeerX509Certificate?.()?.fingerprint256);
-      if (refused === null) return callback(null, socket);
-      socket.destroy();
-      callback(Object.assign(new Error(refused), { code: 'ERR_TLS_CERT_PINNED' }), null);
-    });
-}
-
-function httpsOrigin(origin: string, allowPlainHttp: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    throw new ClockcheckError('CLOCKCHECK_INTERNAL', `origin is not a URL: ${origin}`);
-  }
-  if (url.protocol !== 'https:' && !(allowPlainHttp && url.protocol === 'http:')) {
-    throw new ClockcheckError('CLOCKCHECK_INTERNAL', `origin must be https:// (§1: HTTPS only), not ${url.protocol}`);
-  }
-  return url.origin;
-}
-
-function leadingSlash(path: string): string {
-  return path === '' || path.startsWith('/') ? path : `/${path}`;
-}
-
-function withQuery(path: string, query: Readonly<Record<string, string | number>> | undefined): string {
-  if (query === undefined) return path;
-  const pairs = Object.entries(query).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
-  if (pairs.length === 0) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}${pairs.join('&')}`;
-}
-
-/** Header names are lower-case already (undici); repeated headers are joined with `, `. */
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-/**
- * The exchange with `response.json` and `response.jsonProblem` derived from the (redacted) body on
- * first read: parsed within the bounds of bounded-json.ts, or the bound it is over. Nothing is
- * parsed for an incomplete body, and nothing until a check reads it. JSON can spell the token with
- * escapes the text forms miss (`\u0061bc`), so a body with an escape is redacted value by value.
- */
-export function withLazyJson(exchange: Exchange, redactor: Redactor): Exchange {
-  const response = exchange.response;
-  if (response === undefined || response.bodyTruncated || exchange.error !== undefined) return exchange;
-  let view: { json?: unknown; jsonProblem?: string } | undefined;
-  const derive = () => {
-    if (view) return view;
-    const parsed = parseBoundedJson(response.body);
-    if (parsed.kind === 'over-bounds') view = { jsonProblem: parsed.problem };
-    else if (parsed.kind === 'json') view = { json: response.body.includes('\\') ? redactor.json(parsed.value) : parsed.value };
-    else view = {};
-    return view;
-  };
-  const lazy = { ...response };
-  Object.defineProperty(lazy, 'json', { enumerable: true, get: () => derive().json });
-  Object.defineProperty(lazy, 'jsonProblem', { enumerable: true, get: () => derive().jsonProblem });
-  return { ...exchange, response: lazy };
-}
-
-/** Path characters undici sends (its `invalidPathRegex`), and header value characters (its `headerCharRegex`). */
-const UNSENDABLE_IN_PATH = /[^\u0021-\u00ff]/;
-const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
-
-/** What of a request undici would refuse (a path or header character, shown escaped), or null when it can be sent. */
-function unsendablePart(request: ExchangeRequest, originLength: number): string | null {
-  const path = request.url.slice(originLength);
-  const inPath = UNSENDABLE_IN_PATH.exec(path);
-  if (inPath) return `${JSON.stringify(inPath[0])} in its path`;
-  for (const [name, value] of Object.entries(request.headers)) {
-    const inHeader = UNSENDABLE_IN_HEADER.exec(value);
-    if (inHeader) return `${JSON.stringify(inHeader[0])} in its ${JSON.stringify(name)} header`;
-  }
-  return null;
-}
-
-/** undici's argument errors: the request itself cannot be sent (a bad path or header), whatever the target. */
-function isMisuse(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === 'UND_ERR_INVALID_ARG';
 }

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
 import { ClockcheckError, type ErrorCode } from '../errors.ts';
-import { JsonScanner, JsonTextError, KeptTooLargeError } from './_internals/json-scanner.ts';
+import { JsonScanner } from './_internals/json-scanner.ts';
+import { JsonTextError, KeptTooLargeError } from './_internals/json-scan-errors.ts';
 import { keepShapeOf } from './_internals/keep-shape.ts';
 
 /** Who reads a JSON file and what it must be: the words of every error about it. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffCommand, MAX_DIFF_KEPT_BYTES } from '../../src/cli/commands/diff.ts';
 import { EXIT_CODE_OF_ERROR, EXIT_CODES } from '../../src/cli/exit-codes.ts';
 import { ClockcheckError } from '../../src/errors.ts';
-import { MAX_JSON_DEPTH } from '../../src/input/_internals/json-scanner.ts';
+import { MAX_JSON_DEPTH } from '../../src/input/_internals/json-containers.ts';
 import { DEV_BIN, runClockcheck, runMeasured } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'clockcheck-diff-large-'));

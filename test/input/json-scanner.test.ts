@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JsonScanner, JsonTextError, KeptTooLargeError, MAX_JSON_DEPTH } from '../../src/input/_internals/json-scanner.ts';
+import { JsonScanner } from '../../src/input/_internals/json-scanner.ts';
+import { MAX_JSON_DEPTH } from '../../src/input/_internals/json-containers.ts';
+import { JsonTextError, KeptTooLargeError } from '../../src/input/_internals/json-scan-errors.ts';
 import { keepShapeOf, type KeepShape } from '../../src/input/_internals/keep-shape.ts';
 
 const WHOLE: KeepShape = { kind: 'whole' };

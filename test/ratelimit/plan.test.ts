@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { estimateWithPhase, plannedRateLimitPhase, straddleAfterCalls, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
+import { estimateWithPhase } from '../../src/ratelimit/estimate-with-phase.ts';
+import { plannedRateLimitPhase } from '../../src/ratelimit/planned-phase.ts';
+import { straddleAfterCalls } from '../../src/ratelimit/phase-figures.ts';
+import type { RateLimitCheckId } from '../../src/ratelimit/rate-limit-checks.ts';
 import { join } from 'node:path';
 import { defaultProfile } from '../../src/profile/profile.ts';
 import { embeddedProfile, unstartedEmbeddedFacts } from '../../src/embedded/embedded-profile.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runRateLimitPhase, type RateLimitCheckId } from '../../src/ratelimit/phase.ts';
+import { runRateLimitPhase } from '../../src/ratelimit/phase.ts';
+import type { RateLimitCheckId } from '../../src/ratelimit/rate-limit-checks.ts';
 import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
 import { call } from './synthetic.ts';
 

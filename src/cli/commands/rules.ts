@@ -10,7 +10,7 @@ import { loadSuites } from '../../scenarios/loader.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
-import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/phase.ts';
+import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/rate-limit-checks.ts';
 import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
 import { TOKEN_FORM_CHECK_ID } from '../../needs/preflight.ts';
 

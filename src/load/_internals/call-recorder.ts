@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Exchange, HttpMethod } from '../../client/exchange.ts';
 import type { Redactor } from '../../client/redaction.ts';
-import { withLazyJson } from '../../client/client.ts';
+import { withLazyJson } from '../../client/with-lazy-json.ts';
 import { LARGE_BODIES, LARGE_BODY_BYTES } from '../../client/large-body-collector.ts';
 import type { AutocannonClient } from './autocannon-client.ts';
 
