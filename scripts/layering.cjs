@@ -55,7 +55,7 @@ const REFERENCE_EXCEPTIONS = [
   { from: 'cli/commands/selftest.ts', to: 'dialect.ts, faults.ts', why: 'the selftest\'s options' },
   { from: 'cli/commands/serve.ts', to: '*', why: '`clockcheck serve` serves it' },
   { from: 'cli/commands/rules.ts', to: 'faults.ts', why: 'the fault catalog\'s descriptions: the faults that break each rule' },
-  { from: 'cli/commands/load.ts', to: 'faults.ts, server.ts', why: 'the fault catalog\'s names for `load --fault`; the embedded server\'s type' },
+  { from: 'cli/commands/load/load-target.ts', to: 'faults.ts, server.ts', why: 'the fault catalog\'s names for `load --fault`; the embedded server\'s type' },
   { from: 'index.ts', to: 'server.ts, faults.ts', why: 'the package\'s export: a reference server for a server\'s own tests' },
 ];
 
