@@ -21,7 +21,7 @@ const LAYERS = [
   { folder: 'report', what: 'the result model and its reporters: JSON, HTML, JUnit, terminal, progress', imports: ['contract', 'client'] },
   { folder: 'records', what: 'the API\'s records the spec does not show (envelopes, spellings, values by meaning, JSON paths, created IDs), and what a run or a load wrote, read back and judged', imports: ['contract', 'client', 'profile', 'report'] },
   { folder: 'webhooks', what: 'the webhook sink: a bounded receiver of notifications', imports: ['contract', 'client', 'profile'] },
-  { folder: 'load', what: 'autocannon runs with the harness\'s trust, and the `load` command\'s run, verdict and reports', imports: ['contract', 'client', 'profile', 'report'] },
+  { folder: 'load', what: 'autocannon runs with the harness\'s trust, and the `load` command\'s run, verdict and reports', imports: ['contract', 'input', 'client', 'profile', 'report'] },
   { folder: 'checks', what: 'built-in checks a scenario step calls by name', imports: [...ENGINE, 'webhooks'] },
   { folder: 'scenarios', what: 'YAML suites: format, loader, templates, expectations, the scenario runner', imports: [...ENGINE, 'webhooks', 'checks'] },
   { folder: 'properties', what: 'fast-check generators, property families and their runner', imports: [...ENGINE, 'scenarios'] },

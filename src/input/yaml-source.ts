@@ -1,4 +1,5 @@
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlPackage } from './yaml-package.ts';
 import { ClockcheckError } from '../errors.ts';
 
 /** A problem in a YAML file the user wrote (suite or profile): file, line, field path, and a hint. */
@@ -27,6 +28,7 @@ export interface YamlSource {
 
 /** Parses YAML keeping positions; a syntax error becomes a SourceError with its line. */
 export function parseYamlSource(text: string, file: string): YamlSource {
+  const { isMap, isSeq, LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   // Integers are read as BigInt, then back as numbers where that is exact: an ID beyond 2^53 stays exact.
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, intAsBigInt: true });
@@ -86,6 +88,7 @@ function toValue(doc: Document.Parsed, file: string, lineCounter: LineCounter): 
     return safeIntegersAsNumbers(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
   } catch (error) {
     if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
+    const { isAlias, visit } = yamlPackage();
     let line = 1;
     visit(doc, {
       Alias(_, node) {

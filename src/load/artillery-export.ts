@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { yamlPackage } from '../input/yaml-package.ts';
 import { artilleryEnsure, type ArtilleryEnsure } from './_internals/artillery-ensure.ts';
 import { artilleryShape, type ArtilleryShape } from './_internals/artillery-phases.ts';
 import { requestName } from './artillery-endpoint.ts';
@@ -98,7 +98,7 @@ export function artilleryScript(input: ArtilleryExportInput): ArtilleryExport {
     },
     scenarios: [{ name: 'clockcheck load', flow: flow(input, shape) }],
   };
-  const doc = new Document(script);
+  const doc = new (yamlPackage().Document)(script);
   doc.commentBefore = opening(input, shape, ensure)
     .map((line) => (line === '' ? '' : ` ${line}`))
     .join('\n');

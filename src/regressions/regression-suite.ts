@@ -1,5 +1,5 @@
 import { parseJsonExact } from '../contract/json-text.ts';
-import { Document, isMap, isSeq } from 'yaml';
+import { yamlPackage } from '../input/yaml-package.ts';
 import type { CheckResult, RunReport } from '../report/model.ts';
 import { createdId } from '../records/created-id.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
@@ -68,6 +68,7 @@ export function regressionSuite(report: RunReport, scenarios: readonly LoadedSce
     description: `What failed in clockcheck run ${report.runId} against ${report.target.embedded ? 'the embedded reference server' : report.target.baseUrl}: each failing generated case as a minimal pair, each failed variant of a scenario with its baseline`,
     scenarios: regressions.map((r) => r.scenario),
   };
+  const { Document, isMap, isSeq } = yamlPackage();
   const doc = new Document(suite);
   doc.commentBefore = [
     // First: an editor then completes and checks the suite as the user edits it (`#` is the Document's).

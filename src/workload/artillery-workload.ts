@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { yamlPackage } from '../input/yaml-package.ts';
 import { UsageError } from '../errors.ts';
 import type { Profile } from '../profile/profile.ts';
 import { fixturesContext } from '../properties/profile-context.ts';
@@ -161,7 +161,7 @@ export function workloadArtilleryScript(input: WorkloadExportInput): WorkloadExp
     },
     scenarios: workload.scenarios.map((s) => ({ name: s.name, weight: s.weight, flow: steps(s.flow) })),
   };
-  const doc = new Document(script);
+  const doc = new (yamlPackage().Document)(script);
   doc.commentBefore = [
     ` clockcheck ${input.toolVersion} load --workload ${workload.name} --export artillery (seed ${input.seed}, run marker ${marker} in every e-mail).`,
     ` Run: ${input.tokenEnv}=<token> artillery run --output report.json ${input.file}`,

@@ -1,6 +1,6 @@
 import { jsonText } from '../../contract/json-text.ts';
 import { writeFile } from 'node:fs/promises';
-import { stringify } from 'yaml';
+import { yamlPackage } from '../../input/yaml-package.ts';
 import { openApiDocument } from '../../openapi/openapi-document.ts';
 import { openApiReading } from '../../openapi/openapi-reading.ts';
 import { specIdentity } from '../../contract/spec-document.ts';
@@ -53,7 +53,7 @@ export async function openapiCommand(argv: string[]): Promise<number> {
   if (profile !== undefined && profile.fixtures.timesheet === undefined) {
     console.error("openapi: the profile has no fixtures.timesheet, so the POST /breaks example names a timesheet the target may not hold and may be refused; `clockcheck init --probe-writes` creates one, or set fixtures.timesheet to a closed timesheet of the target");
   }
-  const text = options.format === 'json' ? `${jsonText(document, 2)}\n` : stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
+  const text = options.format === 'json' ? `${jsonText(document, 2)}\n` : yamlPackage().stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
   if (options.out) {
     await writeFile(options.out, text, 'utf8');
     console.error(`openapi: written ${options.out}`);
