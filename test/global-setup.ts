@@ -11,7 +11,9 @@ const OUT = join(ROOT, '.devbuild');
  * .devbuild/ as `npm run build` bundles them into dist/ (scripts/bundle.mjs, with the shipped suites
  * parsed by scripts/cache-suites.mjs; no declarations, no type check: `npm run typecheck` does that),
  * and CLOCKCHECK_TEST_BIN pointing at its command, so the CLI the tests start is today's code without
- * tsx's loader in every child process (test/support/cli.ts DEV_BIN).
+ * tsx's loader in every child process (test/support/cli.ts DEV_BIN). The dependencies are inlined
+ * (--inline-packages): the tests start the command hundreds of times, each a fifth cheaper so; the
+ * package's own form is run by test/package/npm-pack.test.ts and, in CI, by the compiled selftest.
  */
 export default function setup(project: TestProject): void {
   build();
@@ -21,6 +23,6 @@ export default function setup(project: TestProject): void {
 
 function build(): void {
   rmSync(OUT, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), OUT]);
+  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), OUT, '--inline-packages']);
   execFileSync(process.execPath, [join(ROOT, 'scripts/cache-suites.mjs'), OUT]);
 }
