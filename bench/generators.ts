@@ -1,7 +1,6 @@
 import { seedContext } from '../src/properties/seed-context.ts';
 import fc from 'fast-check';
 import { PROPERTY_FAMILIES } from '../src/properties/families.ts';
-import type { GeneratorContext } from '../src/properties/family.ts';
 
 export interface GeneratorFigures {
   readonly label: string;

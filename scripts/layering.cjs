@@ -32,7 +32,7 @@ const LAYERS = [
   { folder: 'needs', what: 'what a run needs of the target: the preflight (reachable, the token\'s form), and the data its checks need, declared, counted, checked against the profile, created', imports: [...ENGINE, 'checks', 'scenarios', 'properties'] },
   { folder: 'plan', what: 'what a run will do, nothing sent: the checks selected, their requests and ETA, a budget\'s choice and admission, --last-failed', imports: [...ENGINE, 'checks', 'scenarios', 'properties', 'ratelimit', 'regressions', 'needs'] },
   { folder: 'execute', what: 'a plan run on the target: the open run (paced transport, guard, token watch, sink), the units in order, what stops a run', imports: [...ENGINE, 'webhooks', 'load', 'checks', 'scenarios', 'properties', 'ratelimit', 'needs', 'plan'] },
-  { folder: 'run', what: 'a certification: its options resolved once, its stages in order (plan, open, preflight, needs, execute), and its report', imports: [...ENGINE, 'properties', 'needs', 'plan', 'execute'] },
+  { folder: 'run', what: 'a certification: its options resolved once, its stages in order (plan, open, preflight, needs, execute), and its report', imports: [...ENGINE, 'needs', 'plan', 'execute'] },
   { folder: 'embedded', what: 'the embedded target: the reference server in this process or its own, and its profile', imports: ['contract', 'profile', 'report', 'execute', 'run'] },
   { folder: 'selftest', what: '`clockcheck selftest`: each fault of the reference catalog certified, in worker threads beside the bursts', imports: ['contract', 'profile', 'report', 'ratelimit', 'plan', 'run', 'embedded'] },
   { folder: 'init', what: '`clockcheck init`: a profile discovered from the target\'s answers', imports: [...ENGINE, 'checks', 'needs', 'execute'] },

@@ -8,7 +8,7 @@ import { paginationBlock } from '../contract/responses.ts';
 import type { RuleId } from '../contract/rules.ts';
 import { readField, snakeCase } from '../records/field-name.ts';
 import { sameMeaning } from '../records/same-meaning.ts';
-import { isSuccess, judged, requestLine, statusOf, type Judgement } from './judgement.ts';
+import { isSuccess, judged, statusOf, type Judgement } from './judgement.ts';
 import { breakRecordJudgements } from './record-judges.ts';
 import type { GradeReading } from './request-judges.ts';
 import type { Observed } from './traffic.ts';

@@ -1,4 +1,3 @@
-import type { RateLimitSetting } from '../contract/rate-limit.ts';
 
 /**
  * Rate limiters for the reference server (spec §8: at most 60 calls within ANY one-minute window).

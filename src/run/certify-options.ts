@@ -2,30 +2,25 @@ import type { Exchange } from '../client/exchange.ts';
 import { formatRateLimit } from '../contract/rate-limit.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { ProgressStream } from '../report/progress.ts';
-import type { PropertyFamily } from '../properties/family.ts';
 import type { RunBudget } from '../plan/run-budget.ts';
 import type { PlanOptions } from '../plan/plan.ts';
 import type { Interruption } from '../execute/interruption.ts';
 import type { OpenOptions } from '../execute/open.ts';
 import type { QuickPacing } from '../execute/run-settings.ts';
 
-/** What a certification is asked to do, as the CLI (or a test) writes it: the target and its access, the selection, the seed, the budgets. */
-export interface CertifyOptions {
+/**
+ * What a certification is asked to do, as the CLI (or a test) writes it: the target and its access,
+ * the selection and the generated cases (the plan's options, plan/plan.ts), the seed, the budgets.
+ */
+export interface CertifyOptions extends Omit<PlanOptions, 'pacedAt' | 'readOnly'> {
   /** `https://host[:port]`: the spec's `{base_url}`. */
   readonly origin: string;
   readonly embedded: boolean;
-  readonly profile: Profile;
   readonly token: string;
   readonly caPem?: string;
   readonly insecure: boolean;
   /** Certify an http:// target (development servers; HTTPS-ONLY then fails, as it should). */
   readonly allowPlainHttp?: boolean;
-  readonly suitesDir: string;
-  readonly suiteGlob: string;
-  /** Rule IDs, check IDs (`suite/scenario`) or suite names; empty: everything. */
-  readonly only: readonly string[];
-  /** `--skip`: the checks these names select are taken out of `only`'s (plan/selection.ts). */
-  readonly skip?: readonly string[];
   readonly readOnly: boolean;
   readonly seed: number;
   /** Where progress goes; null for none. */
@@ -34,17 +29,6 @@ export interface CertifyOptions {
   readonly replayBase: string;
   /** Called with every exchange (already redacted), e.g. for the rate-window monitor. */
   readonly onExchange?: (exchange: Exchange) => void;
-  /** Generated cases the property phase sends in all (0: no property checks). */
-  readonly budget: number;
-  /** Replays one generated case (fast-check path), with --only naming one property family. */
-  readonly path?: string;
-  /**
-   * `--last-failed`: the failing case of each property family that failed there, by family name
-   * (its fast-check path): the family replays that case alone instead of sending generated cases.
-   */
-  readonly casePaths?: Readonly<Record<string, string>>;
-  /** The property families (default: all of src/properties/families.ts). */
-  readonly families?: readonly PropertyFamily[];
   /** The run's time limit (`--max-time`); default: defaultMaxTimeMs of the plan's ETA. */
   readonly maxTimeMs?: number;
   /** `--within` / `--max-requests`: the checks that cover the most rules for the budget run (plan/budget.ts); the rest are skipped. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isRuleId, RULES, type RuleId } from '../contract/rules.ts';
 import { ruleIdSchema } from '../input/rule-id.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
 import { zodKeys } from '../input/source-issue.ts';

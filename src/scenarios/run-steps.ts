@@ -4,7 +4,7 @@ import { definiteAnswer, describeAnswer, PreconditionFailed } from '../checks/co
 import { issueText, parseArguments } from '../input/arguments.ts';
 import { createdKindOf, readCreatedId, unusableIdReason } from '../records/created-id.ts';
 import { select } from '../records/json-path.ts';
-import { recordReading, recordReadingFor } from '../records/record-reading.ts';
+import { recordReadingFor } from '../records/record-reading.ts';
 import { checkContext } from './check-context.ts';
 import { judge } from './expectations.ts';
 import type { CheckStep, Expectation, ExpectedStatus, RequestStep, Step } from './format.ts';

@@ -4,7 +4,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
 import type { CreatedResource, Finding } from '../report/model.ts';
 import { readCreatedId } from '../records/created-id.ts';
-import { recordReading, recordReadingFor } from '../records/record-reading.ts';
+import { recordReadingFor } from '../records/record-reading.ts';
 import { InternalError } from '../errors.ts';
 import { unobserved, type Judgement } from './expectations.ts';
 import type { Expectation } from './format.ts';

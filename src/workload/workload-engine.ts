@@ -4,7 +4,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { sleepUntil, within, type Clock } from '../clock.ts';
 import type { Profile } from '../profile/profile.ts';
 import { readCreatedId, unusableIdReason, type CreatedKind, type RecordId } from '../records/created-id.ts';
-import { ServedLatency, type ServedLatencyFigures } from '../load/served-latency.ts';
+import { ServedLatency } from '../load/served-latency.ts';
 import { arrivalSpanMs, arrivalTimes } from './arrival.ts';
 import type { CreatedTimesheet, FlowBodies } from './flow-bodies.ts';
 import { OperationStats } from './operation-stats.ts';

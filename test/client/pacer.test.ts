@@ -15,11 +15,6 @@ function busiestSpan(times: readonly number[], spanMs: number): number {
   return most;
 }
 
-/** Sends made in [t - spanMs, t) (written as the pacer writes it, `s + spanMs`, to match its floats). */
-function sendsBefore(times: readonly number[], t: number, spanMs: number): number {
-  return times.filter((s) => s + spanMs >= t && s < t).length;
-}
-
 describe('Pacer rule', () => {
   it('allows limit - 1 calls to count at once by default, each for a window + guard after its answer', () => {
     const clock = new FakeClock();

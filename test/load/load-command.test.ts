@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { LoadReport } from '../../src/load/load-report.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.ts';
-import { filesUnder, ROOT, runClockcheck, type CliResult } from '../support/cli.ts';
+import { filesUnder, runClockcheck, type CliResult } from '../support/cli.ts';
 import { startHoldingTarget } from './support.ts';
 
 const TOKEN = 'sEcReT-load-token_9c2e+/=';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withChange, expectRejected } from '../support/minimal-pair.ts';
-import { baselines, startTestServer, violationPairs, violationRules, type Reply, type TestServer } from '../support/reference-client.ts';
+import { baselines, startTestServer, violationPairs, type TestServer } from '../support/reference-client.ts';
 
 let t: TestServer;
 let base: ReturnType<typeof baselines>;
