@@ -52,6 +52,17 @@ export interface TransportError {
   readonly message: string;
 }
 
+/**
+ * A place where the target's answer carried a token, found before redaction: `header <name>`, a JSON
+ * pointer into the body (`body /error/headers/authorization`), or `body` when the body is no JSON.
+ * For an inbound exchange (a webhook notification) the place is in the target's request.
+ */
+export interface TokenSighting {
+  /** The token's name (NamedToken.name). */
+  readonly token: string;
+  readonly where: string;
+}
+
 export interface Exchange {
   /** Sequence number within the run, from 1. */
   readonly id: number;
@@ -70,4 +81,10 @@ export interface Exchange {
   /** Absent when no response head arrived (then `error` is set). With both `response` and `error`, the head arrived but the body did not complete (a reset, a stall, an oversize body). */
   readonly response?: ExchangeResponse;
   readonly error?: TransportError;
+  /**
+   * Where the target's side (its answer; for an inbound exchange, its request) carried one of the
+   * run's tokens before redaction (Redactor.tokenSightings): judged by SEC-TOKEN-NOT-RETURNED. Not
+   * kept in reports: the finding says where.
+   */
+  readonly tokensShown?: readonly TokenSighting[];
 }

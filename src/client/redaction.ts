@@ -1,5 +1,5 @@
 import { ClockcheckError } from '../errors.ts';
-import type { Exchange, ExchangeResponse } from './exchange.ts';
+import type { Exchange, ExchangeResponse, TokenSighting } from './exchange.ts';
 import { errorMessage } from './_internals/error-message.ts';
 import { secretForms } from './_internals/secret-forms.ts';
 
@@ -20,6 +20,12 @@ function hasLineBreak(text: string): boolean {
 
 /** What every secret is replaced with. */
 export const REDACTED = '[REDACTED]';
+
+/** A token the Redactor hides, with the name a finding calls it by (never its value). */
+export interface NamedToken {
+  readonly value: string;
+  readonly name: string;
+}
 
 /**
  * Hides the access token (§1: tokens are highly sensitive), and any other secret it is given, in
@@ -44,24 +50,51 @@ export class Redactor {
   readonly #probe: RegExp;
   /** The same in any letter case, for header names (HTTP lower-cases them, base64 forms too). */
   readonly #anyCase: RegExp;
+  /** The tokens whose sighting in an answer is a finding (TokenSighting), each with its own probe. */
+  readonly #tokens: readonly { readonly name: string; readonly probe: RegExp }[];
 
   /**
    * `others`: further secrets hidden the same way, in every form (the webhook subscription's secret,
-   * which a subscribe request carries); empty ones are ignored.
+   * which a subscribe request carries); empty ones are ignored. `tokens`: the secrets that are access
+   * tokens, by name (default: `token` alone, "the token"), hidden like the others and besides looked
+   * for in each answer (tokenSightings): a target that sends one back shows it to whoever reads its answers.
    * @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for an empty token.
    */
-  constructor(token: string, others: readonly string[] = []) {
+  constructor(token: string, others: readonly string[] = [], tokens: readonly NamedToken[] = [{ value: token, name: 'the token' }]) {
     if (token.length === 0) throw new ClockcheckError('CLOCKCHECK_INTERNAL', 'the access token is empty');
     this.#token = token;
-    const secrets = [token, ...others.filter((s) => s.length > 0)];
-    const alternatives = secrets.map((secret) => {
-      const forms = [...new Set(secretForms(secret))].sort((a, b) => b.length - a.length).join('|');
-      return secret.length < MIN_FREE_LENGTH ? `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])` : forms;
-    });
+    const named = tokens.filter((t) => t.value.length > 0);
+    const secrets = [...new Set([token, ...others.filter((s) => s.length > 0), ...named.map((t) => t.value)])];
     // Case-sensitive: the forms spell out the letter cases they allow (base64 has one).
-    this.#pattern = new RegExp(alternatives.join('|'), 'g');
+    this.#pattern = new RegExp(secrets.map(secretPattern).join('|'), 'g');
     this.#probe = new RegExp(this.#pattern.source);
     this.#anyCase = new RegExp(this.#pattern.source, 'gi');
+    this.#tokens = named.map((t) => ({ name: t.name, probe: new RegExp(secretPattern(t.value)) }));
+  }
+
+  /**
+   * Where the target's side of a raw (unredacted) exchange shows one of the tokens: the answer's
+   * header names and values and its body; for an inbound exchange (a webhook notification), the
+   * target's request. One sighting per token and place; the body's place is the JSON pointer of the
+   * first string (or key) that holds it, or `body`.
+   */
+  tokenSightings(raw: Exchange): TokenSighting[] {
+    const side = raw.direction === 'inbound' ? { headers: raw.request.headers, body: raw.request.body ?? '' } : raw.response;
+    return side === undefined ? [] : this.sightingsIn(side);
+  }
+
+  /** Where a message of the target's (its headers and body, unredacted) shows one of the tokens (tokenSightings). */
+  sightingsIn(side: { readonly headers: Readonly<Record<string, string>>; readonly body: string }): TokenSighting[] {
+    if (this.#tokens.length === 0) return [];
+    const out: TokenSighting[] = [];
+    for (const token of this.#tokens) {
+      const shows = (text: string) => revealsWith(token.probe, text);
+      for (const [name, value] of Object.entries(side.headers)) {
+        if (shows(name) || shows(name.toUpperCase()) || shows(value)) out.push({ token: token.name, where: `header ${name.replace(this.#anyCase, REDACTED)}` });
+      }
+      if (shows(side.body)) out.push({ token: token.name, where: this.text(bodyPlace(side.body, shows)) });
+    }
+    return out;
   }
 
   /** The text with every form of the token replaced; a line-wrapped base64 block that spells it, replaced whole. */
@@ -73,8 +106,7 @@ export class Redactor {
 
   /** Whether the text holds the token in any of its forms. */
   reveals(value: string): boolean {
-    if (this.#probe.test(value)) return true;
-    return hasLineBreak(value) && [...value.matchAll(WRAPPED_BASE64)].some(([block]) => this.#probe.test(block.replace(LINE_BREAKS, '')));
+    return revealsWith(this.#probe, value);
   }
 
   /** A header map with redacted values; `Authorization` is redacted whole (see the class doc). */
@@ -118,10 +150,13 @@ export class Redactor {
     return this.text(errorMessage(error));
   }
 
-  /** The exchange with its URL, headers, bodies, parsed JSON and error message redacted. */
+  /**
+   * The exchange with its URL, headers, bodies, parsed JSON and error message redacted, and where
+   * its answer showed a token (`tokensShown`, looked for only when redaction changed the answer).
+   */
   exchange(exchange: Exchange): Exchange {
     const { request, response, error } = exchange;
-    return {
+    const redacted: Exchange = {
       ...exchange,
       request: {
         method: request.method,
@@ -132,6 +167,9 @@ export class Redactor {
       ...(response === undefined ? {} : { response: this.#response(response) }),
       ...(error === undefined ? {} : { error: { code: error.code, message: this.text(error.message) } }),
     };
+    if (!answerChanged(exchange, redacted)) return redacted;
+    const sightings = this.tokenSightings(exchange);
+    return sightings.length === 0 ? redacted : { ...redacted, tokensShown: sightings };
   }
 
   #response(response: ExchangeResponse): ExchangeResponse {
@@ -160,6 +198,51 @@ export class Redactor {
 }
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/** The pattern of one secret's forms; a short one only where no letter or digit touches it. */
+function secretPattern(secret: string): string {
+  const forms = [...new Set(secretForms(secret))].sort((a, b) => b.length - a.length).join('|');
+  return secret.length < MIN_FREE_LENGTH ? `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])` : forms;
+}
+
+/** Whether the text holds what `probe` finds, also inside a line-wrapped base64 block. */
+function revealsWith(probe: RegExp, value: string): boolean {
+  if (probe.test(value)) return true;
+  return hasLineBreak(value) && [...value.matchAll(WRAPPED_BASE64)].some(([block]) => probe.test(block.replace(LINE_BREAKS, '')));
+}
+
+/** Whether redaction changed the target's side of the exchange (its answer, or an inbound request). */
+function answerChanged(raw: Exchange, redacted: Exchange): boolean {
+  const [before, after] = raw.direction === 'inbound' ? [raw.request, redacted.request] : [raw.response, redacted.response];
+  if (before === undefined || after === undefined) return false;
+  if ((before.body ?? '') !== (after.body ?? '')) return true;
+  const names = Object.keys(before.headers);
+  return names.length !== Object.keys(after.headers).length || names.some((name) => after.headers[name] !== before.headers[name]);
+}
+
+/** The place in a body that holds a secret: the JSON pointer of the first string or key that `shows`, else `body`. */
+function bodyPlace(body: string, shows: (text: string) => boolean): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return 'body';
+  }
+  const found = pointerWhere(json, '', shows);
+  return found === null ? 'body' : `body ${found === '' ? '/' : found}`;
+}
+
+function pointerWhere(value: unknown, at: string, shows: (text: string) => boolean): string | null {
+  if (typeof value === 'string') return shows(value) ? at : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (shows(key)) return here;
+    const inner = pointerWhere(item, here, shows);
+    if (inner !== null) return inner;
+  }
+  return null;
+}
 
 function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase());

@@ -63,6 +63,10 @@ export const RULES = [
   rule('AUTH-HEADER-RAW', '5.2', 'auth', 'spec', 'The token is sent as `Authorization: <ACCESS_TOKEN>`, the raw token with no scheme, and is accepted in that form.'),
   rule('AUTH-STATUS', '5, 7', 'auth', 'profile', 'The status of a refused authentication (spec: not shown; default: any 4xx other than 429, profile may require e.g. 401).'),
 
+  // §1, §2.2, §5: secrets an answer never carries (the spec states the sensitivity; the rest is security practice, said in each statement)
+  rule('SEC-TOKEN-NOT-RETURNED', '1, 5.5', 'auth', 'spec', 'Tokens are treated as highly sensitive (§1): no answer of the target (body or header, success or error, any route) and no webhook notification carries an access token a request was served with, in any encoding. §1 states the sensitivity; that no answer carries a token is security practice (an echoed header or a debug error page hands it to every log, cache and proxy that sees the answer). A never-issued token sent back leaks nothing and is not judged.'),
+  rule('SEC-PASSWORD-NOT-RETURNED', '2.2, 1', 'password', 'spec', 'A password is input only (§2.2 lists it among the fields a create or edit accepts; the user record is not shown): the answer of an accepted user create or edit does not carry the password it sent, in any encoding, and no user record carries a non-null `password` (its hash included). That it is never sent back is security practice (OWASP API3:2023, excessive data exposure), not the spec\'s wording. A refused password sent back is not judged.'),
+
   // §9: versioning
   rule('VER-PUBLIC-PATH', '9, 1', 'versioning', 'spec', 'Documented operations live under `{base_url}/api/public` with no version label.'),
   rule('VER-VERSIONED-PATH', '9', 'versioning', 'profile', 'When versioning is in use, `/api/{api-version}/{resource}` serves the same resources (version labels: not shown; the profile names them).'),

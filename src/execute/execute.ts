@@ -79,6 +79,8 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates,
     results.push(retainResult(applyWaivers(transport.monitor.check(checks.profile.rate_limit.limit, plan.pacedAt.windowMs, `${checks.replayBase} --only rate-limit`), checks.profile)));
   }
   if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${checks.replayBase} --only ${CREATED_IDS_CHECK_ID}`), checks.profile));
+  if (plan.secrets.length > 0) run.observeNotifications();
+  for (const id of plan.secrets) results.push(applyWaivers(run.secrets.check(id, `${checks.replayBase} --only ${id}`), checks.profile));
   return { results, stopped: executed.stopped, internalError: executed.internalError };
 }
 

@@ -1,5 +1,6 @@
 import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from '../records/created-ids.ts';
+import { SecretsWatch } from '../records/secrets-watch.ts';
 import { ReadBackWatch } from '../records/read-back/read-back-watch.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
@@ -52,6 +53,10 @@ export interface OpenRun {
   readonly ledger: Ledger;
   /** ID-INTEGER over every create answer of the run (created-ids.ts). */
   readonly createdIds: CreatedIdWatch;
+  /** SEC-TOKEN-NOT-RETURNED and SEC-PASSWORD-NOT-RETURNED over every answer of the run (secrets-watch.ts). */
+  readonly secrets: SecretsWatch;
+  /** Hands the webhook notifications the sink got so far to the secrets watch (once, before its verdict). */
+  observeNotifications(): void;
   /** What the run wrote, read back at its end (read-back.ts). */
   readonly readBack: ReadBackWatch;
   readonly unique: UniqueValues;
@@ -111,6 +116,8 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
   });
   const createdIds = new CreatedIdWatch(profile);
   transport.tap((exchange) => createdIds.observe(exchange));
+  const secrets = new SecretsWatch(profile);
+  if (plan.secrets.length > 0) transport.tap((exchange) => secrets.observe(exchange));
   const readBack = new ReadBackWatch(profile);
   transport.tap((exchange) => readBack.observe(exchange, currentCheck()));
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
@@ -134,6 +141,10 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
     madeWebhookSecret,
     ledger: new Ledger(),
     createdIds,
+    secrets,
+    observeNotifications: () => {
+      for (const delivery of sink?.sink.deliveries ?? []) secrets.observe(sink!.exchangeOf(delivery));
+    },
     readBack,
     unique: uniqueValues(),
     notes: [...(choice ? [budgetNote(choice)] : []), ...options.notes],

@@ -3,6 +3,8 @@ import { breakCreateJudgements, listJudgements } from './list-judges.ts';
 import { createdIdJudgements, userDefaultJudgements } from './record-judges.ts';
 import { requestRuleJudgements, type GradeReading } from './request-judges.ts';
 import type { Observed } from './traffic.ts';
+import { passwordVerdicts, tokenVerdicts } from '../records/secrets-returned.ts';
+import { recordReadingFor } from '../records/record-reading.ts';
 
 const DATE_RANGE = /^(\d{4})-(\d{2})-(\d{2}),(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -87,6 +89,17 @@ function limitBodyJudgements(o: Observed, reading: GradeReading): Judgement[] {
   return [judged(o, 'RATE-LIMIT-BODY', o.responseBody.text.includes(text), `a 429 body with "${text}" (profile)`, o.responseBody.text.slice(0, 80))];
 }
 
+/**
+ * SEC-TOKEN-NOT-RETURNED, SEC-PASSWORD-NOT-RETURNED (§1, §2.2): the one-exchange judges a run applies
+ * to every answer (records/secrets-returned.ts). A token in an answer fails whatever the request; an
+ * answer passes the token rule only when its request carried a token to leak.
+ */
+function secretJudgements(o: Observed, reading: GradeReading): Judgement[] {
+  const tokens = tokenVerdicts(o.exchange).filter((v) => !v.ok || o.credential.form === 'raw' || o.credential.form === 'scheme');
+  const passwords = passwordVerdicts(o.exchange, recordReadingFor(reading.profile, o.exchange.request.url));
+  return [...tokens, ...passwords].map((v) => judged(o, v.ruleId, v.ok, v.expected, v.actual));
+}
+
 /** Everything one recorded exchange shows by itself, rule by rule. */
 export function exchangeJudgements(o: Observed, reading: GradeReading): Judgement[] {
   if (o.noResponse !== undefined) return [];
@@ -103,5 +116,6 @@ export function exchangeJudgements(o: Observed, reading: GradeReading): Judgemen
     ...breakCreateJudgements(o),
     ...userDefaultJudgements(o, reading),
     ...createdIdJudgements(o, reading),
+    ...secretJudgements(o, reading),
   ];
 }

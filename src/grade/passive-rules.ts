@@ -12,6 +12,8 @@ export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
   'HEAD-SUPPORTED': 'a HEAD request to the API',
   'HEAD-PARITY': 'a HEAD and a GET of the same URL within a minute',
   'ID-INTEGER': 'a user, schedule or timesheet create answered 2xx with the ID of its record',
+  'SEC-TOKEN-NOT-RETURNED': 'an answer to a request sent with a token (a token an answer carries fails it, whatever the request)',
+  'SEC-PASSWORD-NOT-RETURNED': 'a user create or edit with a password answered 2xx, or a 2xx answer carrying user records',
   'SCH-ASSIGNED-BY-REQUIRED': 'a schedule create without assigned_by',
   'SCH-TITLE-REQUIRED': 'a schedule create without title',
   'SCH-REPEAT-REQUIRED': 'a schedule create without repeat',

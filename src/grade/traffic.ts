@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Exchange, HttpMethod } from '../client/exchange.ts';
-import { Redactor } from '../client/redaction.ts';
+import { REDACTED, Redactor, type NamedToken } from '../client/redaction.ts';
 import { operationFor, type OperationModel } from '../contract/operations.ts';
 import { headerValue, requestBody, responseBody, type HarEntry, type RecordedBody } from './har-input.ts';
 
@@ -72,6 +72,26 @@ export function recordedSecrets(entries: readonly HarEntry[], envToken: string |
   return [...secrets].filter((s) => s.length >= 4);
 }
 
+/**
+ * The tokens a recording's requests were served with (an answer that is no refusal of the token:
+ * not 401, 403 or 429, and not missing), each named by its fingerprint, and the environment's token:
+ * the ones an answer must never carry (SEC-TOKEN-NOT-RETURNED). A token that was refused was never
+ * issued, and an answer that sends it back leaks nothing.
+ */
+export function servedTokens(entries: readonly HarEntry[], envToken: string | undefined): NamedToken[] {
+  const tokens = new Map<string, string>();
+  if (envToken) tokens.set(envToken, "the environment's token");
+  for (const entry of entries) {
+    const status = entry.response.status;
+    const value = headerValue(entry.request.headers, 'authorization')?.trim();
+    // A recording clockcheck wrote holds `[REDACTED]` where the token was: no token to look for.
+    if (value === undefined || value.includes(REDACTED) || status === 0 || [401, 403, 429].includes(status)) continue;
+    const bare = value.replace(/^[A-Za-z][A-Za-z0-9-]*\s+/, '');
+    if (bare.length >= 4 && !tokens.has(bare)) tokens.set(bare, `the token ${fingerprint(bare)} (a fingerprint) the recording was served with`);
+  }
+  return [...tokens].map(([value, name]) => ({ value, name }));
+}
+
 /** A short fingerprint of a credential, to tell tokens apart in a report without showing one. */
 function fingerprint(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 8);
@@ -106,6 +126,16 @@ function headerMap(list: readonly { name: string; value: string }[], redactor: R
   return redacted;
 }
 
+/** A recorded header list as a map (names lower-cased, repeats joined), unredacted: for looking for tokens, never kept. */
+function rawHeaders(list: readonly { name: string; value: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const name = h.name.toLowerCase();
+    if (!name.startsWith(':')) out[name] = out[name] === undefined ? h.value : `${out[name]}, ${h.value}`;
+  }
+  return out;
+}
+
 /** One entry as clockcheck's exchange: redacted as every artifact is. */
 function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody; response: RecordedBody }, json: unknown, redactor: Redactor): Exchange {
   const startMs = Date.parse(entry.startedDateTime);
@@ -120,7 +150,8 @@ function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody
   if (entry.response.status === 0) return { ...base, error: { code: 'OTHER', message: redactor.text(entry.response._error ?? 'no response recorded') } };
   const body = bodies.response.known ? redactor.text(bodies.response.text) : '';
   const response = { status: entry.response.status, headers: headerMap(entry.response.headers, redactor), body, bodyBytes: bodies.response.known ? bodies.response.bytes : 0, bodyTruncated: false };
-  return { ...base, response: json === undefined ? response : { ...response, json: redactor.json(json) } };
+  const shown = redactor.sightingsIn({ headers: rawHeaders(entry.response.headers), body: bodies.response.known ? bodies.response.text : '' });
+  return { ...base, response: json === undefined ? response : { ...response, json: redactor.json(json) }, ...(shown.length === 0 ? {} : { tokensShown: shown }) };
 }
 
 /**
@@ -130,7 +161,7 @@ function exchangeOf(entry: HarEntry, id: number, bodies: { request: RecordedBody
  */
 export function apiTraffic(entries: readonly HarEntry[], options: { readonly apiPrefix: string; readonly host?: string; readonly envToken?: string }): Traffic {
   const secrets = recordedSecrets(entries, options.envToken);
-  const redactor = new Redactor(secrets[0] ?? 'clockcheck-no-secret-in-this-recording', secrets.slice(1));
+  const redactor = new Redactor(secrets[0] ?? 'clockcheck-no-secret-in-this-recording', secrets.slice(1), servedTokens(entries, options.envToken));
   const prefix = options.apiPrefix.replace(/\/+$/, '');
   const observed: Observed[] = [];
   const hosts = new Set<string>();

@@ -1,5 +1,6 @@
 import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { SECRETS_CHECK_RULES, type SecretsCheckId } from '../records/secrets-watch.ts';
 import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
 import { censusLists } from '../needs/census.ts';
@@ -31,6 +32,8 @@ export interface PlanParts {
   readonly rateLimit: (id: RateLimitCheckId) => boolean;
   readonly monitor: boolean;
   readonly createdIds: boolean;
+  /** The run-wide watches of the secrets answers never carry that are selected (secrets-watch.ts). */
+  readonly secrets: readonly SecretsCheckId[];
   readonly readBack: boolean;
   readonly userSequences: boolean;
   readonly tokenFormCheck: boolean;
@@ -84,6 +87,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
     ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
     ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
+    ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
   ];
   checks.push(...afterFamilies(parts, checks));
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
@@ -101,6 +105,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, at: rateLimitIds.length > 0 ? start.at : null, variants: phaseVariants(profile, selected, start.pacedAfter) },
     monitor: parts.monitor,
     createdIds: parts.createdIds,
+    secrets: parts.secrets,
     readBack: { on: parts.readBack, requests: checks.find((c) => c.id === READ_BACK_CHECK_ID)?.requests ?? 0 },
     userSequences: parts.userSequences,
     tokenFormCheck: parts.tokenFormCheck,

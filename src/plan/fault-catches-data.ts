@@ -26,6 +26,8 @@ export const FITTED_CATCHES: Readonly<Record<string, readonly string[]>> = {
   "rate-limit/monitor": ["rate-limit-clock-window"],
   "rate-limit/reset": ["rate-limit-never-resets"],
   "rate-limit/sliding": ["rate-limit-clock-window"],
+  "records/passwords-not-returned": ["user-password-hash-shown"],
+  "records/tokens-not-returned": ["debug-error-echoes-headers"],
   "schedules/all-day-needs-no-times": ["all-day-times-required-anyway"],
   "schedules/create-required-fields": ["color-not-required"],
   "schedules/daily-turned-weekly": ["weekly-weeks-not-required"],

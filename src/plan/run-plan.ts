@@ -5,6 +5,7 @@ import type { Profile } from '../profile/profile.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import type { RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
+import type { SecretsCheckId } from '../records/secrets-watch.ts';
 
 // The run as planned (plan.ts makes it, budget.ts restricts it, execute/ runs it): its checks, their
 // requests and waits, the rate-limit phase's place and variants, and the pace of its calls.
@@ -83,6 +84,8 @@ export interface RunPlan {
   readonly monitor: boolean;
   /** Whether the run-wide watch of created records' IDs (ID-INTEGER) is reported. */
   readonly createdIds: boolean;
+  /** The run-wide watches of the secrets answers never carry that are reported (secrets-watch.ts). */
+  readonly secrets: readonly SecretsCheckId[];
   /** Whether what the run writes is read back at its end (STORE-*), and the requests planned for it. */
   readonly readBack: { readonly on: boolean; readonly requests: number };
   /** Whether the stateful family (properties/user-sequences) runs, after the other families. */

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { SECRETS_CHECK_RULES } from '../records/secrets-watch.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { InternalError, UsageError } from '../errors.ts';
@@ -17,13 +18,15 @@ import { TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
 /**
  * The checks a run has besides its scenarios and property families, with the rules each names:
  * the preflight's token form, the rate-limit phase's checks, the run-wide rate monitor and the
- * watch of the IDs create answers give (created-ids.ts), and the read-back of what the run wrote (read-back.ts).
+ * watch of the IDs create answers give (created-ids.ts), the watch of the secrets answers never carry
+ * (secrets-watch.ts), and the read-back of what the run wrote (read-back.ts).
  */
 export const BUILTIN_CHECKS: Readonly<Record<string, readonly RuleId[]>> = {
   [TOKEN_FORM_CHECK_ID]: ['AUTH-HEADER-RAW'],
   ...Object.fromEntries(Object.entries(RATE_LIMIT_CHECKS).map(([id, check]) => [id, check.rules])),
   [MONITOR_CHECK_ID]: ['RATE-LIMIT-CAP'],
   [CREATED_IDS_CHECK_ID]: ['ID-INTEGER'],
+  ...SECRETS_CHECK_RULES,
   [READ_BACK_CHECK_ID]: READ_BACK_RULES,
   [USER_SEQUENCES_ID]: USER_SEQUENCES_RULES,
 };

@@ -67,6 +67,16 @@ function refuseMediaType(ctx: ServerContext, text: string, contentType: string |
   return text;
 }
 
+/**
+ * Under `debug-error-echoes-headers`: an error answer of a served token (not the 401 of a refused one)
+ * carries a debug block with the request's method, URL and headers, Authorization included: a
+ * framework's debug mode left on in production.
+ */
+function debugged(ctx: ServerContext, answer: ApiResponse, req: IncomingMessage): ApiResponse {
+  if (!ctx.fault('debug-error-echoes-headers') || answer.status === 401 || answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body)) return answer;
+  return { ...answer, body: { ...answer.body, debug: { method: req.method, url: req.url, headers: req.headers } } };
+}
+
 /** Splits `/api/{public|version}/rest` into the API-relative path, or null when no prefix matches. */
 function apiPath(pathname: string, labels: ReadonlySet<string>): string | null {
   const match = /^\/api\/([^/]+)(\/.*)?$/.exec(pathname);
@@ -152,7 +162,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       respond({ ...response, status: headStatus });
     } catch (error) {
       if (error instanceof ApiError) {
-        const answer = ctx.dialect.error(error);
+        const answer = debugged(ctx, ctx.dialect.error(error), req);
         respond({ ...answer, status: method === 'HEAD' && ctx.fault('head-status-mismatch') ? 200 : answer.status });
         return;
       }

@@ -181,6 +181,11 @@ export const FAULTS = [
   fault('last-page-extra-when-exact', 'PAG-BLOCK-CONSISTENT', 'scenario', 'last_page is floor(total / per_page) + 1: one page too many, an empty one, when the page size divides the total exactly.'),
   fault('filter-active-false-ignored', 'USR-LIST-FILTER-ACTIVE', 'scenario', 'The `active` filter works for 1 only: active=0 (a falsy value) lists every user.'),
   fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
+
+  // secrets an answer never carries (§1, §2.2; issue 49). New faults go at the end: the budget's fitted half is every other fault of this list (plan/fault-catches.ts)
+  fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's method, URL and headers, the Authorization header included (a framework's debug mode left on in production): every refused write hands out the token."),
+  fault('user-password-echoed', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', 'The answer of a user create or edit is built from the request body merged over the record (a serializer fed the input): the password the write sent comes back in it.'),
+  fault('user-password-hash-shown', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', "User records carry `password`, the stored hash: the model's hidden-fields list forgot the column, so every answer that shows a user shows it."),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

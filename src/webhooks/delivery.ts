@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readNotification, verifySignature, type NotificationForm, type NotificationReading } from '../contract/webhook-notification.ts';
 import type { Redactor } from '../client/redaction.ts';
+import type { TokenSighting } from '../client/exchange.ts';
 
 /** One notification the sink received (a POST of JSON within the size limit). */
 export interface Delivery {
@@ -18,6 +19,8 @@ export interface Delivery {
   readonly payload: { readonly ok: true } | { readonly ok: false; readonly why: string };
   /** The status the sink answered. */
   readonly status: number;
+  /** Where the notification carried a token of the run's before redaction (Redactor.sightingsIn): SEC-TOKEN-NOT-RETURNED. */
+  readonly tokensShown?: readonly TokenSighting[];
 }
 
 /** How the sink reads a delivery: the form, the subscription's secret (none: not checked), the status it answers. */
@@ -64,8 +67,10 @@ export function readDelivery(id: number, req: IncomingMessage, body: string, jso
  */
 export function redactedDelivery(delivery: Delivery, redactor: Redactor): Delivery {
   const { signature, payload } = delivery;
+  const shown = redactor.sightingsIn(delivery);
   return {
     ...delivery,
+    ...(shown.length === 0 ? {} : { tokensShown: shown }),
     path: redactor.text(delivery.path),
     headers: redactor.headers(delivery.headers),
     body: redactor.text(delivery.body),

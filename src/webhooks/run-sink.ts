@@ -112,6 +112,7 @@ function deliveryExchange(delivery: Delivery, url: string, id: number): Exchange
     durationMs: 0,
     request: { method: 'POST', url, headers: delivery.headers, body: delivery.body },
     response: { status: delivery.status, headers: { 'content-type': 'application/json' }, body: answer, bodyBytes: Buffer.byteLength(answer), bodyTruncated: false },
+    ...(delivery.tokensShown === undefined ? {} : { tokensShown: delivery.tokensShown }),
   };
 }
 

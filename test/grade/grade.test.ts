@@ -193,6 +193,32 @@ describe('what a recorded exchange shows', () => {
   });
 });
 
+describe('secrets an answer never carries (SEC-TOKEN-NOT-RETURNED, SEC-PASSWORD-NOT-RETURNED)', () => {
+  it('fails an answer that sends back the token a request was served with, at its place and without the token; a refused token sent back is no leak', async () => {
+    const leak = await grade([
+      entry({ url: '/users', status: 200, response: page([]) }),
+      entry({ method: 'POST', url: '/users', body: { first_name: 'A' }, status: 422, response: { message: 'invalid', debug: { headers: { authorization: TOKEN } } } }),
+    ]);
+    expect(leak.verdict('SEC-TOKEN-NOT-RETURNED')).toBe('failed');
+    const finding = JSON.stringify(leak.tallies.get('SEC-TOKEN-NOT-RETURNED'));
+    expect(finding).toContain('body at /debug/headers/authorization of the 422 answer to POST /api/public/users');
+    expect(finding).not.toContain(TOKEN);
+    const refused = await grade([
+      entry({ url: '/users', status: 200, response: page([]) }),
+      entry({ url: '/users', headers: { authorization: 'never-issued-9f2c' }, status: 401, response: { message: 'bad token never-issued-9f2c' } }),
+    ]);
+    expect(refused.verdict('SEC-TOKEN-NOT-RETURNED')).toBe('passed');
+  });
+
+  it('fails a user create whose answer carries the password it sent, and a user list that carries a password', async () => {
+    const user = { first_name: 'Ada', last_name: 'L', email: 'ada@example.test', password: 'Sekr3t!x' };
+    expect((await grade([entry({ method: 'POST', url: '/users', body: user, status: 201, response: { id: 5, ...user } })])).verdict('SEC-PASSWORD-NOT-RETURNED')).toBe('failed');
+    expect((await grade([entry({ url: '/users', status: 200, response: page([{ id: 5, first_name: 'Ada', password: '$2y$10$abc' }]) })])).verdict('SEC-PASSWORD-NOT-RETURNED')).toBe('failed');
+    const { password: _, ...shown } = user;
+    expect((await grade([entry({ method: 'POST', url: '/users', body: user, status: 201, response: { id: 5, ...shown } })])).verdict('SEC-PASSWORD-NOT-RETURNED')).toBe('passed');
+  });
+});
+
 it('judges at least 30 rules from traffic alone', () => {
   expect(passiveCoverage().passive).toBeGreaterThanOrEqual(30);
 });

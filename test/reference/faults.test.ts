@@ -162,6 +162,11 @@ const PROBES: Record<FaultName, Probe> = {
   'auth-any-token': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: 'not-the-token' })).status },
   'auth-bearer-only': { clean: 200, probe: (t) => status(t, 'GET', '/users') },
 
+  // secrets an answer never carries
+  'debug-error-echoes-headers': { clean: false, probe: async (t) => JSON.stringify((await user(t, { employee_code: '12' })).json).includes(t.server.token) },
+  'user-password-echoed': { clean: false, probe: async (t) => JSON.stringify((await user(t, { password: 'Echo-Me-9' })).json).includes('Echo-Me-9') },
+  'user-password-hash-shown': { clean: undefined, probe: async (t) => (await t.call('GET', `/users?search=employee@seed`)).json.items[0]?.password?.slice(0, 7) },
+
   // transport
   'plain-http-served': { clean: false, probe: plainHttpLeaks },
   'malformed-json-500': { clean: 400, probe: async (t) => (await t.call('POST', '/users', { rawBody: '{"first_name": ' })).status },

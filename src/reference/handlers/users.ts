@@ -14,10 +14,16 @@ import { storedUserFields } from '../stored-form.ts';
 
 const SORTABLE = sortable(['id', 'first_name', 'last_name', 'email', 'role_id', 'created_at']);
 
-/** The user as returned: everything but the password hash. */
-export function publicUser(user: UserRecord): Omit<UserRecord, 'password_hash'> {
-  const { password_hash: _, ...rest } = user;
-  return rest;
+/**
+ * The user as returned: everything but the password hash. Under `user-password-hash-shown` the hash
+ * comes back as `password` (the model's hidden-fields list forgot the column); under
+ * `user-password-echoed` a write's answer carries the password its body sent (`sent`: the answer is
+ * built from the request merged over the record).
+ */
+export function publicUser(ctx: ServerContext, user: UserRecord, sent?: Record<string, unknown>): Omit<UserRecord, 'password_hash'> & { password?: string } {
+  const { password_hash: hash, ...rest } = user;
+  if (sent !== undefined && typeof sent.password === 'string' && ctx.fault('user-password-echoed')) return { ...rest, password: sent.password };
+  return ctx.fault('user-password-hash-shown') && hash ? { ...rest, password: hash } : rest;
 }
 
 /** Spec violations, minus the ones a switched-on fault stops checking. */
@@ -106,7 +112,7 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
   ctx.notify('users', user.id, 'created');
   staleLists.get(ctx)?.clear();
   // The answer shows what was written; a stored-form fault shows only when the user is read again (stored-form.ts).
-  return ctx.dialect.created('user', publicUser({ ...written, id: user.id }), 'User created successfully.');
+  return ctx.dialect.created('user', publicUser(ctx, { ...written, id: user.id }, body), 'User created successfully.');
 }
 
 /**
@@ -130,7 +136,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
   const updatedAt = ctx.timestamp();
   const user = ctx.users.replace({ ...base, ...storedUserFields(ctx, acceptedFields(body), 'edit'), id: stored.id, updated_at: updatedAt });
   ctx.notify('users', user.id, 'updated');
-  return ctx.dialect.updated('user', publicUser({ ...base, ...acceptedFields(body), id: stored.id, updated_at: updatedAt }), 'User updated successfully.');
+  return ctx.dialect.updated('user', publicUser(ctx, { ...base, ...acceptedFields(body), id: stored.id, updated_at: updatedAt }, body), 'User updated successfully.');
 }
 
 /** Under `user-list-stale-after-edit`: GET /users answers kept per query, cleared by a create and not by an edit. */
@@ -161,7 +167,7 @@ function listUsersNow(ctx: ServerContext, request: ApiRequest) {
     const needle = list.search.toLowerCase();
     users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
   }
-  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(u)))));
+  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(ctx, u)))));
 }
 
 export function userRoutes(router: Router, ctx: ServerContext): void {
