@@ -8,6 +8,8 @@ export interface TargetAccess {
   readonly origin: string;
   /** From the profile's `token_env` (default CLOCKCHECK_TOKEN); never from the command line. */
   readonly token: string;
+  /** From the profile's `second_company.token_env`, when it names one; never from the command line. */
+  readonly secondToken: string | undefined;
   readonly caPem: string | undefined;
   readonly caFile: string | undefined;
   readonly insecure: boolean;
@@ -17,6 +19,20 @@ export interface TargetAccessOptions {
   readonly ca?: string | undefined;
   readonly insecure: boolean;
   readonly allowHttp: boolean;
+}
+
+/**
+ * The second company's token, from the environment variable the profile's `second_company.token_env`
+ * names; undefined without one.
+ * @throws UsageError when the variable is unset, or holds the first company's token.
+ */
+export function secondToken(profile: Profile, token: string): string | undefined {
+  const env = profile.second_company?.token_env;
+  if (env === undefined) return undefined;
+  const value = process.env[env];
+  if (!value) throw new UsageError(`set ${env} to the second company's administrator token (second_company.token_env in the profile), or remove second_company to certify one company`);
+  if (value === token) throw new UsageError(`${env} holds the same token as ${profile.token_env}: second_company.token_env names a token of another company`);
+  return value;
 }
 
 /**
@@ -42,6 +58,7 @@ export async function resolveTargetAccess(target: string, profile: Profile, opti
   return {
     origin: url.origin,
     token,
+    secondToken: secondToken(profile, token),
     caPem: caFile ? await readPemFile(caFile) : undefined,
     caFile,
     insecure: options.insecure || profile.tls.insecure,

@@ -1,7 +1,7 @@
 import { buildConnector, Pool } from 'undici';
 import { CertificatePin } from '../tls/certificate-pin.ts';
 import { MAX_HEADER_BYTES } from './connection-bounds.ts';
-import { ClockcheckError } from '../errors.ts';
+import { ClockcheckError, InternalError } from '../errors.ts';
 import type { Exchange, HttpMethod, ExchangeRequest } from './exchange.ts';
 import type { Pacer } from './pacer.ts';
 import { Redactor } from './redaction.ts';
@@ -31,6 +31,8 @@ export interface TargetClientOptions {
   readonly token: string;
   /** Other secrets redacted from every exchange like the token (the webhook subscription's secret). */
   readonly secrets?: readonly string[];
+  /** A second company's administrator token (the profile's `second_company`), sent by requests with `auth: 'second-token'`; redacted and looked for in answers like the token. */
+  readonly secondToken?: string;
   /**
    * `caPem` replaces the system trust store (like `curl --cacert`); `insecure` skips certificate
    * verification altogether and wins over `caPem`.
@@ -69,7 +71,7 @@ export interface TargetClientOptions {
  * token exactly as §5.2 sends it, whatever the scheme; `bearer-token`: `Bearer <token>`; `none`: no
  * Authorization header; `{raw}`: this exact value (e.g. a wrong token).
  */
-export type RequestAuth = 'token' | 'raw-token' | 'bearer-token' | 'none' | { readonly raw: string };
+export type RequestAuth = 'token' | 'second-token' | 'raw-token' | 'bearer-token' | 'none' | { readonly raw: string };
 
 /** How the token is written in `Authorization`: as §5.2 says (`raw`), or behind a `Bearer` scheme. */
 export type TokenScheme = 'raw' | 'bearer';
@@ -126,7 +128,8 @@ export class TargetClient {
     }
     this.#options = options;
     this.#prefix = options.apiPrefix.replace(/\/+$/, '');
-    this.#redactor = new Redactor(options.token, options.secrets);
+    const second = options.secondToken === undefined ? [] : [{ value: options.secondToken, name: "the second company's token" }];
+    this.#redactor = new Redactor(options.token, [...(options.secrets ?? []), ...second.map((t) => t.value)], [{ value: options.token, name: 'the token' }, ...second]);
     this.#bounds = {
       origin: this.origin,
       redactor: this.#redactor,
@@ -169,8 +172,14 @@ export class TargetClient {
   }
 
   /** The Authorization value of the token in `scheme` (for senders outside this client, e.g. bursts). */
-  authorization(scheme: TokenScheme = this.#scheme): string {
-    return scheme === 'bearer' ? `Bearer ${this.#options.token}` : this.#options.token;
+  authorization(scheme: TokenScheme = this.#scheme, token: string = this.#options.token): string {
+    return scheme === 'bearer' ? `Bearer ${token}` : token;
+  }
+
+  /** The second company's token, for a request that names it. @throws InternalError when the client has none. */
+  #secondToken(): string {
+    if (this.#options.secondToken === undefined) throw new InternalError("a request asked for the second company's token, and the client has none: the plan runs the isolation checks only with second_company");
+    return this.#options.secondToken;
   }
 
   /** The redactor of this client's token, for redacting anything else that goes into a report. */
@@ -262,6 +271,7 @@ export class TargetClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     const auth = request.auth ?? 'token';
     if (auth === 'token') headers.authorization = this.authorization();
+    else if (auth === 'second-token') headers.authorization = this.authorization(this.#scheme, this.#secondToken());
     else if (auth === 'raw-token') headers.authorization = this.authorization('raw');
     else if (auth === 'bearer-token') headers.authorization = this.authorization('bearer');
     else if (auth !== 'none') headers.authorization = auth.raw;

@@ -100,6 +100,7 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
     origin: access.origin,
     profile,
     token: access.token,
+    secondToken: access.secondToken,
     caPem: access.caPem,
     insecure: access.insecure,
     allowPlainHttp: access.allowPlainHttp,

@@ -12,6 +12,8 @@ export interface TargetAccess {
   /** `https://host[:port]`: the spec's `{base_url}`. */
   readonly origin: string;
   readonly token: string;
+  /** A second company's administrator token (the profile's `second_company.token_env`): the isolation checks send as that company. */
+  readonly secondToken?: string;
   readonly caPem?: string;
   readonly insecure: boolean;
   /** Certify an http:// target (development servers; HTTPS-ONLY then fails, as it should). */

@@ -30,6 +30,8 @@ export interface RunTransportOptions {
   readonly token: string;
   /** Other secrets redacted like the token (the webhook subscription's secret). */
   readonly secrets?: readonly string[];
+  /** A second company's token (the profile's `second_company`), for the isolation checks' requests. */
+  readonly secondToken?: string | undefined;
   readonly caPem?: string | undefined;
   readonly insecure: boolean;
   readonly allowPlainHttp: boolean;
@@ -81,6 +83,7 @@ export class RunTransport {
       apiPrefix: profile.api_prefix,
       token: options.token,
       ...(options.secrets ? { secrets: options.secrets } : {}),
+      ...(options.secondToken === undefined ? {} : { secondToken: options.secondToken }),
       tls: this.#tls(),
       allowPlainHttp: options.allowPlainHttp,
       timeouts: clientTimeouts(profile),
@@ -179,7 +182,7 @@ export class RunTransport {
       origin: this.client.origin,
       apiPrefix: profile.api_prefix,
       token: this.#options.token,
-      ...(this.#options.secrets ? { secrets: this.#options.secrets } : {}),
+      ...(this.#options.secrets || this.#options.secondToken ? { secrets: [...(this.#options.secrets ?? []), ...(this.#options.secondToken ? [this.#options.secondToken] : [])] } : {}),
       authorization: this.client.authorization(),
       tls: { ...this.#tls(), ...(this.client.certificatePin ? { pin: this.client.certificatePin } : {}) },
       requests,

@@ -81,6 +81,16 @@ export const profileSchema = z.strictObject({
     })
     .prefault({})
     .describe("The target's own records the checks use; a check that needs one absent is skipped with the reason."),
+  second_company: z
+    .strictObject({
+      token_env: envName.describe("The environment variable that holds an administrator token of a second company on the same server (never the token itself, never on the command line): the isolation checks (ISO-*) read and write as each company and require that neither reaches the other's records (§1, §5.5)."),
+      rate_limit: z.enum(['shared', 'per-token']).default('shared').describe("§8 counts all requests; whether the two companies' tokens share one window is not shown. `shared`: the second company's calls are paced in the first's window; `per-token`: each token has a window of its own (`init` tells them apart where the target sends rate-limit headers)."),
+      foreign_ids: z.enum(['either', 'as-missing', 'refused']).default('either').describe("How a request naming another company's record is answered: `as-missing`, exactly as an ID that never existed (no existence oracle, OWASP's advice); `refused`, with a refusal of its own such as 403; `either` (default): any 4xx."),
+      ids: z.enum(['unknown', 'global']).default('unknown').describe("Whether record IDs come from one sequence across companies (`global`): then a probe may name the other company's schedule by ID, which no read can show names nothing of the caller's own (§4.1 has no schedule read). `unknown` (default): only IDs a read showed to be none of the caller's are probed."),
+      break_rule_id: id.optional().describe("A break rule of the second company, for its break (default: one its breaks list shows; without either, the break checks are skipped)."),
+    })
+    .optional()
+    .describe("A second company's administrator token, for the isolation checks between companies (OWASP API1:2023). Without it they are skipped and the run says isolation was not certified."),
   status_codes: z
     .strictObject({
       create: status('a create'),

@@ -17,6 +17,8 @@ export interface CertifyOptions extends Omit<PlanOptions, 'pacedAt' | 'readOnly'
   readonly origin: string;
   readonly embedded: boolean;
   readonly token: string;
+  /** A second company's administrator token (the profile's `second_company.token_env`), for the isolation checks. */
+  readonly secondToken?: string;
   readonly caPem?: string;
   readonly insecure: boolean;
   /** Certify an http:// target (development servers; HTTPS-ONLY then fails, as it should). */
@@ -105,7 +107,7 @@ export function resolveCertification(options: CertifyOptions): Certification {
     },
     runBudget: options.runBudget,
     opening: {
-      access: { origin: options.origin, token: options.token, insecure: options.insecure, allowPlainHttp: options.allowPlainHttp ?? false, embedded: options.embedded, ...optional('caPem'), ...optional('webhookSecret'), ...optional('onExchange') },
+      access: { origin: options.origin, token: options.token, insecure: options.insecure, allowPlainHttp: options.allowPlainHttp ?? false, embedded: options.embedded, ...optional('caPem'), ...optional('secondToken'), ...optional('webhookSecret'), ...optional('onExchange') },
       checks: { profile, seed: options.seed, replayBase: options.replayBase, readOnly: options.readOnly, budget: options.budget, ...optional('path'), ...optional('casePaths') },
       limits: { ...optional('maxTimeMs'), ...optional('runBudget'), ...optional('interruption') },
       progress: options.progress,

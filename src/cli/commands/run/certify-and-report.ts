@@ -22,6 +22,8 @@ import { writeRunReports } from './write-run-reports.ts';
 interface OpenedTarget {
   readonly origin: string;
   readonly token: string;
+  /** The second company's token, when the profile (or the embedded server) has one. */
+  readonly secondToken: string | undefined;
   readonly caPem: string | undefined;
   readonly profile: Profile;
 }
@@ -53,7 +55,7 @@ export async function certifyAndReport(run: RunInput): Promise<number> {
     const fatal = fatalLine(report);
     if (fatal !== null) console.error(fatal);
     // The HAR's query parameters are decoded from the URLs: redacted once more, with the run's secrets.
-    const redactor = run.output.har ? new Redactor(target.token, webhookSecret === undefined ? [] : [webhookSecret]) : null;
+    const redactor = run.output.har ? new Redactor(target.token, [...(webhookSecret === undefined ? [] : [webhookSecret]), ...(target.secondToken === undefined ? [] : [target.secondToken])]) : null;
     const extra: ExtraReports = redactor ? { har: { redact: (text) => redactor.text(text) } } : {};
     const paths = await writeRunReports(run, report, profile, server, extra);
     const color = useColor(process.stdout);
@@ -75,6 +77,7 @@ function certifyOptionsOf(run: RunInput, target: OpenedTarget, server: EmbeddedP
     embedded: server !== null,
     profile: target.profile,
     token: target.token,
+    ...(target.secondToken === undefined ? {} : { secondToken: target.secondToken }),
     ...(target.caPem === undefined ? {} : { caPem: target.caPem }),
     insecure: run.access.insecure || target.profile.tls.insecure,
     allowPlainHttp: run.access.allowHttp,
@@ -102,10 +105,10 @@ function fatalLine(report: RunReport): string | null {
 async function openTarget(run: RunInput, server: EmbeddedProcess | null): Promise<OpenedTarget> {
   if (server) {
     const profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: run.profile.waivers };
-    return { origin: server.origin, token: server.token, caPem: server.caPem, profile };
+    return { origin: server.origin, token: server.token, secondToken: undefined, caPem: server.caPem, profile };
   }
   const access = await resolveTargetAccess(run.targetUrl as string, run.profile, run.access);
-  return { origin: access.origin, token: access.token, caPem: access.caPem, profile: run.profile };
+  return { origin: access.origin, token: access.token, secondToken: access.secondToken, caPem: access.caPem, profile: run.profile };
 }
 
 /** The webhook subscription's secret from the profile's `webhook.secret_env` (a sink checks signatures with it); never from the command line. */
