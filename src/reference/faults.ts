@@ -181,6 +181,9 @@ export const FAULTS = [
   fault('last-page-extra-when-exact', 'PAG-BLOCK-CONSISTENT', 'scenario', 'last_page is floor(total / per_page) + 1: one page too many, an empty one, when the page size divides the total exactly.'),
   fault('filter-active-false-ignored', 'USR-LIST-FILTER-ACTIVE', 'scenario', 'The `active` filter works for 1 only: active=0 (a falsy value) lists every user.'),
   fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
+
+  // §8 with §5: refused calls count too (appended: the half a budget's order is fitted on keeps its faults)
+  fault('rate-limit-skips-refused', 'RATE-LIMIT-REFUSED', 'burst', 'The throttle middleware is registered after the auth middleware: a request refused for its token (missing or wrong) is answered 401 and never counted, so a client may try tokens without end.'),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];
