@@ -25,6 +25,7 @@ export const FITTED_CATCHES: Readonly<Record<string, readonly string[]>> = {
   "rate-limit/boundary": ["rate-limit-off", "rate-limit-race", "rate-limit-wrong-status"],
   "rate-limit/monitor": ["rate-limit-clock-window"],
   "rate-limit/reset": ["rate-limit-never-resets"],
+  "rate-limit/refused-calls": ["rate-limit-skips-refused"],
   "rate-limit/sliding": ["rate-limit-clock-window"],
   "schedules/all-day-needs-no-times": ["all-day-times-required-anyway"],
   "schedules/create-required-fields": ["color-not-required"],
