@@ -179,6 +179,7 @@ export const RULES = [
   rule('RATE-LIMIT-STATUS', '7, 8', 'rate-limit', 'spec', 'A call beyond the limit gets status 429 (Too Many Attempts).'),
   rule('RATE-LIMIT-SLIDING', '8', 'rate-limit', 'spec', 'The limit holds in ANY one-minute window (sliding), so no 60-second interval serves more than 60 calls across a fixed-window boundary.'),
   rule('RATE-LIMIT-RESET', '8', 'rate-limit', 'spec', 'Once the window since the earlier calls has passed, calls are served again.'),
+  rule('RATE-LIMIT-REFUSED', '8, 7', 'rate-limit', 'spec', 'Calls refused for their token count toward the limit too (§8: all requests): a burst of limit + 1 calls with a missing token, or with one wrong token repeated, is answered 429 at or before its last call, not 401 for ever. A limit stricter for refused calls than for served ones conforms.'),
   rule('RATE-LIMIT-BODY', '7', 'rate-limit', 'profile', 'The 429 body says "Too Many Attempts" (error shape: not shown; default: not asserted).'),
 
   // §7: errors and success codes the spec leaves open

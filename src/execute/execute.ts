@@ -12,7 +12,7 @@ import type { LoadedScenario } from '../scenarios/loader.ts';
 import { runScenario, scenarioCheck } from '../scenarios/run-scenario.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import { familyCheck, runFamily } from '../properties/run-properties.ts';
-import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
+import { PHASE_CHECK_IDS, RATE_LIMIT_CHECKS, REFUSED_CALLS_CHECK_ID } from '../ratelimit/rate-limit-checks.ts';
 import type { BudgetedPlan } from '../plan/budget.ts';
 import { budgetLimits } from '../plan/run-budget.ts';
 import type { CheckSettings } from './run-settings.ts';
@@ -93,7 +93,7 @@ export function leftOutByBudget(planned: BudgetedPlan, execution: Execution, rep
   return leftOut.flatMap((unit) => unit.notRun(`not run: budget (${budgetLimits(choice.budget)}): a full run sends it`));
 }
 
-/** The plan's checks in run order: the scenarios, the property families, and the rate-limit phase where the plan starts it (RunPlan.rateLimit.at: among them, or after them all). */
+/** The plan's checks in run order: the scenarios, the property families, the rate-limit phase where the plan starts it (RunPlan.rateLimit.at: among them, or after them all), and last the refused calls' bursts. */
 export function checkUnits(plan: RunPlan, execution: Execution, replay: Replay): CheckUnit[] {
   const scenarioUnit = (loaded: LoadedScenario): CheckUnit => ({
     ids: [loaded.id],
@@ -129,21 +129,28 @@ export function checkUnits(plan: RunPlan, execution: Execution, replay: Replay):
       ]
     : [];
   const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...sequenceUnit, ...readBackUnit];
-  if (!plan.rateLimit.any) return paced;
+  const notRunRateLimit = (ids: readonly (keyof typeof RATE_LIMIT_CHECKS)[]) => (reason: string, status?: 'not-run' | 'errored') =>
+    ids.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${replay.replayBase} --only ${id}` }, reason, status));
+  // The refused calls' bursts go last, once the phase too has sent its last call (refused-calls.ts says why).
+  let phaseRunning: Promise<unknown> = Promise.resolve();
+  const refusedUnit: CheckUnit[] = plan.rateLimit.selected(REFUSED_CALLS_CHECK_ID)
+    ? [{ ids: [REFUSED_CALLS_CHECK_ID], run: async () => [await phaseRunning.then(execution.refusedCalls, execution.refusedCalls)], notRun: notRunRateLimit([REFUSED_CALLS_CHECK_ID]) }]
+    : [];
+  if (!plan.rateLimit.any) return [...paced, ...refusedUnit];
   const { at } = plan.rateLimit;
-  const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(plan.rateLimit.selected);
+  const rateLimitIds = PHASE_CHECK_IDS.filter(plan.rateLimit.selected);
   const rateLimitUnit: CheckUnit = {
     ids: rateLimitIds,
     // Beside the paced checks after it: it releases the run at once, and steers their calls through the pacer's gate.
     run: (release) => {
       const running = execution.rateLimitPhase(at !== null);
+      phaseRunning = running;
       if (at !== null) release();
       return running;
     },
-    notRun: (reason, status) =>
-      rateLimitIds.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${replay.replayBase} --only ${id}` }, reason, status)),
+    notRun: notRunRateLimit(rateLimitIds),
   };
-  return at === null ? [...paced, rateLimitUnit] : [...paced.slice(0, at), rateLimitUnit, ...paced.slice(at)];
+  return at === null ? [...paced, rateLimitUnit, ...refusedUnit] : [...paced.slice(0, at), rateLimitUnit, ...paced.slice(at), ...refusedUnit];
 }
 
 /** How executeUnits goes on or stops. */

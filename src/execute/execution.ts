@@ -7,6 +7,7 @@ import type { TemplateContext } from '../scenarios/template-context.ts';
 import type { CheckResult } from '../report/model.ts';
 import type { PropertyPhaseOptions } from '../properties/run-properties.ts';
 import { runRateLimitPhase } from '../ratelimit/phase.ts';
+import { runRefusedCalls } from '../ratelimit/refused-calls.ts';
 import type { PacedTraffic } from '../ratelimit/phase-deps.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { defaultGuardMs } from '../client/pacer.ts';
@@ -28,6 +29,8 @@ export interface Execution {
   readonly properties: PropertyPhaseOptions;
   /** The rate-limit phase; `interleaved`: paced checks run beside it (RunPlan.rateLimit.at). */
   readonly rateLimitPhase: (interleaved: boolean) => Promise<CheckResult[]>;
+  /** The refused calls' bursts (refused-calls.ts), after the run's last paced call. */
+  readonly refusedCalls: () => Promise<CheckResult>;
   /** The stateful family's sequences (user-sequences.ts). */
   readonly userSequences: () => Promise<CheckResult>;
   /** Reads back what the run wrote, in at most `maxRequests` (read-back.ts). */
@@ -41,6 +44,7 @@ export function executionOf(run: OpenRun, fates: Fates): Execution {
     scenarioDeps: scenarioDeps(run, fates),
     properties: propertyOptions(run, fates.profile),
     rateLimitPhase: (interleaved) => rateLimitPhase(run, interleaved),
+    refusedCalls: () => refusedCalls(run),
     userSequences: () =>
       runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.checks.seed, uniqueTag: run.unique.tag, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
     readBack: (maxRequests) =>
@@ -157,6 +161,36 @@ function rateLimitPhase(run: OpenRun, interleaved: boolean): Promise<CheckResult
       if (quick && profile.rate_limit.bursts) await backToQuick(run, quick);
     }
   });
+}
+
+/**
+ * The refused calls' bursts, unpaced (the pacer counts them, so nothing comes too soon after): once
+ * every other call of the run is answered. Against the embedded server its limiter restarts at the
+ * profile's limit first (the quick window is too short for a burst's timing to be certain); nothing
+ * after them needs the quick one back.
+ */
+async function refusedCalls(run: OpenRun): Promise<CheckResult> {
+  const { checks, transport, guard, pacer, quick } = run;
+  const { profile } = checks;
+  if (quick && profile.rate_limit.bursts) {
+    pacer.hold();
+    await pacer.untilIdle();
+    await quick.switchToProfileRateLimit();
+    pacer.retime(profile.rate_limit.limit, profile.rate_limit.window);
+    transport.monitor.limiterRestarted(profile.rate_limit.window);
+    pacer.admit();
+  }
+  return pacer.unpaced(() =>
+    runRefusedCalls({
+      profile,
+      authorization: transport.client.authorization(),
+      burst: (request, amount, segment, authorization) => {
+        guard.assertRunning(amount);
+        return transport.burst([request], amount, segment, false, authorization);
+      },
+      replay: (id) => `${checks.replayBase} --only ${id}`,
+    }),
+  );
 }
 
 /** The embedded server's quick window again, on a fresh limiter, and the pacer and monitor with it (the paced checks after the phase). */

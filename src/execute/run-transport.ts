@@ -145,9 +145,10 @@ export class RunTransport {
    * `amount` calls at once through autocannon, recorded like the client's own exchanges under
    * `segment`. Each keeps BURST_BODY_BYTES of body (a burst's calls are counted and their statuses judged), or
    * with `wholeBodies` as much as the client keeps, for the few calls whose pages are judged (and
-   * whose timing is not, so their large bodies may be collected as they arrive).
+   * whose timing is not, so their large bodies may be collected as they arrive). `authorization`:
+   * the header to send instead of the run's token form (null: none), for the refused calls' bursts.
    */
-  async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false): Promise<BurstOutcome> {
+  async burst(requests: readonly LoadRequest[], amount: number, segment: string, wholeBodies = false, authorization?: string | null): Promise<BurstOutcome> {
     const stop = this.#options.halt?.() ?? null;
     if (stop !== null) throw stop;
     if (this.#burstsStalled !== null) return { exchanges: [], unanswered: amount, failure: `not sent: ${this.#burstsStalled}` };
@@ -155,7 +156,7 @@ export class RunTransport {
     // Loaded at the first burst, not at start: autocannon is about 25 MB of a process, and many runs send no burst.
     const { runAutocannon } = await import('../load/autocannon-run.ts');
     LARGE_BODIES.settle(); // the garbage of large bodies goes before the burst, not on top of it (and no collection pauses it)
-    const run = await runAutocannon(this.#burstOptions(requests, amount, first, wholeBodies)).catch((error: unknown) => {
+    const run = await runAutocannon(this.#burstOptions(requests, amount, first, wholeBodies, authorization)).catch((error: unknown) => {
       // A TLS failure on a burst's connection after the preflight verified: the certificate changed mid-run.
       if (error instanceof ClockcheckError && error.code === 'CLOCKCHECK_TARGET' && this.#options.onCertificateChange) throw this.#options.onCertificateChange(error.message);
       throw error;
@@ -175,7 +176,7 @@ export class RunTransport {
   }
 
   /** A burst's autocannon options: the client's trust, pin and token form, the exchange deadline, cut at the run's time limit and at its first broken call. */
-  #burstOptions(requests: readonly LoadRequest[], amount: number, first: number, wholeBodies: boolean): AutocannonRunOptions {
+  #burstOptions(requests: readonly LoadRequest[], amount: number, first: number, wholeBodies: boolean, authorization: string | null | undefined): AutocannonRunOptions {
     const { profile } = this.#options;
     const leftMs = this.#options.timeLeftMs?.();
     return {
@@ -183,7 +184,7 @@ export class RunTransport {
       apiPrefix: profile.api_prefix,
       token: this.#options.token,
       ...(this.#options.secrets || this.#options.secondToken ? { secrets: [...(this.#options.secrets ?? []), ...(this.#options.secondToken ? [this.#options.secondToken] : [])] } : {}),
-      authorization: this.client.authorization(),
+      authorization: authorization === undefined ? this.client.authorization() : authorization,
       tls: { ...this.#tls(), ...(this.client.certificatePin ? { pin: this.client.certificatePin } : {}) },
       requests,
       connections: profile.rate_limit.connections,

@@ -85,6 +85,7 @@ export const PASSIVE_RULES: Readonly<Partial<Record<RuleId, string>>> = {
 /** Why a rule cannot be judged from traffic alone: what it takes that a recording does not hold. */
 export function notPassiveReason(ruleId: RuleId): string {
   if (ruleId.startsWith('WH-')) return "needs the webhook notifications, which reach the subscriber's URL, not the recording: clockcheck run with a sink";
+  if (ruleId === 'RATE-LIMIT-REFUSED') return 'needs limit + 1 calls refused for their token (none, or one wrong token repeated) within one window, which no recording of a client that holds a token makes: clockcheck run';
   if (ruleId.startsWith('RATE-LIMIT-')) return 'needs calls timed against the window (a burst at the boundary, a wait for the reset): clockcheck run';
   if (/EXISTS|ACTIVE|UNKNOWN|WITHIN-TIMESHEET|PUT-PARTIAL|IDS-ALL|^STORE-/.test(ruleId)) return 'depends on the records stored on the server, which a recording does not show: clockcheck run';
   if (/FILTER|SEARCH|DATE-RANGE$|PAG-WALK|TIMEZONE-DEFAULT|SORT-FIELD-NAMES|END-AFTER-START|EDIT-REQUIRED|UPDATE-CONDITIONALS/.test(ruleId)) return 'needs requests made to show it and compared (a walk, a filter against the whole list, a record read back): clockcheck run';

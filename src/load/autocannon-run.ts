@@ -22,8 +22,11 @@ export interface AutocannonRunOptions {
   readonly token: string;
   /** Other secrets redacted like the token (a run's webhook secret). */
   readonly secrets?: readonly string[];
-  /** The `Authorization` value to send (e.g. `Bearer <token>` when the run's preflight found only that accepted); default the raw token. */
-  readonly authorization?: string;
+  /**
+   * The `Authorization` value to send (e.g. `Bearer <token>` when the run's preflight found only that
+   * accepted; a wrong token for the refused calls' bursts); null sends none; default the raw token.
+   */
+  readonly authorization?: string | null;
   /**
    * The same trust as the harness's own client: `caPem` replaces the system store; `insecure` skips
    * verification, and then `pin` (the run's, shared with its client) admits only the certificate seen first.
@@ -119,7 +122,8 @@ export async function runAutocannon(options: AutocannonRunOptions): Promise<Auto
   const redactor = new Redactor(options.token, options.secrets);
   const prefix = options.apiPrefix.replace(/\/+$/, '');
   const urls = options.requests.map((r) => options.origin + prefix + (r.path.startsWith('/') ? r.path : `/${r.path}`));
-  const requestHeaders = { accept: 'application/json', 'user-agent': options.userAgent, authorization: options.authorization ?? options.token };
+  const authorization = options.authorization === undefined ? options.token : options.authorization;
+  const requestHeaders: Record<string, string> = { accept: 'application/json', 'user-agent': options.userAgent, ...(authorization === null ? {} : { authorization }) };
   const recorder = new CallRecorder({
     requests: options.requests.map((r, i) => ({ method: r.method, url: urls[i]! })),
     requestHeaders,

@@ -11,17 +11,20 @@ export interface UnitCost {
 
 /**
  * The cost of the checks `ids` of `plan` at `msPerCall` (the pacer's span over its allowed calls; 0
- * when unpaced): their planned requests, paced; the waits they plan; the rate-limit phase's own
- * requests and time when one of them is a rate-limit check.
+ * when unpaced): their planned requests, paced (the closing bursts' unpaced, at their bursts' time);
+ * the waits they plan; the rate-limit phase's own requests and time when one of them is a check of the phase.
  */
 export function unitCost(plan: Pick<RunPlan, 'checks' | 'rateLimit'>, msPerCall: number): (ids: readonly string[]) => UnitCost {
   const byId = new Map<string, PlannedCheck>(plan.checks.map((c) => [c.id, c]));
   return (ids) => {
     const checks = ids.flatMap((id) => byId.get(id) ?? []).filter((c) => c.skip === undefined);
     const phase = checks.some((c) => c.kind === 'rate-limit') ? plan.rateLimit : null;
-    const paced = checks.reduce((n, c) => n + c.requests, 0);
-    const waits = checks.reduce((n, c) => n + (c.waitMs ?? 0) + (c.watchMs ?? 0), 0);
-    return { requests: paced + (phase?.requests ?? 0), ms: paced * msPerCall + waits + (phase?.ms ?? 0), phase: phase !== null };
+    // The closing bursts' requests go at once, unpaced: they cost their bursts' time.
+    const bursts = checks.filter((c) => c.kind === 'closing-bursts');
+    const paced = checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? 0 : c.requests), 0);
+    const unpaced = bursts.reduce((n, c) => n + c.requests, 0);
+    const waits = checks.reduce((n, c) => n + (c.waitMs ?? 0) + (c.watchMs ?? 0) + (c.burstMs ?? 0), 0);
+    return { requests: paced + unpaced + (phase?.requests ?? 0), ms: paced * msPerCall + waits + (phase?.ms ?? 0), phase: phase !== null };
   };
 }
 

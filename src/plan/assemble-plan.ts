@@ -13,7 +13,8 @@ import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
-import { RATE_LIMIT_CHECKS, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
+import { PHASE_CHECK_IDS, RATE_LIMIT_CHECKS, REFUSED_CALLS_CHECK_ID, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
+import { plannedRefusedCalls } from '../ratelimit/refused-calls.ts';
 import { plannedRateLimitPhase } from '../ratelimit/planned-phase.ts';
 import { MONITOR_CHECK_ID } from '../ratelimit/monitor.ts';
 import { TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
@@ -47,7 +48,7 @@ export interface PlanParts {
 export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undefined, parts: PlanParts): RunPlan {
   const { scenarios, families, casesPerFamily: perFamily } = parts;
   const selected = parts.rateLimit;
-  const rateLimitIds = (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).filter(selected);
+  const rateLimitIds = PHASE_CHECK_IDS.filter(selected);
   // The preflight's GET, and the census's: one page of each list the checks' needs name (meet-needs.ts).
   const needs = [...scenarios.map((s) => scenarioNeeds(s, BUILTIN_CHECKS)), ...familyNeeds(families, { readOnly: parts.readOnly, cases: perFamily })];
   const census = censusLists(needs, profile).size;
@@ -89,12 +90,12 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
     ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
   ];
-  checks.push(...afterFamilies(parts, checks));
+  checks.push(...afterFamilies(parts, checks), ...closingBursts(profile, selected));
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
   const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
-  const pacedRequests = requests - phase.requests;
+  const pacedRequests = requests - phase.requests - checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? c.requests : 0), 0);
   const pacer = pacerFor(profile, pacedAt);
   return {
     checks,
@@ -138,20 +139,35 @@ function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[]): Plann
 }
 
 /**
+ * The checks whose bursts go after the run's last paced call, the phase's included: the refused
+ * calls' (refused-calls.ts), at once, unpaced, so they cost their requests and the bursts' time.
+ */
+function closingBursts(profile: Profile, selected: (id: RateLimitCheckId) => boolean): PlannedCheck[] {
+  if (!selected(REFUSED_CALLS_CHECK_ID)) return [];
+  const rules = RATE_LIMIT_CHECKS[REFUSED_CALLS_CHECK_ID].rules;
+  if (!profile.rate_limit.bursts) return [{ id: REFUSED_CALLS_CHECK_ID, kind: 'closing-bursts', rules, requests: 0, skip: 'the profile turns the rate-limit bursts off (rate_limit.bursts: false)' }];
+  const planned = plannedRefusedCalls(profile);
+  return [{ id: REFUSED_CALLS_CHECK_ID, kind: 'closing-bursts', rules, requests: planned.requests, burstMs: planned.ms }];
+}
+
+/**
  * When the run ends: its paced requests (less those the rate-limit phase carries), the waits that
  * hold it, and the phase's span, one after another; or later, when a check still watches after the
- * rest is done.
+ * rest is done; then the closing bursts.
  */
 function etaMs(checks: readonly PlannedCheck[], phase: { readonly carried: number; readonly spanMs: number }, pacedMs: (requests: number) => number): number {
   let requests = 0;
   let waited = 0;
   let watchedUntil = 0;
+  // The closing bursts come after everything else, unpaced: their time only.
+  const closing = checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? (c.burstMs ?? 0) : 0), 0);
   for (const check of checks) {
+    if (check.kind === 'closing-bursts') continue;
     requests += check.requests;
     waited += check.waitMs ?? 0;
     if (check.watchMs) watchedUntil = Math.max(watchedUntil, pacedMs(requests) + waited + check.watchMs);
   }
-  return Math.max(pacedMs(Math.max(0, requests - phase.carried)) + waited + phase.spanMs, watchedUntil);
+  return Math.max(pacedMs(Math.max(0, requests - phase.carried)) + waited + phase.spanMs, watchedUntil) + closing;
 }
 
 /** What a scenario's built-in checks wait beyond their requests: `watchMs` when its last step, a check, waits while the run goes on. */

@@ -53,7 +53,7 @@ export function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], bu
   // The chosen paced requests after the phase's start: the phase carries some of them in its windows.
   let pacedAfter = 0;
   const phaseCost = (variant: Unit['phase'], after: number) => (variant ? variantCost(variant, after, pacing) : null);
-  let waited = 0;
+  let [waited, unpaced] = [0, 0]; // unpaced: the closing bursts' requests (Unit.unpaced), counted, not timed
   let phase: Unit | null = null;
   // Shared parts the chosen units send (a pair baseline, a read-only setup): a unit with one of them does not send it again.
   const sent = new Set<string>();
@@ -78,9 +78,9 @@ export function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], bu
   const pacedOf = (unit: Unit) => unit.paced - (unit.shared ?? []).reduce((n, part) => n + (sent.has(part.key) ? part.requests : 0), 0);
   // Its paced requests after the phase's start, without its shared parts (the plan may charge those to an earlier check): what the phase may carry, counted low.
   const afterOf = (unit: Unit) => (unit.afterPhaseStart ? unit.paced - (unit.shared ?? []).reduce((n, part) => n + part.requests, 0) : 0);
-  const spent = (extraPaced: number, extraAfter: number, extraWaitMs: number, withPhase: Unit['phase']) => {
+  const spent = (extraPaced: number, extraAfter: number, extraWaitMs: number, withPhase: Unit['phase'], extraUnpaced = 0) => {
     const cost = phaseCost(withPhase, pacedAfter + extraAfter);
-    return { requests: paced + extraPaced + (cost?.requests ?? 0), ms: (paced + extraPaced) * msPerCall + waited + extraWaitMs + (cost?.ms ?? 0) };
+    return { requests: paced + extraPaced + unpaced + extraUnpaced + (cost?.requests ?? 0), ms: (paced + extraPaced) * msPerCall + waited + extraWaitMs + (cost?.ms ?? 0) };
   };
   const state: Cover = {
     chosen,
@@ -89,13 +89,13 @@ export function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], bu
     // Paced requests added to the chosen ones (generated cases of the families) come after the phase's start.
     cost: (extraPaced) => spent(extraPaced, familiesAfterStart ? extraPaced : 0, 0, phase?.phase ?? null),
     fits: (unit) => {
-      const after = spent(pacedOf(unit), afterOf(unit), unit.waitMs, unit.phase ?? phase?.phase ?? null);
+      const after = spent(pacedOf(unit), afterOf(unit), unit.waitMs, unit.phase ?? phase?.phase ?? null, unit.unpaced);
       return (budget.maxRequests === undefined || after.requests <= budget.maxRequests) && (budget.withinMs === undefined || after.ms <= budget.withinMs);
     },
     /** The unit's share of the budget: the larger of its share of the requests and of the time. */
     share: (unit) => {
       const more = added(unit).phase;
-      const requests = pacedOf(unit) + (more?.requests ?? 0);
+      const requests = pacedOf(unit) + (unit.unpaced ?? 0) + (more?.requests ?? 0);
       const ms = pacedOf(unit) * msPerCall + unit.waitMs + (more?.ms ?? 0);
       return Math.max(budget.maxRequests ? requests / budget.maxRequests : 0, budget.withinMs ? ms / budget.withinMs : 0, Number.EPSILON);
     },
@@ -110,6 +110,7 @@ export function cover(units: readonly Unit[], fixed: readonly PlannedCheck[], bu
       chosen.push(unit);
       pacedAfter += afterOf(unit);
       paced += pacedOf(unit);
+      unpaced += unit.unpaced ?? 0;
       for (const part of unit.shared ?? []) sent.add(part.key);
       waited += unit.waitMs;
       for (const rule of newRules) depth.set(rule, (depth.get(rule) ?? 0) + weightOf(unit));

@@ -10,6 +10,8 @@ export interface Unit {
   readonly faults: ReadonlySet<string>;
   /** Paced requests (for a family: its setup and one generated case). */
   readonly paced: number;
+  /** Requests sent at once, unpaced (the closing bursts: rate-limit/refused-calls); their time is `waitMs`. Absent: none. */
+  readonly unpaced?: number;
   /** For a variant of the rate-limit phase, what it costs (PhaseVariant): alone, or beside the chosen paced requests after its start. */
   readonly phase: Pick<PhaseVariant, 'alone' | 'beside'> | null;
   /** Whether its paced requests come after the rate-limit phase's start (the full plan's rateLimit.at), where the phase can carry them. */
@@ -39,6 +41,8 @@ export function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
     // The read-back: its reads for everything the full plan writes (a plan that writes less reads less); taken first (cover).
     // Not carried by the phase: the plan places the phase by the scenarios' and families' requests alone.
     if (check.kind === 'read-back' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: check.requests, phase: null, afterPhaseStart: false, waitMs: 0, family: false });
+    // The closing bursts: their requests at once after everything else, their time the bursts' (not carried, not paced).
+    if (check.kind === 'closing-bursts' && check.skip === undefined) units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: 0, unpaced: check.requests, phase: null, afterPhaseStart: false, waitMs: check.burstMs ?? 0, family: false });
     if (check.kind === 'property') {
       // One case, and the setup call if the family needs one (its planned requests beyond its cases); a family replaying its failing case, that case.
       const replays = plan.casePaths[check.id.slice('properties/'.length)] !== undefined;

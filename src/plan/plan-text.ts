@@ -70,7 +70,11 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
     const after =
       check.skip !== undefined
         ? ` (skipped: ${check.skip})`
-        : [check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : '', check.watchMs ? ` (then watches ${formatDuration(check.watchMs)} while the run goes on)` : ''].join('');
+        : [
+            check.waitMs ? ` (then waits ${formatDuration(check.waitMs)})` : '',
+            check.watchMs ? ` (then watches ${formatDuration(check.watchMs)} while the run goes on)` : '',
+            check.kind === 'closing-bursts' ? ` (after the run's last call, two bursts of ${check.requests / 2} at once: unpaced, about ${formatDuration(check.burstMs ?? 0)}, no wait)` : '',
+          ].join('');
     lines.push(row(requests, check.id, `${check.rules.join(' ')}${after}`));
   }
   const phase = doc.rateLimitPhase;
@@ -79,8 +83,9 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
       row(String(phase.requests), 'rate-limit phase', `${phase.checks.length} checks, ${formatWindows(phase.windows)} (${formatDuration(phase.ms)}) added, ${phaseWhere(phase)}`),
     );
   }
+  const closing = doc.checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? c.requests : 0), 0);
   lines.push(
-    `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}; ETA ${formatDuration(doc.etaMs)}`,
+    `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}${closing > 0 ? `, ${closing} in the closing bursts` : ''}; ETA ${formatDuration(doc.etaMs)}`,
     ...writesText(doc.writes),
   );
   return lines.join('\n');

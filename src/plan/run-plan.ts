@@ -13,13 +13,18 @@ import type { SecretsCheckId } from '../records/secrets-watch.ts';
 /** One check of a plan, with the requests it will send. */
 export interface PlannedCheck {
   readonly id: string;
-  readonly kind: 'preflight' | 'scenario' | 'property' | 'sequence' | 'rate-limit' | 'monitor' | 'read-back';
+  readonly kind: 'preflight' | 'scenario' | 'property' | 'sequence' | 'rate-limit' | 'monitor' | 'read-back' | 'closing-bursts';
   readonly rules: readonly RuleId[];
   /**
    * Requests it sends (the preflight: its GET and the census's, one page of each list the checks' needs name). The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
    * requests are the plan's `rateLimit.requests`; the monitor sends nothing (it watches every call).
    */
   readonly requests: number;
+  /**
+   * A check of bursts after the run's last paced call (`closing-bursts`: rate-limit/refused-calls):
+   * the time they take, ms. Its `requests` go at once, unpaced, and nothing waits after them.
+   */
+  readonly burstMs?: number;
   /** Time it waits beyond its requests before the run goes on; absent: none. */
   readonly waitMs?: number;
   /**
@@ -46,7 +51,7 @@ export interface SharedPart {
 
 /** The run as planned: the checks it will run, in order, and the requests they cost. */
 export interface RunPlan {
-  /** Every check, in run order: the preflight, the scenarios, the property families, the rate-limit phase, the monitor. */
+  /** Every check, in run order: the preflight, the scenarios, the property families, the rate-limit phase, the monitor, the closing bursts. */
   readonly checks: readonly PlannedCheck[];
   readonly scenarios: readonly LoadedScenario[];
   readonly families: readonly PropertyFamily[];
@@ -54,9 +59,10 @@ export interface RunPlan {
   readonly casesPerFamily: number;
   /** Families that replay one failing case instead (PlanOptions.casePaths). */
   readonly casePaths: Readonly<Record<string, string>>;
-  /** The rate-limit checks selected, and the phase's requests and time. */
+  /** The rate-limit checks selected (the phase's and the refused calls'), and the phase's requests and time. */
   readonly rateLimit: {
     readonly selected: (id: RateLimitCheckId) => boolean;
+    /** Whether a check of the phase is selected (PHASE_CHECK_IDS). */
     readonly any: boolean;
     /** The phase's own requests (PlannedPhase). */
     readonly requests: number;
@@ -95,7 +101,7 @@ export interface RunPlan {
   readonly readOnly: boolean;
   /** Requests the run is expected to make, the preflight included. */
   readonly requests: number;
-  /** Of those, the ones paced at the target's limit (all but the rate-limit phase's). */
+  /** Of those, the ones paced at the target's limit (all but the rate-limit phase's and the closing bursts'). */
   readonly pacedRequests: number;
   /** The rate limit they are paced at: the profile's, or PlanOptions.pacedAt. */
   readonly pacedAt: RateLimitSetting;

@@ -4,11 +4,20 @@ import type { Exchange } from '../client/exchange.ts';
 import { CheckOutcome } from './check-outcome.ts';
 import { describeBusiest, failIfOverLimit } from './sliding.ts';
 import { busiestSpan, callsThatCouldCount, certainlyCounted, timed, type TimedCall } from './window-count.ts';
+import { REFUSED_SEGMENTS } from './refused-calls.ts';
 
 /** Segments where a 429 is what the rate-limit checks are after; a 429 anywhere else is unintended. */
 export const PROVOKING_SEGMENTS: ReadonlySet<string> = new Set(['boundary', 'poll', 'reset', 'straddle-before', 'straddle-after']);
 
 export const MONITOR_CHECK_ID = 'rate-limit/monitor';
+
+/**
+ * Segments the monitor watches but does not judge: the refused calls' bursts (refused-calls.ts), sent
+ * without the run's token after its last paced call. A 429 there is what that check is after, at any
+ * place (a stricter limit for refused calls conforms), and a wrong token's 403 counts toward no
+ * token of the run: neither may fail RATE-LIMIT-QUOTA nor RATE-LIMIT-CAP here.
+ */
+const UNJUDGED_SEGMENTS: ReadonlySet<string> = new Set(Object.values(REFUSED_SEGMENTS));
 
 /** A paced call answered 429 and sent again. */
 export interface ResentCall {
@@ -19,7 +28,8 @@ export interface ResentCall {
 }
 
 /**
- * The run-wide view of §8: every call of the run with its time. At the end it verifies that no
+ * The run-wide view of §8: every call of the run with its time (the refused calls' bursts watched,
+ * not judged: UNJUDGED_SEGMENTS). At the end it verifies that no
  * window-length interval holds more than `limit` certainlyCounted calls (any answer but 429 or 5xx), and
  * that the pacing kept 429s to the rate-limit checks. An excess within one burst breaks
  * RATE-LIMIT-CAP; one that needs calls from two parts of the run (a fixed window's reset between
@@ -69,7 +79,7 @@ export class RateMonitor {
 
   /** The 429s outside the rate-limit checks. */
   #unintended(): TimedCall[] {
-    return this.#calls.filter((c) => c.exchange.response?.status === 429 && !PROVOKING_SEGMENTS.has(c.segment));
+    return this.#calls.filter((c) => c.exchange.response?.status === 429 && !PROVOKING_SEGMENTS.has(c.segment) && !UNJUDGED_SEGMENTS.has(c.segment));
   }
 
   get size(): number {
@@ -91,7 +101,7 @@ export class RateMonitor {
     }
     if (parts.length > 1) outcome.note(`${this.#calls.length} calls watched; the target's limiter was restarted with another window ${parts.length - 1} ×, so the calls under each limiter are judged at its window`);
     for (const part of parts) {
-      const busiest = busiestSpan(part.calls.filter((c) => certainlyCounted(c.exchange)), part.windowMs);
+      const busiest = busiestSpan(part.calls.filter((c) => certainlyCounted(c.exchange) && !UNJUDGED_SEGMENTS.has(c.segment)), part.windowMs);
       const watched = parts.length > 1 ? `under the ${formatDuration(part.windowMs)} window, ${part.calls.length} calls` : `${part.calls.length} calls watched`;
       outcome.note(`${watched}; the busiest interval: ${describeBusiest(busiest)}`);
       const acrossParts = new Set(busiest.calls.map((c) => c.segment)).size > 1;

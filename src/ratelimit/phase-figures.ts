@@ -12,6 +12,9 @@ import { PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
  */
 export const BOUNDARY_BURST_SERVED = 2;
 
+/** What a burst adds to the run's time beyond its windows (its calls and answers; autocannon's start and end), ms: an allowance, so a budget that admits a burst keeps its promise. */
+export const BURST_ALLOWANCE_MS = 250;
+
 /** Concurrent copies of each page size in the page-size check. */
 export const PAGE_SIZE_COPIES = 4;
 

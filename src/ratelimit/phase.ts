@@ -2,15 +2,13 @@ import { SYSTEM_CLOCK, within } from '../clock.ts';
 import type { CheckResult } from '../report/model.ts';
 import { pageSizesAfterOpener } from './phase-figures.ts';
 import type { RateLimitPhaseDeps } from './phase-deps.ts';
-import { RATE_LIMIT_CHECKS, rateLimitOutcome, type RateLimitCheckId } from './rate-limit-checks.ts';
+import { PHASE_CHECK_IDS, rateLimitOutcome, type PhaseCheckId } from './rate-limit-checks.ts';
 import { boundaryStep } from './_internals/boundary-step.ts';
 import { pageSizeStep } from './_internals/page-size-step.ts';
 import { PhaseState } from './_internals/phase-state.ts';
 import { preResetStep } from './_internals/pre-reset-step.ts';
 import { lastResetCall, resetStep, resetUnjudged } from './_internals/reset-step.ts';
 import { slidingStep } from './_internals/sliding-step.ts';
-
-const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
 
 /**
  * The rate-limit phase (§8, §7). It starts with a window in which nothing counts: beside paced
@@ -36,7 +34,7 @@ const PHASE_CHECKS = Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[];
  */
 export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<CheckResult[]> {
   const { profile } = deps;
-  const wanted = PHASE_CHECKS.filter((id) => deps.selected(id));
+  const wanted = PHASE_CHECK_IDS.filter((id) => deps.selected(id));
   if (wanted.length === 0) return [];
   if (!profile.rate_limit.bursts) {
     return wanted.map((id) => rateLimitOutcome(id, deps).skipped('the profile turns the rate-limit bursts off (rate_limit.bursts: false)'));
@@ -49,9 +47,9 @@ export async function runRateLimitPhase(deps: RateLimitPhaseDeps): Promise<Check
   }
 }
 
-async function phaseSteps(phase: PhaseState, wanted: readonly RateLimitCheckId[]): Promise<CheckResult[]> {
+async function phaseSteps(phase: PhaseState, wanted: readonly PhaseCheckId[]): Promise<CheckResult[]> {
   const { deps } = phase;
-  const byId = new Map<RateLimitCheckId, CheckResult>();
+  const byId = new Map<PhaseCheckId, CheckResult>();
   const pageSizes = deps.selected('rate-limit/page-size-under-load');
   const pageSizesInside = pageSizes && pageSizesAfterOpener(deps.profile);
   if (wanted.some((id) => id !== 'rate-limit/page-size-under-load')) {

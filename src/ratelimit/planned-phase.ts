@@ -2,10 +2,8 @@ import { defaultGuardMs, pacedAllowed } from '../client/pacer.ts';
 import type { Profile } from '../profile/profile.ts';
 import { PAGE_SIZES_UNDER_LOAD } from './page-size-under-load.ts';
 import type { RateLimitCheckId } from './rate-limit-checks.ts';
-import { BOUNDARY_BURST_SERVED, PAGE_SIZE_CALLS, POLLS_PER_WINDOW, PRE_RESET_CALLS, pageSizesAfterOpener, preResetDelayMs, straddleAfterCalls } from './phase-figures.ts';
+import { BOUNDARY_BURST_SERVED, BURST_ALLOWANCE_MS, PAGE_SIZE_CALLS, POLLS_PER_WINDOW, PRE_RESET_CALLS, pageSizesAfterOpener, preResetDelayMs, straddleAfterCalls } from './phase-figures.ts';
 
-/** What a burst adds to the phase's time beyond its windows (its calls and answers; autocannon's start and end), ms: an allowance, so a budget that admits the phase keeps its promise. */
-const BURST_ALLOWANCE_MS = 250;
 
 /** What the phase plans for: its own requests, the time it adds, and the paced checks' requests it carries in its windows. */
 export interface PlannedPhase {

@@ -94,8 +94,8 @@ function requestUrl(req: IncomingMessage): URL {
 }
 
 /**
- * The reference server's request pipeline: rate limit (counts every request, §8) → authentication
- * (§5) → routing under `/api/public` and the version prefixes (§9) → JSON body (§1) → handler.
+ * The reference server's request pipeline: rate limit (counts every request, §8: a call refused for
+ * its token under `anonymous:<address>`) → authentication (§5) → routing under `/api/public` and the version prefixes (§9) → JSON body (§1) → handler.
  */
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { ctx, limiter, clock = SYSTEM_CLOCK } = options;
@@ -119,12 +119,13 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
     const busyConnections = concurrency.note(req.socket, clock.now());
     const authenticated = tokens.authenticates(req.headers.authorization);
     const key = authenticated ? 'token' : `anonymous:${req.socket.remoteAddress ?? ''}`;
+    // Under rate-limit-skips-refused the limiter sits after authentication: a refused call is never counted.
+    const counted = authenticated || !ctx.fault('rate-limit-skips-refused');
     // The check-and-record is synchronous: no request can slip in between (the racy fault's reads lag instead).
-    const decision = limiter.attempt(key, clock.now());
-    const rateHeaders: Record<string, string> = Number.isFinite(decision.limit)
-      ? { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining) }
-      : {};
-    if (!decision.allowed) {
+    const decision = counted ? limiter.attempt(key, clock.now()) : null;
+    const rateHeaders: Record<string, string> =
+      decision && Number.isFinite(decision.limit) ? { 'x-ratelimit-limit': String(decision.limit), 'x-ratelimit-remaining': String(decision.remaining) } : {};
+    if (decision && !decision.allowed) {
       send(res, { status: limitedStatus, body: limitedBody, headers: { ...rateHeaders, 'retry-after': String(decision.retryAfterSeconds) } }, false);
       return;
     }

@@ -186,6 +186,9 @@ export const FAULTS = [
   fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's method, URL and headers, the Authorization header included (a framework's debug mode left on in production): every refused write hands out the token."),
   fault('user-password-echoed', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', 'The answer of a user create or edit is built from the request body merged over the record (a serializer fed the input): the password the write sent comes back in it.'),
   fault('user-password-hash-shown', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', "User records carry `password`, the stored hash: the model's hidden-fields list forgot the column, so every answer that shows a user shows it."),
+
+  // §8 with §5: refused calls count too
+  fault('rate-limit-skips-refused', 'RATE-LIMIT-REFUSED', 'burst', 'The throttle middleware is registered after the auth middleware: a request refused for its token (missing or wrong) is answered 401 and never counted, so a client may try tokens without end.'),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -156,6 +156,20 @@ const PROBES: Record<FaultName, Probe> = {
       return accepted(await burst(t, 5));
     },
   },
+  'rate-limit-skips-refused': {
+    rateLimit: SMALL_LIMIT,
+    controlledClock: true,
+    // limit + 1 calls without a token, then limit + 1 with one wrong token, within one window: the last of each 429 on the clean server.
+    clean: [429, 429],
+    probe: async (t) => {
+      const refused = async (authorization: string | null) => {
+        const statuses: number[] = [];
+        for (let i = 0; i <= SMALL_LIMIT.limit; i++) statuses.push((await t.call('GET', '/users?page_size=1', { authorization })).status);
+        return statuses.at(-1);
+      };
+      return [await refused(null), await refused('not-the-token')];
+    },
+  },
 
   // authentication
   'auth-missing-accepted': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: null })).status },

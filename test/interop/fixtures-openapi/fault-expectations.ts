@@ -35,6 +35,7 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'rate-limit-never-resets': BURST,
   'rate-limit-fixed-window': BURST,
   'rate-limit-clock-window': BURST,
+  'rate-limit-skips-refused': unseen('refused calls beyond the limit: only a burst of limit + 1 calls without a valid token shows it (the collection sends 10, each with the token)'),
   'auth-missing-accepted': unseen('needs a request without a token (not valid)'),
   'auth-any-token': unseen('needs a request with a wrong token (not valid)'),
   'debug-error-echoes-headers': unseen('an error answer: the collection sends valid requests only'),
