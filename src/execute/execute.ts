@@ -1,6 +1,7 @@
 import { admission, unitCost } from '../plan/admission.ts';
 import { asCheck } from './current-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { isolationResults } from '../isolation/run-isolation.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from '../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID, userSequencesCheck } from '../properties/user-sequences.ts';
 import { ClockcheckError, isChosenStop, RunStopped } from '../errors.ts';
@@ -128,7 +129,23 @@ export function checkUnits(plan: RunPlan, execution: Execution, replay: Replay):
         },
       ]
     : [];
-  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...sequenceUnit, ...readBackUnit];
+  const isolation = plan.checks.filter((c) => c.kind === 'isolation');
+  // After the stateful family: the isolation checks, one unit (run-isolation.ts); skipped as planned without a second company or under --read-only.
+  const isolationUnit: CheckUnit[] =
+    isolation.length === 0
+      ? []
+      : [
+          {
+            ids: isolation.map((c) => c.id),
+            run: async () => {
+              const skip = isolation[0]!.skip;
+              const results = skip !== undefined ? isolationResults('skipped', skip, replay.replayBase) : await execution.isolation();
+              return results.filter((r) => isolation.some((c) => c.id === r.id));
+            },
+            notRun: (reason, status) => isolationResults('skipped', reason, replay.replayBase).filter((r) => isolation.some((c) => c.id === r.id)).map((r) => notRun(r, reason, status)),
+          },
+        ];
+  const paced = [...plan.scenarios.map(scenarioUnit), ...plan.families.map(familyUnit), ...sequenceUnit, ...isolationUnit, ...readBackUnit];
   const notRunRateLimit = (ids: readonly (keyof typeof RATE_LIMIT_CHECKS)[]) => (reason: string, status?: 'not-run' | 'errored') =>
     ids.map((id) => notRun({ id, title: RATE_LIMIT_CHECKS[id].title, rules: RATE_LIMIT_CHECKS[id].rules, source: { kind: 'builtin', name: id }, replay: `${replay.replayBase} --only ${id}` }, reason, status));
   // The refused calls' bursts go last, once the phase too has sent its last call (refused-calls.ts says why).

@@ -20,6 +20,9 @@ import type { Profile } from '../profile/profile.ts';
 import { SYSTEM_CLOCK } from '../clock.ts';
 import { READ_BACK_CHECK_ID } from '../records/read-back/read-back-check.ts';
 import { runUserSequences } from '../properties/user-sequences.ts';
+import { runIsolation } from '../isolation/run-isolation.ts';
+import { ISOLATION_UNIT_ID } from '../isolation/isolation-check.ts';
+import { asCheck } from './current-check.ts';
 
 /** What the checks of a plan run with: the scenarios' context, the property phase's, and the rate-limit phase. */
 export interface Execution {
@@ -33,6 +36,8 @@ export interface Execution {
   readonly refusedCalls: () => Promise<CheckResult>;
   /** The stateful family's sequences (user-sequences.ts). */
   readonly userSequences: () => Promise<CheckResult>;
+  /** The isolation checks between the two companies (isolation/run-isolation.ts), as the check ISOLATION_UNIT_ID (its writes are not the read-back's). */
+  readonly isolation: () => Promise<CheckResult[]>;
   /** Reads back what the run wrote, in at most `maxRequests` (read-back.ts). */
   readonly readBack: (maxRequests: number) => Promise<CheckResult>;
 }
@@ -47,6 +52,10 @@ export function executionOf(run: OpenRun, fates: Fates): Execution {
     refusedCalls: () => refusedCalls(run),
     userSequences: () =>
       runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.checks.seed, uniqueTag: run.unique.tag, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
+    isolation: () =>
+      asCheck(ISOLATION_UNIT_ID, () =>
+        runIsolation({ send: run.send, profile: fates.profile, seed: run.checks.seed, unique: run.unique.next, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
+      ),
     readBack: (maxRequests) =>
       run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.checks.replayBase} --only ${READ_BACK_CHECK_ID}` }),
   };

@@ -1,6 +1,7 @@
 import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from '../records/created-ids.ts';
 import { SecretsWatch } from '../records/secrets-watch.ts';
+import { ISOLATION_UNIT_ID, NO_SECOND_COMPANY } from '../isolation/isolation-check.ts';
 import { ReadBackWatch } from '../records/read-back/read-back-watch.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
@@ -120,7 +121,11 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
   const secrets = new SecretsWatch(profile);
   if (plan.secrets.length > 0) transport.tap((exchange) => secrets.observe(exchange));
   const readBack = new ReadBackWatch(profile);
-  transport.tap((exchange) => readBack.observe(exchange, currentCheck()));
+  // The isolation checks judge what they write themselves, in each company (the read-back reads the first company's only).
+  transport.tap((exchange) => {
+    const check = currentCheck();
+    if (check !== ISOLATION_UNIT_ID) readBack.observe(exchange, check);
+  });
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const guarded = runGuard(limits, { transport, pacer, profile, maxTimeMs, startedAt });
   guard = guarded;
@@ -148,7 +153,7 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
     },
     readBack,
     unique: uniqueValues(),
-    notes: [...(choice ? [budgetNote(choice)] : []), ...options.notes],
+    notes: [...(choice ? [budgetNote(choice)] : []), ...options.notes, ...(plan.checks.some((c) => c.kind === 'isolation' && c.skip === NO_SECOND_COMPANY) ? [NO_SECOND_COMPANY] : [])],
     maxTimeMs,
     markRateLimitPhaseStarted: () => void (phaseStartedAt = SYSTEM_CLOCK.now()),
     close: async () => {

@@ -1,5 +1,6 @@
 import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { ISOLATION_CHECKS, NO_SECOND_COMPANY, isolationRequests, type IsolationCheckId } from '../isolation/isolation-check.ts';
 import { SECRETS_CHECK_RULES, type SecretsCheckId } from '../records/secrets-watch.ts';
 import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
@@ -37,6 +38,8 @@ export interface PlanParts {
   readonly secrets: readonly SecretsCheckId[];
   readonly readBack: boolean;
   readonly userSequences: boolean;
+  /** The isolation checks between two companies that are selected (isolation-check.ts). */
+  readonly isolation: readonly IsolationCheckId[];
   readonly tokenFormCheck: boolean;
 }
 
@@ -90,7 +93,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
     ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
   ];
-  checks.push(...afterFamilies(parts, checks), ...closingBursts(profile, selected));
+  checks.push(...afterFamilies(parts, checks, profile), ...closingBursts(profile, selected));
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
@@ -109,6 +112,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     secrets: parts.secrets,
     readBack: { on: parts.readBack, requests: checks.find((c) => c.id === READ_BACK_CHECK_ID)?.requests ?? 0 },
     userSequences: parts.userSequences,
+    isolation: parts.isolation,
     tokenFormCheck: parts.tokenFormCheck,
     readOnly: parts.readOnly,
     requests,
@@ -123,19 +127,30 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
  * cap, user-sequences.ts), then the read-back, which reads what all the checks before it write at
  * most (read-back.ts).
  */
-function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[]): PlannedCheck[] {
+function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[], profile: Profile): PlannedCheck[] {
   const checks: PlannedCheck[] = [];
   if (parts.userSequences) {
     const rules = [...USER_SEQUENCES_RULES];
     const skip = parts.readOnly ? { skip: 'the sequences create users on the target (--read-only)' } : {};
     checks.push({ id: USER_SEQUENCES_ID, kind: 'sequence', rules, requests: parts.readOnly ? 0 : SEQUENCE_REQUESTS, ...skip });
   }
+  checks.push(...isolationChecks(parts, profile));
   if (parts.readBack) {
     const writes = plannedWrites({ checks: [...before, ...checks], scenarios: parts.scenarios, families: parts.families, casesPerFamily: parts.casesPerFamily }, false);
     const most = (kind: 'user' | 'timesheet' | 'break') => writes.byScenarios[kind] + writes.byGeneratedCases[kind] + writes.forNeeds[kind];
     checks.push({ id: READ_BACK_CHECK_ID, kind: 'read-back', rules: [...READ_BACK_RULES], requests: readBackRequests({ user: most('user'), timesheet: most('timesheet'), break: most('break') }) });
   }
   return checks;
+}
+
+/**
+ * The isolation checks between two companies (isolation-check.ts), after the stateful family: one
+ * unit, its requests on the first selected check. Skipped without a second company (the reason says
+ * isolation was not certified) or under --read-only.
+ */
+function isolationChecks(parts: PlanParts, profile: Profile): PlannedCheck[] {
+  const skip = profile.second_company === undefined ? NO_SECOND_COMPANY : parts.readOnly ? 'the isolation checks write a user, a timesheet, a break and a schedule in each company (--read-only)' : undefined;
+  return parts.isolation.map((id, i): PlannedCheck => ({ id, kind: 'isolation', rules: ISOLATION_CHECKS[id].rules, requests: skip === undefined && i === 0 ? isolationRequests(profile) : 0, ...(skip === undefined ? {} : { skip }) }));
 }
 
 /**

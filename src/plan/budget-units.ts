@@ -49,6 +49,9 @@ export function planUnits(plan: RunPlan, catches: FaultCatches): Unit[] {
       units.push({ ids: [check.id], rules: new Set(check.rules), faults: caught([check.id]), paced: replays ? check.requests : 1 + check.requests - plan.casesPerFamily, phase: null, afterPhaseStart: at !== null, waitMs: 0, family: !replays });
     }
   }
+  // The isolation checks: one unit (their probes share the records both companies write), the requests on the first.
+  const isolation = plan.checks.filter((c) => c.kind === 'isolation' && c.skip === undefined);
+  if (isolation.length > 0) units.push({ ids: isolation.map((c) => c.id), rules: new Set(isolation.flatMap((c) => c.rules)), faults: caught(isolation.map((c) => c.id)), paced: isolation.reduce((n, c) => n + c.requests, 0), phase: null, afterPhaseStart: false, waitMs: 0, family: false });
   // The phase: one unit per variant (a larger one replaces a smaller one in a cover).
   const rateLimit = plan.checks.filter((c) => c.kind === 'rate-limit');
   for (const variant of plan.rateLimit.variants) {

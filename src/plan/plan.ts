@@ -1,5 +1,6 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
 import { SECRETS_CHECK_IDS } from '../records/secrets-watch.ts';
+import { ISOLATION_CHECK_IDS } from '../isolation/isolation-check.ts';
 import { READ_BACK_CHECK_ID } from '../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECK_NAMES } from '../checks/names.ts';
@@ -78,9 +79,10 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     readBack: !options.path && selection.builtin(READ_BACK_CHECK_ID),
     // Its sequences are generated cases too: --budget 0 sends none of them either.
     userSequences: !options.path && options.budget > 0 && selection.builtin(USER_SEQUENCES_ID),
+    isolation: options.path ? [] : ISOLATION_CHECK_IDS.filter((id) => selection.builtin(id)),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
-  const builtins = parts.monitor || parts.createdIds || parts.secrets.length > 0 || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
+  const builtins = parts.monitor || parts.createdIds || parts.secrets.length > 0 || parts.isolation.length > 0 || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
   if (generating.length > 0 && generating.length === families.length && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
     throw new UsageError(
       `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
@@ -107,6 +109,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
     secrets: full.secrets.filter((id) => checkIds.has(id)),
     readBack: full.readBack.on && checkIds.has(READ_BACK_CHECK_ID),
     userSequences: full.userSequences && checkIds.has(USER_SEQUENCES_ID),
+    isolation: full.isolation.filter((id) => checkIds.has(id)),
     tokenFormCheck: full.tokenFormCheck,
   });
 }

@@ -6,6 +6,7 @@ import type { LoadedScenario } from '../scenarios/loader.ts';
 import type { PropertyFamily } from '../properties/family.ts';
 import type { RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
 import type { SecretsCheckId } from '../records/secrets-watch.ts';
+import type { IsolationCheckId } from '../isolation/isolation-check.ts';
 
 // The run as planned (plan.ts makes it, budget.ts restricts it, execute/ runs it): its checks, their
 // requests and waits, the rate-limit phase's place and variants, and the pace of its calls.
@@ -13,7 +14,7 @@ import type { SecretsCheckId } from '../records/secrets-watch.ts';
 /** One check of a plan, with the requests it will send. */
 export interface PlannedCheck {
   readonly id: string;
-  readonly kind: 'preflight' | 'scenario' | 'property' | 'sequence' | 'rate-limit' | 'monitor' | 'read-back' | 'closing-bursts';
+  readonly kind: 'preflight' | 'scenario' | 'property' | 'sequence' | 'isolation' | 'rate-limit' | 'monitor' | 'read-back' | 'closing-bursts';
   readonly rules: readonly RuleId[];
   /**
    * Requests it sends (the preflight: its GET and the census's, one page of each list the checks' needs name). The rate-limit checks share the phase's bursts, so theirs is 0 and the phase's
@@ -96,6 +97,8 @@ export interface RunPlan {
   readonly readBack: { readonly on: boolean; readonly requests: number };
   /** Whether the stateful family (properties/user-sequences) runs, after the other families. */
   readonly userSequences: boolean;
+  /** The isolation checks between two companies that are planned (run as one unit after the stateful family). */
+  readonly isolation: readonly IsolationCheckId[];
   readonly tokenFormCheck: boolean;
   /** `--read-only`: the scenarios that change data are planned skipped. */
   readonly readOnly: boolean;

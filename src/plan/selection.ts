@@ -1,5 +1,6 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
 import { SECRETS_CHECK_RULES } from '../records/secrets-watch.ts';
+import { ISOLATION_CHECK_IDS, ISOLATION_CHECKS } from '../isolation/isolation-check.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../records/read-back/read-back-check.ts';
 import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { InternalError, UsageError } from '../errors.ts';
@@ -27,6 +28,7 @@ export const BUILTIN_CHECKS: Readonly<Record<string, readonly RuleId[]>> = {
   [MONITOR_CHECK_ID]: ['RATE-LIMIT-CAP'],
   [CREATED_IDS_CHECK_ID]: ['ID-INTEGER'],
   ...SECRETS_CHECK_RULES,
+  ...Object.fromEntries(ISOLATION_CHECK_IDS.map((id) => [id, ISOLATION_CHECKS[id].rules])),
   [READ_BACK_CHECK_ID]: READ_BACK_RULES,
   [USER_SEQUENCES_ID]: USER_SEQUENCES_RULES,
 };
