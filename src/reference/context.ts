@@ -57,7 +57,7 @@ export class ServerContext {
   /** The scope a request of `company` works within (company-scope.ts); one per company. */
   scopeOf(company: Company): CompanyScope {
     let scope = this.#scopes.get(company);
-    if (!scope) this.#scopes.set(company, (scope = new CompanyScope(company, this, (...args) => this.notify(...args))));
+    if (!scope) this.#scopes.set(company, (scope = new CompanyScope(company, this, (...args) => this.notify(...args), (name) => this.fault(name))));
     return scope;
   }
 

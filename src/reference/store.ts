@@ -24,6 +24,8 @@ export interface Repository<T extends StoredRecord> {
   insert(fields: Omit<T, 'id'>, company: CompanyId): T;
   /** The record with this ID, of whichever company, or undefined. */
   get(id: number): T | undefined;
+  /** Whether a record with this ID exists, of whichever company. */
+  exists(id: number): boolean;
   /** The company the record with this ID belongs to, or undefined when there is none. */
   ownerOf(id: number): CompanyId | undefined;
   /** Replaces the record with this ID (which must exist) and returns it; it stays its company's. */
@@ -50,6 +52,10 @@ export class InMemoryRepository<T extends StoredRecord> implements Repository<T>
   get(id: number): T | undefined {
     const found = this.records.get(id);
     return found ? structuredClone(found) : undefined;
+  }
+
+  exists(id: number): boolean {
+    return this.records.has(id);
   }
 
   ownerOf(id: number): CompanyId | undefined {

@@ -2,18 +2,26 @@ import type { ChangeKind } from '../../contract/webhook-notification.ts';
 import type { Company, CompanyId } from './company.ts';
 import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRecord } from '../records.ts';
 import type { Repository, StoredRecord } from '../store.ts';
+import type { FaultName } from '../faults.ts';
+
+/** Whether a fault is switched on (ServerContext.fault). */
+export type FaultProbe = (name: FaultName) => boolean;
 
 /**
  * One company's view of a shared repository: the rows it owns, and nothing else. Every read a
  * handler makes goes through one of these methods, so the company condition is applied in this
  * file and nowhere else; `shared` is the whole table, every company's rows, named so that a read
- * without the condition (the tenant-isolation faults of issue 49) is visible where it is made.
+ * without the condition (the tenant-isolation faults of issue 49) is visible where it is made:
+ * `get` and `exists` read alike on both, so a lookup or an exists-check by ID alone is
+ * `(ctx.fault('…') ? scope.users.shared : scope.users).get(id)`.
  */
 export class ScopedRepository<T extends StoredRecord> {
   constructor(
     /** The whole table: every company's rows. Reading it skips the company condition. */
     readonly shared: Repository<T>,
     private readonly company: CompanyId,
+    /** The server's faults, for those whose spot is here (the pagination total): `this.fault('…')`. */
+    readonly fault: FaultProbe,
   ) {}
 
   /** Whether the record with this ID exists and is the company's. */
@@ -40,12 +48,24 @@ export class ScopedRepository<T extends StoredRecord> {
    * A list's rows and its pagination total (§2.5 `total`): the company's records that match, and
    * how many they are.
    *
-   * Scope spot, the unscoped total: a backend that counts the total in a query of its own
-   * (`SELECT COUNT(*) … WHERE <filters>`) without the company condition counts every company's
-   * rows, `this.shared.all().filter(matches).length`, while the page holds the company's only.
+   * Scope spot, the unscoped total (every list's): a backend that counts the total in a query of its
+   * own (`SELECT COUNT(*) … WHERE <filters>`) without the company condition counts every company's
+   * rows, `this.fault('…') ? this.shared.all().filter(matches).length : records.length`, while the
+   * page holds the company's only.
    */
   listed(matches: (record: Readonly<T>) => boolean): { records: Readonly<T>[]; total: number } {
     const records = this.all().filter(matches);
+    return { records, total: records.length };
+  }
+
+  /**
+   * The rows of a WHERE clause whose OR escapes the company condition, its parentheses missing
+   * (`company AND matches OR escaping`): the company's records that match, and every company's that
+   * match `escaping`, with their total. What a search (or an `ids` filter) that escapes the scope
+   * lists; a list reads it only under a fault.
+   */
+  listedEscaping(matches: (record: Readonly<T>) => boolean, escaping: (record: Readonly<T>) => boolean): { records: Readonly<T>[]; total: number } {
+    const records = this.shared.all().filter((record) => (this.exists(record.id) && matches(record)) || escaping(record));
     return { records, total: records.length };
   }
 
@@ -95,14 +115,15 @@ export class CompanyScope {
     readonly company: Company,
     tables: SharedTables,
     private readonly notifier: CompanyNotifier,
+    fault: FaultProbe,
   ) {
-    this.users = new ScopedRepository(tables.users, company.id);
-    this.schedules = new ScopedRepository(tables.schedules, company.id);
-    this.timesheets = new ScopedRepository(tables.timesheets, company.id);
-    this.breaks = new ScopedRepository(tables.breaks, company.id);
-    this.jobs = new ScopedRepository(tables.jobs, company.id);
-    this.tasks = new ScopedRepository(tables.tasks, company.id);
-    this.breakRules = new ScopedRepository(tables.breakRules, company.id);
+    this.users = new ScopedRepository(tables.users, company.id, fault);
+    this.schedules = new ScopedRepository(tables.schedules, company.id, fault);
+    this.timesheets = new ScopedRepository(tables.timesheets, company.id, fault);
+    this.breaks = new ScopedRepository(tables.breaks, company.id, fault);
+    this.jobs = new ScopedRepository(tables.jobs, company.id, fault);
+    this.tasks = new ScopedRepository(tables.tasks, company.id, fault);
+    this.breakRules = new ScopedRepository(tables.breakRules, company.id, fault);
   }
 
   /** The company timezone (§2.1, §2.3). */

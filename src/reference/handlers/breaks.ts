@@ -57,7 +57,8 @@ function createdForm(ctx: ServerContext, record: BreakRecord) {
  * another company's is refused as an unknown one is.
  *
  * Scope spot, the exists-check by ID alone: `company.timesheets` is the company's; a backend that
- * reads `timesheet_id` by ID alone (`company.timesheets.shared`) adds a break to another company's timesheet.
+ * reads `timesheet_id` by ID alone (`company.timesheets.shared` in its place) adds a break to another
+ * company's timesheet.
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
@@ -126,8 +127,9 @@ function listBreaks(ctx: ServerContext, request: ApiRequest) {
   const wanted = ids === null ? null : new Set(ids);
   const range = list.dateRange;
   // Scope spot, the `ids` filter without the scope: the IDs select among the company's breaks, so
-  // another company's ID selects nothing; a backend that reads `WHERE id IN (…)` alone
-  // (`request.company.breaks.shared`) lists another company's breaks by their IDs.
+  // another company's ID selects nothing; a backend that reads `WHERE id IN (…)` alone lists another
+  // company's breaks by their IDs: under a fault, `breaks.listedEscaping(<in range>, (b) => wanted.has(b.id))`
+  // when `wanted` is given.
   const { records, total } = request.company.breaks.listed((b) => (wanted === null || wanted.has(b.id)) && (range === null || withinDateRange(b.start, range)));
   return ok(ctx.dialect.list('break', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (b) => listedForm(ctx, b), total)));
 }

@@ -71,7 +71,8 @@ function edgeRefusals(ctx: ServerContext, body: Record<string, unknown>): Server
  * its jobs. Another company's user or job is refused as an unknown one is.
  *
  * Scope spot, the exists-check by ID alone: `users` is the company's; a backend that checks
- * `user_ids` (or `assigned_by`) by ID alone (`company.users.shared`) assigns another company's users.
+ * `user_ids` (or `assigned_by`) by ID alone (`company.users.shared` in its place) assigns another
+ * company's users.
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, record: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];

@@ -36,7 +36,7 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
  * company's is refused as an unknown one is.
  *
  * Scope spot, the exists-check by ID alone: `company.users` is the company's; a backend that checks
- * `user_id` by ID alone (`company.users.shared`) clocks a timesheet for another company's user.
+ * `user_id` by ID alone (`company.users.shared` in its place) clocks a timesheet for another company's user.
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];

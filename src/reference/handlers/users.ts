@@ -121,7 +121,7 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
 function editUser(ctx: ServerContext, request: ApiRequest) {
   // Scope spot, the lookup by ID alone: the user is looked up within the company, so another
   // company's user is a 404 like an ID that never existed; a backend that finds it by ID alone
-  // (`request.company.users.shared`) edits another company's user.
+  // (`request.company.users.shared` in its place) edits another company's user.
   const stored = requireRecord(request.company.users, request.params.userId, 'User');
   const body = requireObjectBody(request.body);
   const violations = [
@@ -179,9 +179,9 @@ function listUsersNow(ctx: ServerContext, request: ApiRequest) {
   const filtered = userFilters(ctx, request.query);
   const searched = userSearch(list.search);
   // Scope spot, the search whose OR escapes the scope: the company, the filters and the search are
-  // one AND. A backend that writes `WHERE company_id = ? AND … AND first_name LIKE ? OR last_name
-  // LIKE ? OR email LIKE ?` without parentheses adds every company's users (`users.shared`) whose
-  // last name or e-mail match.
+  // one AND. A backend that writes `WHERE company_id = ? AND … AND first_name LIKE ? OR email LIKE ?`
+  // without parentheses adds every company's users whose e-mail matches: under a fault,
+  // `users.listedEscaping((u) => filtered(u) && searched(u), <the e-mail matches>)`.
   const { records, total } = request.company.users.listed((u) => filtered(u) && searched(u));
   return ok(ctx.dialect.list('user', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(u)), total)));
 }
