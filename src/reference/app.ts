@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TokenCheck } from './auth.ts';
+import { TokenCheck, type CompanyToken } from './auth.ts';
+import { rateLimitKey, type RateLimitWindows } from './rate-limit-key.ts';
 import type { ServerContext } from './context.ts';
 import { ApiError, type ApiResponse } from './http/api-response.ts';
 import { parseJsonBody, readBody } from './http/read-body.ts';
@@ -17,8 +18,11 @@ import { BUSY_CONNECTIONS, Concurrency, LoadFaultEffects, SLOW_MS_PER_REQUEST } 
 
 export interface AppOptions {
   readonly ctx: ServerContext;
-  readonly token: string;
+  /** Each company's token: the first company's, and a second's when the server serves two. */
+  readonly tokens: readonly CompanyToken[];
   readonly limiter: RateLimiter;
+  /** Whether the companies' tokens count in one rate-limit window or each in its own (default `shared`; rateLimitKey). */
+  readonly rateLimitWindows?: RateLimitWindows;
   /** The time the limiter counts calls by (default SYSTEM_CLOCK). */
   readonly clock?: Clock;
   /** Version labels served besides `public` (§9), e.g. `['v2']` serves `/api/v2/...`. */
@@ -100,7 +104,8 @@ function requestUrl(req: IncomingMessage): URL {
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { ctx, limiter, clock = SYSTEM_CLOCK } = options;
   const ids = options.ids ?? 'integer';
-  const tokens = new TokenCheck(options.token, ctx);
+  const tokens = new TokenCheck(options.tokens, ctx);
+  const windows = options.rateLimitWindows ?? 'shared';
   const labels = new Set(['public', ...(ctx.fault('versioned-path-missing') ? [] : options.versions)]);
   const router = new Router();
   userRoutes(router, ctx);
@@ -117,10 +122,10 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const busyConnections = concurrency.note(req.socket, clock.now());
-    const authenticated = tokens.authenticates(req.headers.authorization);
-    const key = authenticated ? 'token' : `anonymous:${req.socket.remoteAddress ?? ''}`;
+    const company = tokens.companyOf(req.headers.authorization);
+    const key = rateLimitKey(company, windows, req.socket.remoteAddress);
     // Under rate-limit-skips-refused the limiter sits after authentication: a refused call is never counted.
-    const counted = authenticated || !ctx.fault('rate-limit-skips-refused');
+    const counted = company !== null || !ctx.fault('rate-limit-skips-refused');
     // The check-and-record is synchronous: no request can slip in between (the racy fault's reads lag instead).
     const decision = counted ? limiter.attempt(key, clock.now()) : null;
     const rateHeaders: Record<string, string> =
@@ -131,7 +136,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
     }
     const respond = (response: ApiResponse) => send(res, { ...response, headers: { ...rateHeaders, ...response.headers } }, html, method === 'HEAD' && ctx.fault('head-content-length-zero') ? 0 : undefined);
     try {
-      if (!authenticated) throw new ApiError(401, 'Unauthenticated.');
+      if (company === null) throw new ApiError(401, 'Unauthenticated.');
       const url = requestUrl(req);
       const path = apiPath(url.pathname, labels);
       if (path === null) throw new ApiError(404, `No API route at ${url.pathname}.`);
@@ -154,7 +159,7 @@ export function createRequestListener(options: AppOptions): (req: IncomingMessag
       }
       const params = Object.fromEntries(Object.entries(match.params).map(([name, value]) => [name, readPathId(ids, value)]));
       // The load faults (load-faults.ts) see how many connections are busy as the answer is made.
-      const answer = loadFaults.apply(method, path, match.handler({ method, params, query: url.searchParams, body, origin: url.origin, path: url.pathname }), busyConnections >= BUSY_CONNECTIONS);
+      const answer = loadFaults.apply(method, path, match.handler({ method, params, query: url.searchParams, body, origin: url.origin, path: url.pathname, company: ctx.scopeOf(company) }), busyConnections >= BUSY_CONNECTIONS);
       if (ctx.fault('load-slow-timesheets') && method === 'POST' && /^\/timesheets\/?$/.test(path)) await clock.sleep(SLOW_MS_PER_REQUEST * (busyConnections - 1));
       const created = method === 'POST' && answer.status < 300 && !path.startsWith('/webhooks');
       const written = writeIds(ids, answer.body, path.startsWith('/breaks') ? 'break' : 'other');

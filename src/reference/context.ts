@@ -5,11 +5,17 @@ import type { BreakRecord, NamedRecord, ScheduleRecord, TimesheetRecord, UserRec
 import { InMemoryRepository } from './store.ts';
 import { formatNaiveDateTime } from '../contract/formats/index.ts';
 import { STANDARD_DIALECT, type Dialect } from './dialect.ts';
-import { WebhookDeliverer, type DeliveryForm, type DeliveryTarget } from './webhook-delivery.ts';
+import { WebhookDeliverer, type DeliveryForm } from './webhook-delivery.ts';
 import type { ChangeKind } from '../contract/webhook-notification.ts';
 import { wireId, type IdWire } from './id-wire.ts';
+import { Company, FIRST_COMPANY } from './companies/company.ts';
+import { CompanyScope, type NotifiedCategory } from './companies/company-scope.ts';
 
-/** Everything a handler needs: storage, the company timezone, the active faults, the clock. */
+/**
+ * Everything a handler needs: the shared storage, the companies it holds (the first always; a
+ * second when the server serves one), the active faults, the clock. A request works within its
+ * company's scope (`scopeOf`), never on the repositories here directly.
+ */
 export class ServerContext {
   readonly users = new InMemoryRepository<UserRecord>();
   readonly schedules = new InMemoryRepository<ScheduleRecord>();
@@ -18,22 +24,60 @@ export class ServerContext {
   readonly jobs = new InMemoryRepository<NamedRecord>();
   readonly tasks = new InMemoryRepository<NamedRecord>();
   readonly breakRules = new InMemoryRepository<NamedRecord>();
-  webhook: WebhookSubscription | null = null;
-  /** Under `notifications-after-unsubscribe`: the removed subscription, still notified while none is live; a new subscribe clears it. */
-  ghostWebhook: DeliveryTarget | null = null;
-  /** Sends the subscription's notifications (loopback URLs only). */
+  /** Sends the subscriptions' notifications (loopback URLs only). */
   readonly webhooks = new WebhookDeliverer();
-  /** §5.4: the token was revoked (the revoke-key button); from then on it is refused like any wrong token. */
-  tokenRevoked = false;
   /** How the IDs of created records are written (id-wire.ts): in answers, and in the notifications. */
   ids: IdWire = 'integer';
+  /** The companies served, the first first. */
+  readonly companies: Company[];
+  readonly #scopes = new Map<Company, CompanyScope>();
 
   constructor(
+    /** The first company's timezone. */
     readonly companyTimezone: string,
     private readonly faults: ReadonlySet<FaultName | LoadFaultName>,
     /** How the server answers where the spec says "not shown". */
     readonly dialect: Dialect = STANDARD_DIALECT,
-  ) {}
+  ) {
+    this.companies = [new Company(FIRST_COMPANY, companyTimezone)];
+  }
+
+  /** The first company: the one every server serves, the only one unless a second token is given. */
+  get firstCompany(): Company {
+    return this.companies[0] as Company;
+  }
+
+  /** Adds a company (the next number) with its timezone. */
+  addCompany(timezone: string): Company {
+    const company = new Company(this.companies.length + 1, timezone);
+    this.companies.push(company);
+    return company;
+  }
+
+  /** The scope a request of `company` works within (company-scope.ts); one per company. */
+  scopeOf(company: Company): CompanyScope {
+    let scope = this.#scopes.get(company);
+    if (!scope) this.#scopes.set(company, (scope = new CompanyScope(company, this, (...args) => this.notify(...args), (name) => this.fault(name))));
+    return scope;
+  }
+
+  /** The first company's webhook subscription. */
+  get webhook(): WebhookSubscription | null {
+    return this.firstCompany.webhook;
+  }
+
+  set webhook(subscription: WebhookSubscription | null) {
+    this.firstCompany.webhook = subscription;
+  }
+
+  /** §5.4: the first company's token was revoked. */
+  get tokenRevoked(): boolean {
+    return this.firstCompany.tokenRevoked;
+  }
+
+  set tokenRevoked(revoked: boolean) {
+    this.firstCompany.tokenRevoked = revoked;
+  }
 
   /** True when the named fault is switched on. */
   fault(name: FaultName | LoadFaultName): boolean {
@@ -41,11 +85,12 @@ export class ServerContext {
   }
 
   /**
-   * Notifies the webhook subscription, if any (else the ghost of a removed one), that a record of
-   * `category` was created or updated: in the dialect's form unless a webhook fault breaks it.
+   * Notifies `company`'s webhook subscription, if any (else the ghost of a removed one), that one of
+   * its records of `category` was created or updated: in the dialect's form unless a webhook fault
+   * breaks it. Another company's subscription hears nothing of it.
    */
-  notify(category: 'users' | 'schedules' | 'timesheets' | 'breaks', id: number, change: ChangeKind): void {
-    const target = this.webhook ? { url: this.webhook.url, secret: this.webhook.secret ?? null } : this.ghostWebhook;
+  notify(company: Company, category: NotifiedCategory, id: number, change: ChangeKind): void {
+    const target = company.webhook ? { url: company.webhook.url, secret: company.webhook.secret ?? null } : company.ghostWebhook;
     this.webhooks.notify(target, category, wireId(this.ids, id, category === 'breaks' ? 'break' : 'other'), change, this.deliveryForm(change));
   }
 

@@ -1,5 +1,6 @@
 import type { RuleId } from '../contract/rules.ts';
 import type { ApiResponse } from './http/api-response.ts';
+import type { CompanyId } from './companies/company.ts';
 
 /**
  * Faults of the reference server that show only under concurrent load: a certification (one call at
@@ -53,10 +54,10 @@ export function isLoadFaultName(name: string): name is LoadFaultName {
   return LOAD_FAULTS.some((f) => f.name === name);
 }
 
-/** What the load faults need of the server: which are on, and the stores a create went to. */
+/** What the load faults need of the server: which are on, and the (shared) stores a create went to. */
 export interface LoadFaultState {
   fault(name: LoadFaultName): boolean;
-  readonly stores: Readonly<Record<'users' | 'timesheets' | 'breaks', { get(id: number): object | undefined; insert(fields: never): unknown; remove(id: number): boolean }>>;
+  readonly stores: Readonly<Record<'users' | 'timesheets' | 'breaks', { get(id: number): object | undefined; ownerOf(id: number): CompanyId | undefined; insert(fields: never, company: CompanyId): unknown; remove(id: number): boolean }>>;
 }
 
 /** The record a create answer names, wherever the dialect puts it: at the top, or in `items` or `data`. */
@@ -98,7 +99,7 @@ export class LoadFaultEffects {
     }
     if (collection === 'users' && this.state.fault('load-duplicates-writes') && this.#userCreates++ % 2 === 1) {
       const { id: _, ...fields } = store.get(id) as { id: number };
-      store.insert(fields as never);
+      store.insert(fields as never, store.ownerOf(id) as CompanyId); // the duplicate is the same company's
     }
   }
 }

@@ -6,6 +6,7 @@ import type { ApiRequest } from './http/router.ts';
  * One page of a collection with the §2.5 pagination block. Links keep the request's other query
  * parameters and set `page`. An empty page (past the end) has from/to null, as Laravel's paginator does.
  * `present` turns a stored record into its response form; it runs on the page's items only.
+ * `total` is the number of items overall (§2.5), as the company's scope counted it (company-scope.ts `listed`).
  */
 export function paginate<T, R>(
   items: readonly T[],
@@ -13,9 +14,9 @@ export function paginate<T, R>(
   request: ApiRequest,
   ctx: ServerContext,
   present: (item: T) => R,
+  total: number = items.length,
 ) {
   const perPage = list.pageSize;
-  const total = items.length;
   // Under `last-page-extra-when-exact`: floor + 1, one too many (an empty page) when the pages divide the total exactly.
   const lastPage = ctx.fault('last-page-extra-when-exact') ? Math.floor(total / perPage) + 1 : Math.max(1, Math.ceil(total / perPage));
   const index = ctx.fault('page-zero-based') ? list.page : list.page - 1;

@@ -18,6 +18,10 @@ import {
 } from './rate-limiter.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedName, type SeedSummary } from './seed.ts';
+import { seedTwoCompanies, type SecondCompanySeed } from './companies/second-company-seed.ts';
+import type { CompanyToken } from './auth.ts';
+import type { RateLimitWindows } from './rate-limit-key.ts';
+import { UsageError } from '../errors.ts';
 import { DIALECTS, type Dialect, type DialectName } from './dialect.ts';
 import type { IdWire } from './id-wire.ts';
 
@@ -25,8 +29,21 @@ export interface ReferenceServerOptions {
   /** 0 picks a free port. */
   readonly port?: number;
   readonly host?: string;
-  /** The access token; generated when absent. */
+  /** The access token (the first company's); generated when absent. */
   readonly token?: string;
+  /**
+   * The second company's access token. Given, the server serves two companies in one shared
+   * database, each token reaching only its own company's records (docs/reference-server.md, "Two
+   * companies"); absent, one company, exactly as ever. It must differ from `token`.
+   */
+  readonly secondCompanyToken?: string;
+  /** The second company's timezone (default: `companyTimezone`, the first company's). */
+  readonly secondCompanyTimezone?: string;
+  /**
+   * Whether the companies' tokens count in one rate-limit window (`shared`, the default) or each in
+   * its own (`per-token`); both readings of §8. Calls no token authenticates count per address either way.
+   */
+  readonly rateLimitWindows?: RateLimitWindows;
   /** null turns the limit off; default 60 calls per 60 s (§8). */
   readonly rateLimit?: RateLimitSetting | null;
   /** Which calls the limit counts: the served ones (default) or every attempt, refused ones too. */
@@ -59,7 +76,11 @@ export interface ReferenceServer {
   readonly port: number;
   readonly token: string;
   readonly tls: TlsIdentity;
+  /** The first company's seed. */
   readonly seed: SeedSummary;
+  /** The second company, when `secondCompanyToken` was given; null otherwise. */
+  readonly secondCompany: SecondCompany | null;
+  readonly rateLimitWindows: RateLimitWindows;
   readonly faults: readonly (FaultName | LoadFaultName)[];
   readonly companyTimezone: string;
   /** The limit the server enforces (null: none), as configured; a rate-limit fault changes how, not this. */
@@ -73,9 +94,39 @@ export interface ReferenceServer {
   /** How it answers where the spec says "not shown" (the context's dialect). */
   readonly dialect: Dialect;
   readonly context: ServerContext;
-  /** §5.4: revokes the token (as the revoke-key button does); every later request with it is refused. */
+  /** §5.4: revokes the (first company's) token (as the revoke-key button does); every later request with it is refused. */
   revokeToken(): void;
   close(): Promise<void>;
+}
+
+/** The second company a server serves (ReferenceServerOptions.secondCompanyToken). */
+export interface SecondCompany {
+  readonly token: string;
+  readonly seed: SecondCompanySeed;
+  readonly companyTimezone: string;
+  /** §5.4: revokes the second company's token; the first company's keeps working. */
+  revokeToken(): void;
+}
+
+/**
+ * Seeds the companies the options ask for: the first alone (exactly as a server of one company
+ * always was), or both, their IDs interleaved (second-company-seed.ts). Their tokens and seeds.
+ */
+function seedCompanies(ctx: ServerContext, options: ReferenceServerOptions, token: string): { tokens: CompanyToken[]; seed: SeedSummary; second: SecondCompany | null } {
+  const secondToken = options.secondCompanyToken;
+  if (secondToken === undefined) return { tokens: [{ token, company: ctx.firstCompany }], seed: seed(ctx, options.seed), second: null };
+  if (secondToken === '' || secondToken === token) throw new UsageError("the second company's token must be a token of its own: not empty, not the first company's");
+  const company = ctx.addCompany(options.secondCompanyTimezone ?? ctx.companyTimezone);
+  const seeded = seedTwoCompanies(ctx, options.seed ?? 'standard', company);
+  const second: SecondCompany = {
+    token: secondToken,
+    seed: seeded.second,
+    companyTimezone: company.timezone,
+    revokeToken: () => {
+      company.tokenRevoked = true;
+    },
+  };
+  return { tokens: [{ token, company: ctx.firstCompany }, { token: secondToken, company }], seed: seeded.first, second };
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSetting = { limit: 60, windowMs: 60_000 };
@@ -105,15 +156,17 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const faults = (options.faults ?? []).map((name) => serverFaultByName(name));
   const companyTimezone = options.companyTimezone ?? 'America/Chicago';
   const ctx = new ServerContext(companyTimezone, new Set(faults), DIALECTS[options.dialect ?? 'standard']);
-  const seeded = seed(ctx, options.seed);
-  ctx.ids = options.ids ?? 'integer';
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const companies = seedCompanies(ctx, options, token);
+  ctx.ids = options.ids ?? 'integer';
+  const rateLimitWindows = options.rateLimitWindows ?? 'shared';
   const tls = options.tls ?? (await generateTlsIdentity());
   let rateLimit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   let limiter = options.limiter ?? limiterFor(rateLimit, ctx, options.rateLimitCounting);
   const listener = createRequestListener({
     ctx,
-    token,
+    tokens: companies.tokens,
+    rateLimitWindows,
     limiter: { attempt: (key, now) => limiter.attempt(key, now) },
     versions: options.versions ?? ['v2'],
     onError: options.onError,
@@ -149,7 +202,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     port,
     token,
     tls,
-    seed: seeded,
+    seed: companies.seed,
+    secondCompany: companies.second,
+    rateLimitWindows,
     faults,
     companyTimezone,
     get rateLimit() {

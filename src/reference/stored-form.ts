@@ -47,12 +47,12 @@ export function storedTimesheetFields<T extends Record<string, unknown>>(ctx: Se
   return out as T;
 }
 
-/** A break's start or end as stored: under `break-times-company-offset`, its wall time with the company timezone's offset. */
-export function storedBreakTime(ctx: ServerContext, value: string): string {
+/** A break's start or end as stored: under `break-times-company-offset`, its wall time with the offset of the company timezone, `zone`. */
+export function storedBreakTime(ctx: ServerContext, value: string, zone: string): string {
   if (!ctx.fault('break-times-company-offset')) return value;
   const parsed = parseOffsetDateTime(value);
   if (!parsed) return value;
   const wall = parsed.dateTime;
-  const local = DateTime.fromObject({ year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: wall.second }, { zone: ctx.companyTimezone });
+  const local = DateTime.fromObject({ year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: wall.second }, { zone });
   return formatOffsetDateTime(local);
 }

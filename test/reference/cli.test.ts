@@ -169,7 +169,79 @@ describe('clockcheck serve --port 0 --rate-limit off', () => {
   });
 });
 
+describe('clockcheck serve --second-company', () => {
+  let child: ChildProcessWithoutNullStreams;
+  let lines: string[] = [];
+  let exit: Promise<number | null>;
+
+  beforeAll(async () => {
+    const env = { ...process.env, CLOCKCHECK_TOKEN: 'first-from-env', CLOCKCHECK_SECOND_TOKEN: 'second-from-env' };
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '5/60s', '--second-company', '--rate-limit-windows', 'per-token'], { cwd: ROOT, env });
+    exit = new Promise((done) => child.on('exit', (code) => done(code)));
+    let buffered = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`serve printed no rate limit line; stdout: ${buffered}; stderr: ${stderr}`)), 20_000);
+      child.stdout.on('data', (chunk) => {
+        buffered += chunk;
+        lines = buffered.split('\n');
+        if (lines.some((line) => line.startsWith('rate limit '))) {
+          clearTimeout(timer);
+          ready();
+        }
+      });
+      child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exit;
+    }
+    const ca = lines.find((line) => line.startsWith('ca '))?.slice(3);
+    if (ca && dirname(ca).startsWith(tmpdir())) await rm(dirname(ca), { recursive: true, force: true });
+  });
+
+  it("names the second token's source (never the token itself), its seed and the windows", () => {
+    expect(lines).toContain('second company token (from CLOCKCHECK_SECOND_TOKEN)');
+    expect(lines.join('\n')).not.toContain('second-from-env');
+    expect(lines).toContain('second company users: admin=2 manager=4 employee=6 (all active: 2,4,6); inactive user 8');
+    expect(lines.find((line) => line.startsWith('second company timezone '))).toMatch(/America\/Chicago; rate-limit windows per token/);
+  });
+
+  it("serves each company its own users, each token in its own window", async () => {
+    const origin = lines[0]!.slice('listening '.length);
+    const caPem = await readFile(lines.find((line) => line.startsWith('ca '))!.slice(3), 'utf8');
+    const agent = new Agent({ connect: { ca: caPem } });
+    try {
+      const users = async (token: string) => {
+        const reply = await request(`${origin}/api/public/users?page_size=100`, { dispatcher: agent, headers: { authorization: token } });
+        const body = (await reply.body.json()) as { meta_data: { pagination: { total: number } } };
+        return [body.meta_data.pagination.total, reply.headers['x-ratelimit-remaining']];
+      };
+      expect(await users('first-from-env')).toEqual([12, '4']);
+      expect(await users('second-from-env')).toEqual([4, '4']);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
 describe('clockcheck serve with bad options', () => {
+  it('exits 2 when the second token is the first', async () => {
+    const result = await runClockcheck(['serve', '--second-company'], { ...process.env, CLOCKCHECK_TOKEN: 'same', CLOCKCHECK_SECOND_TOKEN: 'same' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/second company's token/);
+  });
+
+  it('exits 2 for --second-timezone without --second-company', async () => {
+    const result = await run('serve', '--second-timezone', 'Europe/Berlin');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--second-timezone goes with --second-company/);
+  });
+
   it('exits 2 with a message naming an unknown fault', async () => {
     const result = await run('serve', '--fault', 'nope');
     expect(result.code).toBe(2);

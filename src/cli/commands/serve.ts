@@ -1,14 +1,17 @@
 import { readPemFile } from '../../tls/pem-file.ts';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { tlsIdentityFromPem, writeCaFile } from '../../tls/certificate.ts';
 import { FAULTS, serverFaultByName } from '../../reference/faults.ts';
 import { LOAD_FAULTS } from '../../reference/load-faults.ts';
 import { RATE_LIMIT_COUNTINGS } from '../../reference/rate-limiter.ts';
+import { RATE_LIMIT_WINDOWS } from '../../reference/rate-limit-key.ts';
 import { parseRateLimit, type RateLimitSetting } from '../../contract/rate-limit.ts';
 import { SetRateLimitRequest, type ServeAnnouncement } from '../../embedded/embedded-process.ts';
-import { startReferenceServer, type ReferenceServer } from '../../reference/server.ts';
+import { startReferenceServer, type ReferenceServer, type SecondCompany } from '../../reference/server.ts';
+import type { RateLimitWindows } from '../../reference/rate-limit-key.ts';
 import { DIALECT_NAMES } from '../../reference/dialect.ts';
 import { ID_WIRE_FORMS, ID_WIRE_NAMES } from '../../reference/id-wire.ts';
 import { SEED_NAMES } from '../../reference/seed.ts';
@@ -21,6 +24,9 @@ export const SERVE_COMMAND = defineCommand({
   description: `Runs the embedded reference server: a full implementation of the spec, HTTPS only.
 The first line printed is \`listening https://HOST:PORT\`; the next names the CA file to trust.
 The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and printed.
+--second-company serves a second company in the same database (its own users, schedule, timesheets,
+breaks and subscription; each token reaches only its own company's records). Its token comes from
+CLOCKCHECK_SECOND_TOKEN, else one is generated and printed; it is never given on the command line.
 --dialect chooses how the server answers where the spec says "not shown":
   standard     201 {items, message} on create, 422 for validation, page_size > 100 clamped, links keep
                the query, sort names in camelCase or snake_case, e-mails validated, PUT /users partial.
@@ -45,6 +51,14 @@ The token comes from --token, else CLOCKCHECK_TOKEN, else one is generated and p
       help: 'what counts against the limit: the calls served, or all attempts (another reading of §8: a client that keeps calling while limited stays limited)',
     },
     timezone: { kind: 'parsed', placeholder: 'ZONE', default: 'America/Chicago', parse: timezoneName, help: 'the company timezone' },
+    'second-company': { kind: 'boolean', help: "serve a second company, its token from CLOCKCHECK_SECOND_TOKEN (else a generated one, printed)" },
+    'second-timezone': { kind: 'parsed', placeholder: 'ZONE', parse: timezoneName, defaultHelp: 'the --timezone', help: "the second company's timezone, with --second-company" },
+    'rate-limit-windows': {
+      kind: 'choice',
+      values: RATE_LIMIT_WINDOWS,
+      default: 'shared',
+      help: "with --second-company: the two companies' tokens count in one window (shared) or each in its own (per-token); both readings of §8",
+    },
     fault: { kind: 'repeatable', placeholder: 'NAME', help: 'switch on a named fault that breaks exactly one rule (--list-faults lists them)' },
     versions: { kind: 'list', placeholder: 'LABEL', default: ['v2'], help: 'the version labels served besides public (§9)' },
     cert: { kind: 'string', placeholder: 'FILE', defaultHelp: 'a fresh one from a fresh CA', help: "the server's certificate (PEM), with --key" },
@@ -96,6 +110,18 @@ export function describeServer(server: ReferenceServer, caFile: string, tokenSou
   ];
 }
 
+/** The lines `serve --second-company` prints of the second company: its token's source, timezone, seed and the rate-limit windows. */
+export function describeSecondCompany(company: SecondCompany, tokenSource: string, windows: RateLimitWindows): string[] {
+  const seed = company.seed;
+  return [
+    `second company token ${tokenSource}`,
+    `second company timezone ${company.companyTimezone}; rate-limit windows ${windows === 'shared' ? "shared: both companies' calls count in one" : 'per token: each company its own'}`,
+    `second company users: admin=${seed.activeUserIds.admin} manager=${seed.activeUserIds.manager ?? 'none'} employee=${seed.activeUserIds.employee ?? 'none'} (all active: ${seed.allActiveUserIds.join(',')}); inactive user ${seed.inactiveUserId ?? 'none'}`,
+    `second company jobs ${seed.jobIds.join(',')}; tasks ${seed.taskIds.join(',')}; break rules ${seed.breakRuleIds.join(',')}; schedules ${seed.scheduleIds.join(',')}`,
+    `second company timesheets ${seed.timesheetIds.join(',')}; ${seed.breakCount} breaks; webhook ${seed.webhookUrl ?? 'none'}`,
+  ];
+}
+
 /**
  * `serve --ipc`: the listening announcement goes to the parent process (spawnEmbeddedTarget,
  * ServeAnnouncement), never to stdout; the server stops on SIGTERM or when the parent goes.
@@ -142,10 +168,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const rateLimit = options['rate-limit'];
   const counting = options['rate-limit-counts'];
   const given = options.token ?? process.env.CLOCKCHECK_TOKEN;
+  const secondGiven = process.env.CLOCKCHECK_SECOND_TOKEN;
+  if (!options['second-company'] && options['second-timezone'] !== undefined) throw new UsageError('--second-timezone goes with --second-company');
   const server = await startReferenceServer({
     port: options.port,
     host: options.host,
     token: given || undefined,
+    ...(options['second-company'] ? { secondCompanyToken: secondGiven || randomBytes(24).toString('base64url'), secondCompanyTimezone: options['second-timezone'] ?? options.timezone } : {}),
+    rateLimitWindows: options['rate-limit-windows'],
     rateLimit,
     rateLimitCounting: counting,
     companyTimezone: options.timezone,
@@ -162,6 +192,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const tokenSource = options.token ? '(from --token)' : process.env.CLOCKCHECK_TOKEN ? '(from CLOCKCHECK_TOKEN)' : server.token;
   console.log(`listening ${server.origin}`);
   for (const line of describeServer(server, caFile, tokenSource)) console.log(line);
+  if (server.secondCompany) {
+    for (const line of describeSecondCompany(server.secondCompany, secondGiven ? '(from CLOCKCHECK_SECOND_TOKEN)' : server.secondCompany.token, server.rateLimitWindows)) console.log(line);
+  }
   console.log(`rate limit ${rateLimit ? `${rateLimit.limit} calls per ${rateLimit.windowMs / 1000}s${counting === 'attempts' ? ', refused calls counted too' : ''}` : 'off'}; try: curl --cacert ${caFile} -H "Authorization: $CLOCKCHECK_TOKEN" ${server.origin}/api/public/users`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

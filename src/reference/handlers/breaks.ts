@@ -1,6 +1,7 @@
 import { storedBreakTime } from '../stored-form.ts';
 import { breakIntervalViolations, breakViolations, breaksListBody } from '../../contract/payloads/break.ts';
 import type { ServerContext } from '../context.ts';
+import type { CompanyScope } from '../companies/company-scope.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import { parseListQuery, sortable, sortRecords } from '../list-query.ts';
@@ -51,13 +52,21 @@ function createdForm(ctx: ServerContext, record: BreakRecord) {
   };
 }
 
-function referenceViolations(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+/**
+ * Checks against storage: timesheet_id and break_rule_id name the company's timesheet and break rule;
+ * another company's is refused as an unknown one is.
+ *
+ * Scope spot, the exists-check by ID alone: `company.timesheets` is the company's; a backend that
+ * reads `timesheet_id` by ID alone (`company.timesheets.shared` in its place) adds a break to another
+ * company's timesheet.
+ */
+function referenceViolations(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
-  const sheet = typeof body.timesheet_id === 'number' ? ctx.timesheets.get(body.timesheet_id) : undefined;
+  const sheet = typeof body.timesheet_id === 'number' ? company.timesheets.get(body.timesheet_id) : undefined;
   if (typeof body.timesheet_id === 'number' && !sheet) {
     violations.push({ rule: 'BRK-REFERENCES-EXIST', field: 'timesheet_id', message: `timesheet ${body.timesheet_id} does not exist` });
   }
-  if (typeof body.break_rule_id === 'number' && !ctx.breakRules.get(body.break_rule_id) && !ctx.fault('break-unknown-rule')) {
+  if (typeof body.break_rule_id === 'number' && !company.breakRules.exists(body.break_rule_id) && !ctx.fault('break-unknown-rule')) {
     violations.push({ rule: 'BRK-REFERENCES-EXIST', field: 'break_rule_id', message: `break rule ${body.break_rule_id} does not exist` });
   }
   if (sheet && typeof body.start === 'string' && typeof body.end === 'string') {
@@ -75,7 +84,9 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
   const format = breakViolations(body).filter(
     (v) => !(v.ruleId === 'BRK-DATETIME-FORMAT' && ctx.fault('break-naive-datetime') && NAIVE.test(String(body[v.field]))),
   );
-  const violations = [...fromSpec(format), ...referenceViolations(ctx, body)];
+  const { company } = request;
+  const zone = company.timezone;
+  const violations = [...fromSpec(format), ...referenceViolations(ctx, company, body)];
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
   const written = {
@@ -83,14 +94,14 @@ function createBreak(ctx: ServerContext, request: ApiRequest) {
     break_rule_id: body.break_rule_id as number,
     start: body.start as string,
     end: body.end as string,
-    start_ms: instantOf(body.start as string, ctx.companyTimezone),
-    end_ms: instantOf(body.end as string, ctx.companyTimezone),
+    start_ms: instantOf(body.start as string, zone),
+    end_ms: instantOf(body.end as string, zone),
     created_at: now,
     updated_at: now,
   };
-  const [start, end] = [storedBreakTime(ctx, written.start), storedBreakTime(ctx, written.end)];
-  const record = ctx.breaks.insert({ ...written, start, end, start_ms: instantOf(start, ctx.companyTimezone), end_ms: instantOf(end, ctx.companyTimezone) });
-  ctx.notify('breaks', record.id, 'created');
+  const [start, end] = [storedBreakTime(ctx, written.start, zone), storedBreakTime(ctx, written.end, zone)];
+  const record = company.breaks.insert({ ...written, start, end, start_ms: instantOf(start, zone), end_ms: instantOf(end, zone) });
+  company.notify('breaks', record.id, 'created');
   // The answer shows what was written; a stored-form fault shows only when the break is read again (stored-form.ts).
   return ctx.dialect.breakCreated(createdForm(ctx, { ...written, id: record.id }), ctx.fault('break-create-no-message') ? null : 'Break added successfully.');
 }
@@ -109,17 +120,18 @@ function selectedIds(ctx: ServerContext, body: unknown): number[] | null {
   return ids && ids.length > 0 ? ids : null;
 }
 
-/** GET /breaks (§4.4): optional JSON body `ids`, pagination, sort, date_range on the start's date. */
+/** GET /breaks (§4.4): optional JSON body `ids`, pagination, sort, date_range on the start's date; the company's breaks only. */
 function listBreaks(ctx: ServerContext, request: ApiRequest) {
   const ids = selectedIds(ctx, request.body);
   const list = parseListQuery(request.query, SORTABLE, ctx);
-  let breaks = ctx.breaks.all();
-  if (ids) {
-    const wanted = new Set(ids);
-    breaks = breaks.filter((b) => wanted.has(b.id));
-  }
-  if (list.dateRange) breaks = breaks.filter((b) => withinDateRange(b.start, list.dateRange!));
-  return ok(ctx.dialect.list('break', paginate(sortRecords(breaks, list.sort, ctx), list, request, ctx, (b) => listedForm(ctx, b))));
+  const wanted = ids === null ? null : new Set(ids);
+  const range = list.dateRange;
+  // Scope spot, the `ids` filter without the scope: the IDs select among the company's breaks, so
+  // another company's ID selects nothing; a backend that reads `WHERE id IN (…)` alone lists another
+  // company's breaks by their IDs: under a fault, `breaks.listedEscaping(<in range>, (b) => wanted.has(b.id))`
+  // when `wanted` is given.
+  const { records, total } = request.company.breaks.listed((b) => (wanted === null || wanted.has(b.id)) && (range === null || withinDateRange(b.start, range)));
+  return ok(ctx.dialect.list('break', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (b) => listedForm(ctx, b), total)));
 }
 
 export function breakRoutes(router: Router, ctx: ServerContext): void {

@@ -1,8 +1,11 @@
 import { ApiError } from '../http/api-response.ts';
-import type { Repository, StoredRecord } from '../store.ts';
+import type { StoredRecord } from '../store.ts';
 
-/** The record named by a path parameter, or a 404 ApiError. Non-numeric IDs are 404 too. */
-export function requireRecord<T extends StoredRecord>(repo: Repository<T>, rawId: string | undefined, kind: string): T {
+/**
+ * The record named by a path parameter, or a 404 ApiError. Non-numeric IDs are 404 too. `repo` is a
+ * company's scope (company-scope.ts): another company's record is answered as one that never existed.
+ */
+export function requireRecord<T extends StoredRecord>(repo: { get(id: number): T | undefined }, rawId: string | undefined, kind: string): T {
   const id = /^\d+$/.test(rawId ?? '') ? Number(rawId) : NaN;
   const record = Number.isSafeInteger(id) ? repo.get(id) : undefined;
   if (!record) throw new ApiError(404, `${kind} ${rawId} not found.`);

@@ -3,6 +3,7 @@ import { SCHEDULE_FIELDS, scheduleViolations } from '../../contract/payloads/sch
 import type { Violation } from '../../contract/violation.ts';
 import type { Operation } from '../../contract/payloads/field-table.ts';
 import type { ServerContext } from '../context.ts';
+import type { CompanyScope } from '../companies/company-scope.ts';
 import { fromSpec, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import type { ScheduleRecord } from '../records.ts';
@@ -65,11 +66,19 @@ function edgeRefusals(ctx: ServerContext, body: Record<string, unknown>): Server
   return refused;
 }
 
-/** Checks against storage: assigned_by and user_ids name active users, job_id an existing job. */
-function referenceViolations(ctx: ServerContext, record: Record<string, unknown>): ServerViolation[] {
+/**
+ * Checks against storage: assigned_by and user_ids name active users of the company, job_id one of
+ * its jobs. Another company's user or job is refused as an unknown one is.
+ *
+ * Scope spot, the exists-check by ID alone: `users` is the company's; a backend that checks
+ * `user_ids` (or `assigned_by`) by ID alone (`company.users.shared` in its place) assigns another
+ * company's users.
+ */
+function referenceViolations(ctx: ServerContext, company: CompanyScope, record: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
-  const isActive = (id: unknown) => typeof id === 'number' && ctx.users.get(id)?.active === true;
-  const exists = (id: unknown) => typeof id === 'number' && ctx.users.get(id) !== undefined;
+  const users = company.users;
+  const isActive = (id: unknown) => typeof id === 'number' && users.get(id)?.active === true;
+  const exists = (id: unknown) => typeof id === 'number' && users.exists(id);
   if (typeof record.assigned_by === 'number' && !isActive(record.assigned_by)) {
     violations.push({ rule: 'SCH-ASSIGNED-BY-ACTIVE', field: 'assigned_by', message: `assigned_by ${record.assigned_by} is not an active user` });
   }
@@ -81,7 +90,7 @@ function referenceViolations(ctx: ServerContext, record: Record<string, unknown>
       violations.push({ rule: 'SCH-USER-IDS-ACTIVE', field: 'user_ids', message: `user_ids ${shown.join(', ')} are not active users` });
     }
   }
-  if (typeof record.job_id === 'number' && !ctx.jobs.get(record.job_id)) {
+  if (typeof record.job_id === 'number' && !company.jobs.exists(record.job_id)) {
     violations.push({ rule: null, field: 'job_id', message: `job ${record.job_id} does not exist` });
   }
   return violations;
@@ -96,13 +105,13 @@ function asPayload(record: ScheduleRecord): Record<string, unknown> {
   return payload;
 }
 
-function validate(ctx: ServerContext, body: Record<string, unknown>, operation: Operation, stored?: ScheduleRecord) {
+function validate(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>, operation: Operation, stored?: ScheduleRecord) {
   const base = stored ? asPayload(stored) : undefined;
   const record = base ? { ...base, ...body } : body;
   const violations: ServerViolation[] = [
     ...fromSpec(faultTolerated(ctx, scheduleViolations(body, operation, base), record, operation)),
     ...edgeRefusals(ctx, body),
-    ...referenceViolations(ctx, record),
+    ...referenceViolations(ctx, company, record),
   ];
   if (ctx.fault('all-day-times-required-anyway') && record.all_day === true) {
     for (const name of ['start_time', 'end_time']) {
@@ -121,13 +130,13 @@ function fieldsOf(body: Record<string, unknown>): Partial<ScheduleRecord> {
 /** POST /schedules (§4.1). An omitted timezone becomes the company timezone. */
 function createSchedule(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
-  validate(ctx, body, 'create');
+  validate(ctx, request.company, body, 'create');
   const now = ctx.timestamp();
   const defaults: Omit<ScheduleRecord, 'id' | 'assigned_by' | 'title' | 'repeat' | 'all_day' | 'color' | 'user_ids' | 'start_date' | 'end_date'> = {
     event_pid: null,
     description: null,
     job_id: null,
-    timezone: ctx.fault('timezone-default-utc') ? 'UTC' : ctx.companyTimezone,
+    timezone: ctx.fault('timezone-default-utc') ? 'UTC' : request.company.timezone,
     publish: true,
     start_time: null,
     end_time: null,
@@ -144,18 +153,21 @@ function createSchedule(ctx: ServerContext, request: ApiRequest) {
     updated_at: now,
   };
   // validate() has established that the required fields are present with their types.
-  const schedule = ctx.schedules.insert({ ...defaults, ...fieldsOf(body) } as Omit<ScheduleRecord, 'id'>);
-  ctx.notify('schedules', schedule.id, 'created');
+  const schedule = request.company.schedules.insert({ ...defaults, ...fieldsOf(body) } as Omit<ScheduleRecord, 'id'>);
+  request.company.notify('schedules', schedule.id, 'created');
   return ctx.dialect.created('schedule', { ...schedule }, 'Schedule created successfully.');
 }
 
 /** PUT /schedules/{schedule_id} (§4.1): partial update; event_pid required; conditionals judged on the merge. */
 function updateSchedule(ctx: ServerContext, request: ApiRequest) {
-  const stored = requireRecord(ctx.schedules, request.params.scheduleId, 'Schedule');
+  // Scope spot, the lookup by ID alone: the schedule is looked up within the company, so another
+  // company's schedule is a 404 like an ID that never existed; a backend that finds it by ID alone
+  // (`request.company.schedules.shared`) updates another company's schedule.
+  const stored = requireRecord(request.company.schedules, request.params.scheduleId, 'Schedule');
   const body = requireObjectBody(request.body);
-  validate(ctx, body, 'update', stored);
-  const schedule = ctx.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });
-  ctx.notify('schedules', schedule.id, 'updated');
+  validate(ctx, request.company, body, 'update', stored);
+  const schedule = request.company.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });
+  request.company.notify('schedules', schedule.id, 'updated');
   return ctx.dialect.updated('schedule', { ...schedule }, 'Schedule updated successfully.');
 }
 

@@ -23,14 +23,15 @@ const midnightOffset: OffsetRule = (value, zone) => {
 };
 
 /**
- * §4.3 offset/timezone violations as the server checks them. With no offset fault on, this is the
- * spec model's own check; each offset fault swaps in one realistic mistake.
+ * §4.3 offset/timezone violations as the server checks them, `companyTimezone` the request's
+ * company's. With no offset fault on, this is the spec model's own check; each offset fault swaps in
+ * one realistic mistake.
  */
-export function timesheetOffsetViolations(ctx: ServerContext, body: Record<string, unknown>): Violation[] {
+export function timesheetOffsetViolations(ctx: ServerContext, body: Record<string, unknown>, companyTimezone: string): Violation[] {
   const faulty =
     ctx.fault('offset-unchecked') || ctx.fault('offset-dst-blind') || ctx.fault('offset-day-granular') ||
     ctx.fault('end-offset-uses-clock-in') || ctx.fault('offset-default-utc');
-  if (!faulty) return offsetZoneViolations(body, ctx.companyTimezone);
+  if (!faulty) return offsetZoneViolations(body, companyTimezone);
   if (ctx.fault('offset-unchecked')) return [];
 
   const violations: Violation[] = [];
@@ -40,7 +41,7 @@ export function timesheetOffsetViolations(ctx: ServerContext, body: Record<strin
     const zoneField = which === 'start' || ctx.fault('end-offset-uses-clock-in') ? 'clock_in_timezone' : 'clock_out_timezone';
     const given = body[zoneField];
     const defaulted = typeof given !== 'string';
-    const zone = defaulted ? (ctx.fault('offset-default-utc') ? 'UTC' : ctx.companyTimezone) : given;
+    const zone = defaulted ? (ctx.fault('offset-default-utc') ? 'UTC' : companyTimezone) : given;
     if (!IANAZone.isValidZone(zone)) continue;
     const rule: OffsetRule = defaulted ? atInstant : ctx.fault('offset-dst-blind') ? standardOffset : ctx.fault('offset-day-granular') ? midnightOffset : atInstant;
     const expected = rule(value, zone);

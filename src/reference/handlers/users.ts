@@ -1,6 +1,7 @@
 import { USER_DEFAULTS, USER_FIELDS, userViolations } from '../../contract/payloads/user.ts';
 import type { Violation } from '../../contract/violation.ts';
 import type { ServerContext } from '../context.ts';
+import type { CompanyScope } from '../companies/company-scope.ts';
 import { fromSpec, ok, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import { parseFilter, parseListQuery, sortable, sortRecords } from '../list-query.ts';
@@ -54,9 +55,13 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
   });
 }
 
-function uniqueEmail(ctx: ServerContext, email: unknown, exceptId?: number): ServerViolation[] {
+/**
+ * An e-mail address is unique within the company: another company's user with the same address is
+ * not looked at (a refusal would tell one company that an address is in use at another).
+ */
+function uniqueEmail(company: CompanyScope, email: unknown, exceptId?: number): ServerViolation[] {
   if (typeof email !== 'string') return [];
-  const taken = ctx.users.all().some((u) => u.id !== exceptId && u.email.toLowerCase() === email.toLowerCase());
+  const taken = company.users.all().some((u) => u.id !== exceptId && u.email.toLowerCase() === email.toLowerCase());
   return taken ? [{ rule: null, field: 'email', message: 'email has already been taken' }] : [];
 }
 
@@ -103,13 +108,13 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')),
     ...passwordEdgeRefusal(ctx, body),
     ...emailFormatViolations(ctx, body),
-    ...uniqueEmail(ctx, body.email),
+    ...uniqueEmail(request.company, body.email),
   ];
   if (violations.length > 0) throw validationError(violations);
   const now = ctx.timestamp();
   const written = { ...blankUser(ctx, now), ...acceptedFields(body) };
-  const user = ctx.users.insert({ ...blankUser(ctx, now), ...storedUserFields(ctx, acceptedFields(body), 'create') });
-  ctx.notify('users', user.id, 'created');
+  const user = request.company.users.insert({ ...blankUser(ctx, now), ...storedUserFields(ctx, acceptedFields(body), 'create') });
+  request.company.notify('users', user.id, 'created');
   staleLists.get(ctx)?.clear();
   // The answer shows what was written; a stored-form fault shows only when the user is read again (stored-form.ts).
   return ctx.dialect.created('user', publicUser(ctx, { ...written, id: user.id }, body), 'User created successfully.');
@@ -120,54 +125,71 @@ function createUser(ctx: ServerContext, request: ApiRequest) {
  * unless the dialect reads USR-EDIT-REQUIRED as `all-four`.
  */
 function editUser(ctx: ServerContext, request: ApiRequest) {
-  const stored = requireRecord(ctx.users, request.params.userId, 'User');
+  // Scope spot, the lookup by ID alone: the user is looked up within the company, so another
+  // company's user is a 404 like an ID that never existed; a backend that finds it by ID alone
+  // (`request.company.users.shared` in its place) edits another company's user.
+  const stored = requireRecord(request.company.users, request.params.userId, 'User');
   const body = requireObjectBody(request.body);
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')),
     ...passwordEdgeRefusal(ctx, body),
     ...editRequiredViolations(ctx, body),
     ...emailFormatViolations(ctx, body),
-    ...uniqueEmail(ctx, body.email, stored.id),
+    ...uniqueEmail(request.company, body.email, stored.id),
   ];
   if (violations.length > 0) throw validationError(violations);
   const base = ctx.fault('user-put-replaces')
     ? { ...blankUser(ctx, stored.created_at), email: stored.email, password_hash: stored.password_hash, phone: null }
     : stored;
   const updatedAt = ctx.timestamp();
-  const user = ctx.users.replace({ ...base, ...storedUserFields(ctx, acceptedFields(body), 'edit'), id: stored.id, updated_at: updatedAt });
-  ctx.notify('users', user.id, 'updated');
+  const user = request.company.users.replace({ ...base, ...storedUserFields(ctx, acceptedFields(body), 'edit'), id: stored.id, updated_at: updatedAt });
+  request.company.notify('users', user.id, 'updated');
   return ctx.dialect.updated('user', publicUser(ctx, { ...base, ...acceptedFields(body), id: stored.id, updated_at: updatedAt }, body), 'User updated successfully.');
 }
 
-/** Under `user-list-stale-after-edit`: GET /users answers kept per query, cleared by a create and not by an edit. */
+/** Under `user-list-stale-after-edit`: GET /users answers kept per company and query, cleared by a create and not by an edit. */
 const staleLists = new WeakMap<ServerContext, Map<string, ReturnType<typeof listUsersNow>>>();
 
 function listUsers(ctx: ServerContext, request: ApiRequest) {
   if (!ctx.fault('user-list-stale-after-edit')) return listUsersNow(ctx, request);
   const cache = staleLists.get(ctx) ?? new Map();
   staleLists.set(ctx, cache);
-  const key = [...request.query.entries()].sort().join('&');
+  const key = `${request.company.company.id} ${[...request.query.entries()].sort().join('&')}`;
   const answer = cache.get(key) ?? listUsersNow(ctx, request);
   cache.set(key, answer);
   return answer;
 }
 
-/** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination. */
-function listUsersNow(ctx: ServerContext, request: ApiRequest) {
-  const list = parseListQuery(request.query, SORTABLE, ctx);
-  const active = parseFilter(request.query, 'active', { '1': true, '0': false, true: true, false: false });
-  const parsedRole = parseFilter(request.query, 'role', { '1': 1, '2': 2, '3': 3 });
+/** The filters `active` and `role` of GET /users (§4.2) as a test of a user, as the filter faults read them. */
+function userFilters(ctx: ServerContext, query: URLSearchParams): (user: Readonly<UserRecord>) => boolean {
+  const active = parseFilter(query, 'active', { '1': true, '0': false, true: true, false: false });
+  const parsedRole = parseFilter(query, 'role', { '1': 1, '2': 2, '3': 3 });
   // Under `filter-role-manager-ignored` the filter maps 1 and 3 only: role=2 filters nothing.
   const role = parsedRole === 2 && ctx.fault('filter-role-manager-ignored') ? null : parsedRole;
-  let users = ctx.users.all();
   // Under `filter-active-false-ignored` only active=1 filters (a truthiness test on the value: 0 reads as no filter).
-  if (active !== null && !ctx.fault('filter-active-ignored') && !(active === false && ctx.fault('filter-active-false-ignored'))) users = users.filter((u) => u.active === active);
-  if (role !== null && !ctx.fault('filter-role-ignored')) users = users.filter((u) => u.role_id === role);
-  if (list.search) {
-    const needle = list.search.toLowerCase();
-    users = users.filter((u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle)));
-  }
-  return ok(ctx.dialect.list('user', paginate(sortRecords(users, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(ctx, u)))));
+  const byActive = active !== null && !ctx.fault('filter-active-ignored') && !(active === false && ctx.fault('filter-active-false-ignored'));
+  const byRole = role !== null && !ctx.fault('filter-role-ignored');
+  return (u) => (!byActive || u.active === active) && (!byRole || u.role_id === role);
+}
+
+/** §4.6 `search` on GET /users: the value within the first name, the last name or the e-mail, any case. */
+function userSearch(search: string | null): (user: Readonly<UserRecord>) => boolean {
+  if (!search) return () => true;
+  const needle = search.toLowerCase();
+  return (u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle));
+}
+
+/** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination; the company's users only. */
+function listUsersNow(ctx: ServerContext, request: ApiRequest) {
+  const list = parseListQuery(request.query, SORTABLE, ctx);
+  const filtered = userFilters(ctx, request.query);
+  const searched = userSearch(list.search);
+  // Scope spot, the search whose OR escapes the scope: the company, the filters and the search are
+  // one AND. A backend that writes `WHERE company_id = ? AND … AND first_name LIKE ? OR email LIKE ?`
+  // without parentheses adds every company's users whose e-mail matches: under a fault,
+  // `users.listedEscaping((u) => filtered(u) && searched(u), <the e-mail matches>)`.
+  const { records, total } = request.company.users.listed((u) => filtered(u) && searched(u));
+  return ok(ctx.dialect.list('user', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(ctx, u)), total)));
 }
 
 export function userRoutes(router: Router, ctx: ServerContext): void {

@@ -20,29 +20,33 @@ const subscribeBody = z.object({
 function subscribe(ctx: ServerContext, request: ApiRequest) {
   const parsed = subscribeBody.safeParse(request.body);
   if (!parsed.success) throw validationError([{ rule: null, field: 'url', message: 'url must be an https URL (or http on loopback), secret a string' }]);
-  ctx.webhook = { url: parsed.data.url, created_at: ctx.timestamp(), secret: parsed.data.secret ?? null };
-  ctx.ghostWebhook = null;
-  return ctx.dialect.created('webhook', { url: ctx.webhook.url, created_at: ctx.webhook.created_at }, 'Webhook subscription created.');
+  const company = request.company.company;
+  const webhook = (company.webhook = { url: parsed.data.url, created_at: ctx.timestamp(), secret: parsed.data.secret ?? null });
+  company.ghostWebhook = null;
+  return ctx.dialect.created('webhook', { url: webhook.url, created_at: webhook.created_at }, 'Webhook subscription created.');
 }
 
-function readSubscription(ctx: ServerContext) {
-  if (!ctx.webhook) throw new ApiError(404, 'No webhook subscription.');
-  return ok({ items: { url: ctx.webhook.url, created_at: ctx.webhook.created_at } });
+function readSubscription(request: ApiRequest) {
+  const { webhook } = request.company.company;
+  if (!webhook) throw new ApiError(404, 'No webhook subscription.');
+  return ok({ items: { url: webhook.url, created_at: webhook.created_at } });
 }
 
-/** DELETE /webhooks/subscription/unsubscribe (§4.5): deletes the configuration; 404 when there is none. */
-function unsubscribe(ctx: ServerContext) {
-  if (!ctx.webhook) throw new ApiError(404, 'No webhook subscription.');
+/** DELETE /webhooks/subscription/unsubscribe (§4.5): deletes the company's configuration; 404 when there is none. */
+function unsubscribe(ctx: ServerContext, request: ApiRequest) {
+  const company = request.company.company;
+  if (!company.webhook) throw new ApiError(404, 'No webhook subscription.');
   if (!ctx.fault('unsubscribe-keeps-subscription')) {
-    if (ctx.fault('notifications-after-unsubscribe')) ctx.ghostWebhook = { url: ctx.webhook.url, secret: ctx.webhook.secret ?? null };
-    ctx.webhook = null;
+    if (ctx.fault('notifications-after-unsubscribe')) company.ghostWebhook = { url: company.webhook.url, secret: company.webhook.secret ?? null };
+    company.webhook = null;
   }
   return ok({ message: 'Webhook subscription removed.' });
 }
 
+/** The webhook routes; each company subscribes, reads and unsubscribes its own subscription (§2.6). */
 export function webhookRoutes(router: Router, ctx: ServerContext): void {
   router
     .add('POST', '/webhooks/subscription', (r) => subscribe(ctx, r))
-    .add('GET', '/webhooks/subscription', () => readSubscription(ctx))
-    .add('DELETE', '/webhooks/subscription/unsubscribe', () => unsubscribe(ctx));
+    .add('GET', '/webhooks/subscription', (r) => readSubscription(r))
+    .add('DELETE', '/webhooks/subscription/unsubscribe', (r) => unsubscribe(ctx, r));
 }

@@ -1,6 +1,7 @@
 import type { ApiResponse } from './api-response.ts';
+import type { CompanyScope } from '../companies/company-scope.ts';
 
-/** One request as a handler sees it: the route parameters, the query, the parsed JSON body. */
+/** One request as a handler sees it: the route parameters, the query, the parsed JSON body, its company. */
 export interface ApiRequest {
   readonly method: string;
   readonly params: Readonly<Record<string, string>>;
@@ -9,6 +10,8 @@ export interface ApiRequest {
   /** The request URL's origin and path without query, for pagination links. */
   readonly origin: string;
   readonly path: string;
+  /** The company the request's token belongs to: what the handler reads and writes within. */
+  readonly company: CompanyScope;
 }
 
 export type Handler = (request: ApiRequest) => ApiResponse;
