@@ -59,8 +59,8 @@ export interface TargetClientOptions {
   readonly allowPlainHttp?: boolean;
   /** Keep-alive connections to the target at most; default 8. */
   readonly connections?: number;
-  /** Paces every send (see Pacer); default: no pacing. */
-  readonly pacer?: Pick<Pacer, 'acquire'>;
+  /** Paces every send (see Pacer); default: no pacing. Told whose token the send carries (a second company's may have a window of its own). */
+  readonly pacer?: { acquire(auth?: RequestAuth): ReturnType<Pacer['acquire']> };
   /** Receives every exchange, already redacted, before `send` returns it. */
   readonly onExchange?: (exchange: Exchange) => void;
 }
@@ -221,14 +221,15 @@ export class TargetClient {
       // (one connection) then leaves the next request pending forever, even past its abort.
       throw new ClockcheckError('CLOCKCHECK_TARGET_DATA', `a request built from the target's data cannot be sent: ${prepared.method} ${JSON.stringify(this.#redactor.text(prepared.url.slice(this.origin.length)))} holds ${this.#redactor.text(unsendable)}, which a request cannot carry (CR, LF, NUL, a space or beyond Latin-1 in the path; a control character in a header)`);
     }
-    const paced = await this.#options.pacer?.acquire();
+    const paced = await this.#options.pacer?.acquire(request.auth);
     let raw: Exchange;
     try {
       raw = await performExchange(this.#pool, prepared, ++this.#sequence, this.#bounds);
     } finally {
       paced?.done(); // the target counted the call by now: the pacer's window runs from here
     }
-    const exchange = withLazyJson(this.#redactor.exchange(raw), this.#redactor);
+    const redacted = withLazyJson(this.#redactor.exchange(raw), this.#redactor);
+    const exchange: Exchange = request.auth === 'second-token' ? { ...redacted, company: 'second' } : redacted;
     this.#options.onExchange?.(exchange);
     return exchange;
   }

@@ -87,4 +87,6 @@ export interface Exchange {
    * kept in reports: the finding says where.
    */
   readonly tokensShown?: readonly TokenSighting[];
+  /** `second`: sent with the second company's token (the isolation checks); absent: the run's own token, or none. */
+  readonly company?: 'second';
 }

@@ -80,7 +80,11 @@ export class Pacer {
   #inFlight = 0;
 
   /** @throws ClockcheckError `CLOCKCHECK_INVALID_OPTION` for a limit, window, reserve or guard out of range. */
+  readonly #options: PacerOptions;
+  readonly #twins: Pacer[] = [];
+
   constructor(options: PacerOptions) {
+    this.#options = options;
     const { limit, windowMs, reserve = 1, clock = SYSTEM_CLOCK } = options;
     const guardMs = options.guardMs ?? defaultGuardMs(windowMs);
     if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) invalid(`limit must be a positive integer or Infinity, not ${limit}`);
@@ -111,6 +115,7 @@ export class Pacer {
    * there any more. The reserve and the guard's rule stay.
    */
   retime(limit: number, windowMs: number): void {
+    for (const twin of this.#twins) twin.retime(limit, windowMs);
     if (this.allowed === Infinity) return;
     this.#allowed = pacedAllowed(limit, this.#reserve);
     this.#spanMs = windowMs + defaultGuardMs(windowMs);
@@ -118,7 +123,18 @@ export class Pacer {
     this.#moveGate();
   }
 
+  /**
+   * A pacer of its own with this one's options as made (a second window of the same size: a second
+   * company's token, counted apart), retimed with this one (the embedded server's two windows).
+   */
+  twin(): Pacer {
+    const twin = new Pacer(this.#options);
+    this.#twins.push(twin);
+    return twin;
+  }
+
   /** Resolves when a send is allowed, and counts the send from that moment; call `done()` when its answer came. */
+
   acquire(): Promise<PacedSend> {
     if (this.allowed === Infinity) return Promise.resolve(NO_SEND);
     if (UNPACED.getStore() === this) {

@@ -5,7 +5,7 @@ import { ClockcheckError } from '../errors.ts';
 import { DIALECTS, type DialectName } from '../reference/dialect.ts';
 import { SEED_NAMES } from '../reference/seed.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
-import type { EmbeddedFacts } from './embedded-profile.ts';
+import { EMBEDDED_WINDOWS, type EmbeddedFacts } from './embedded-profile.ts';
 
 /**
  * The clockcheck entry a child process runs: the same code as this process. Bundled (this module's
@@ -34,6 +34,7 @@ export const ServeAnnouncement = z.object({
   companyTimezone: z.string(),
   dialect: z.enum(Object.keys(DIALECTS) as [DialectName, ...DialectName[]]),
   rateLimit: z.object({ limit: z.number().int().positive(), windowMs: z.number().positive() }).nullable(),
+  secondCompany: z.object({ token: z.string().min(1), breakRuleIds: z.array(z.number()).readonly(), rateLimitWindows: z.enum(['shared', 'per-token']) }).nullable(),
   seed: z.object({
     name: z.enum(SEED_NAMES),
     activeUserIds: z.object({ admin: z.number(), manager: z.number().nullable(), employee: z.number().nullable() }),
@@ -63,6 +64,8 @@ export const RateLimitSet = z.object({ kind: z.literal('rate-limit-set'), rateLi
 export interface EmbeddedProcess extends EmbeddedFacts {
   readonly origin: string;
   readonly token: string;
+  /** The second company's token, when the server serves one (EmbeddedProcessOptions.secondCompany). */
+  readonly secondToken: string | undefined;
   readonly caPem: string;
   /**
    * Has the server enforce `setting` from now on, on a fresh limiter (ReferenceServer.setRateLimit).
@@ -77,6 +80,8 @@ export interface EmbeddedProcessOptions {
   readonly faults: readonly string[];
   readonly rateLimit: RateLimitSetting;
   readonly dialect?: DialectName;
+  /** Serve a second company too (`serve --second-company`), its token made by the server and announced. */
+  readonly secondCompany?: boolean;
 }
 
 /**
@@ -89,7 +94,7 @@ export interface EmbeddedProcessOptions {
  */
 export async function spawnEmbeddedTarget(options: EmbeddedProcessOptions): Promise<EmbeddedProcess> {
   const { limit, windowMs } = options.rateLimit;
-  const args = [BIN, 'serve', '--ipc', '--port', '0', '--rate-limit', `${limit}/${windowMs}ms`, '--dialect', options.dialect ?? 'standard', ...options.faults.flatMap((f) => ['--fault', f])];
+  const args = [BIN, 'serve', '--ipc', '--port', '0', '--rate-limit', `${limit}/${windowMs}ms`, '--dialect', options.dialect ?? 'standard', ...options.faults.flatMap((f) => ['--fault', f]), ...(options.secondCompany ? ['--second-company', '--rate-limit-windows', EMBEDDED_WINDOWS] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: withoutToken(process.env) });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -115,6 +120,9 @@ export async function spawnEmbeddedTarget(options: EmbeddedProcessOptions): Prom
   return {
     origin: announcement.origin,
     token: announcement.token,
+    secondToken: announcement.secondCompany?.token,
+    secondCompany: announcement.secondCompany ? { seed: { breakRuleIds: announcement.secondCompany.breakRuleIds } } : null,
+    rateLimitWindows: announcement.secondCompany?.rateLimitWindows ?? 'shared',
     caPem: announcement.caPem,
     seed: announcement.seed,
     companyTimezone: announcement.companyTimezone,
@@ -162,6 +170,6 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** The environment without CLOCKCHECK_TOKEN: the embedded server makes its own token. */
 function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CLOCKCHECK_TOKEN: _token, ...rest } = env;
+  const { CLOCKCHECK_TOKEN: _token, CLOCKCHECK_SECOND_TOKEN: _second, ...rest } = env;
   return rest;
 }

@@ -1,4 +1,5 @@
 import { DIALECTS, type Dialect, type DialectName } from '../reference/dialect.ts';
+import { seedTwoCompanies } from '../reference/companies/second-company-seed.ts';
 import { ServerContext } from '../reference/context.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { seed, type SeedSummary } from '../reference/seed.ts';
@@ -33,12 +34,24 @@ export function embeddedQuickPacing(setRateLimit: (setting: RateLimitSetting) =>
   };
 }
 
+/**
+ * How the embedded server counts its two companies' calls (§8 does not say): each token in a window
+ * of its own, so the isolation checks' second-company calls are paced there, beside the run's, and
+ * only the first company's share adds to a run's time. `serve --rate-limit-windows shared` and
+ * ReferenceServerOptions.rateLimitWindows give the other reading.
+ */
+export const EMBEDDED_WINDOWS = 'per-token' as const;
+
 /** What the profile of an embedded reference server is made from (in this process or its own). */
 export interface EmbeddedFacts {
   readonly seed: SeedSummary;
   readonly dialect: Dialect;
   readonly companyTimezone: string;
   readonly rateLimit: RateLimitSetting | null;
+  /** The second company, when the server serves one (its token is the certification's, never the profile's). */
+  readonly secondCompany?: { readonly seed: { readonly breakRuleIds: readonly number[] } } | null;
+  /** Whether the two companies' tokens count in one window (`shared`) or each in its own. */
+  readonly rateLimitWindows?: 'shared' | 'per-token';
 }
 
 /** The profile of the embedded reference server, filled from its seed data (docs/reference-server.md, "Seed data"). */
@@ -75,7 +88,15 @@ export function embeddedProfile(server: EmbeddedFacts): Profile {
     // A dialect that takes only snake_case sort names is named so (the spec shows camelCase).
     // id sorts as a number (list-query.ts): declared, so the order of IDs of different digit counts is judged.
     sort_names: { ...(dialect.sortNames === 'snake' ? { first_name: 'first_name', role_id: 'role_id' } : {}), id: 'id' },
+    // The second company (docs/reference-server.md, "Two companies"): one ID sequence over both, and
+    // another company's record answered exactly as an ID that never existed.
+    ...(server.secondCompany ? { second_company: secondCompanyReadings(server.secondCompany.seed.breakRuleIds[0], server.rateLimitWindows ?? 'shared') } : {}),
   };
+}
+
+/** The second company's readings as the reference server makes them; its token comes with the certification, the variable is only named. */
+function secondCompanyReadings(breakRuleId: number | undefined, windows: 'shared' | 'per-token'): NonNullable<Profile['second_company']> {
+  return { token_env: 'CLOCKCHECK_SECOND_TOKEN', rate_limit: windows, foreign_ids: 'as-missing', ids: 'global', ...(breakRuleId === undefined ? {} : { break_rule_id: breakRuleId }) };
 }
 
 /** The fixtures a seed holds: the users of each role it has, an inactive one if any, a job, a task, a break rule. */
@@ -96,10 +117,13 @@ function seedFixtures(seed: SeedSummary): Profile['fixtures'] {
   };
 }
 
-/** The facts of a reference server of `dialect` with the standard seed at `rateLimit`, not started: for planning a run against one. */
-export function embeddedFactsOf(dialect: DialectName, rateLimit: RateLimitSetting): EmbeddedFacts {
+/** The facts of a reference server of `dialect` with the standard seed at `rateLimit`, not started: for planning a run against one (with a second company, as `clockcheck run` starts it). */
+export function embeddedFactsOf(dialect: DialectName, rateLimit: RateLimitSetting, secondCompany = false): EmbeddedFacts {
   const companyTimezone = 'America/Chicago';
-  return { seed: seed(new ServerContext(companyTimezone, new Set(), DIALECTS[dialect])), dialect: DIALECTS[dialect], companyTimezone, rateLimit };
+  const ctx = new ServerContext(companyTimezone, new Set(), DIALECTS[dialect]);
+  if (!secondCompany) return { seed: seed(ctx), dialect: DIALECTS[dialect], companyTimezone, rateLimit };
+  const both = seedTwoCompanies(ctx, 'standard', ctx.addCompany(companyTimezone));
+  return { seed: both.first, dialect: DIALECTS[dialect], companyTimezone, rateLimit, secondCompany: { seed: both.second }, rateLimitWindows: EMBEDDED_WINDOWS };
 }
 
 /**
@@ -107,5 +131,5 @@ export function embeddedFactsOf(dialect: DialectName, rateLimit: RateLimitSettin
  * is the same at every start. For `--plan`, which sends nothing and starts nothing.
  */
 export function unstartedEmbeddedFacts(): EmbeddedFacts {
-  return embeddedFactsOf('standard', EMBEDDED_RATE_LIMIT);
+  return embeddedFactsOf('standard', EMBEDDED_RATE_LIMIT, true);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.ts';
 import type { RunReport } from '../report/model.ts';
 import type { DialectName } from '../reference/dialect.ts';
@@ -6,7 +7,7 @@ import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { certify } from '../run/certify.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CertifyOptions } from '../run/certify-options.ts';
-import { EMBEDDED_RATE_LIMIT, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
+import { EMBEDDED_RATE_LIMIT, EMBEDDED_WINDOWS, QUICK_RATE_LIMIT, embeddedProfile, embeddedQuickPacing } from './embedded-profile.ts';
 
 /** Starts a reference server in this process (optionally with faults; `null`: no rate limit) for a certification or a load run. */
 export function startEmbeddedTarget(
@@ -14,8 +15,10 @@ export function startEmbeddedTarget(
   dialect: DialectName = 'standard',
   rateLimit: RateLimitSetting | null = EMBEDDED_RATE_LIMIT,
   seed: SeedName = 'standard',
+  secondCompany = false,
 ): Promise<ReferenceServer> {
-  return startReferenceServer({ rateLimit, faults, dialect, seed });
+  // A second company's token counts in a window of its own: its calls are paced there, beside the run's (EMBEDDED_WINDOWS).
+  return startReferenceServer({ rateLimit, faults, dialect, seed, ...(secondCompany ? { secondCompanyToken: randomBytes(24).toString('base64url'), rateLimitWindows: EMBEDDED_WINDOWS } : {}) });
 }
 
 /** What a certification of the embedded server may vary: suites, seed, budget, selection, dialect, waivers. */
@@ -41,6 +44,8 @@ export interface EmbeddedCertification {
    * test beside others), at the cost of its length.
    */
   readonly burstRateLimit?: RateLimitSetting;
+  /** false: the server serves one company, and the isolation checks are skipped. Default true: a second company, certified too. */
+  readonly secondCompany?: boolean;
 }
 
 /** Certifies the embedded reference server with the given faults switched on. */
@@ -55,7 +60,7 @@ export async function certifyEmbedded(faults: readonly string[], options: Embedd
  */
 export async function certifyEmbeddedRounds(faults: readonly string[], options: EmbeddedCertification, rounds: number): Promise<RunReport[]> {
   const bursts = options.bursts ?? true;
-  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT, options.seedData);
+  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT, options.seedData, options.secondCompany ?? true);
   try {
     const reports: RunReport[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -85,6 +90,7 @@ function certifyWith(server: ReferenceServer, profile: Profile, options: Embedde
     origin: server.origin,
     profile: { ...profile, waivers: options.waivers ?? [] },
     token: server.token,
+    ...(server.secondCompany ? { secondToken: server.secondCompany.token } : {}),
     caPem: server.tls.caPem,
     insecure: false,
     suitesDir: options.suitesDir,

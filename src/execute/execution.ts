@@ -54,7 +54,7 @@ export function executionOf(run: OpenRun, fates: Fates): Execution {
       runUserSequences({ send: run.send, profile: fates.profile, runSeed: run.checks.seed, uniqueTag: run.unique.tag, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
     isolation: () =>
       asCheck(ISOLATION_UNIT_ID, () =>
-        runIsolation({ send: run.send, profile: fates.profile, seed: run.checks.seed, unique: run.unique.next, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly }),
+        runIsolation({ send: run.send, profile: fates.profile, seed: run.checks.seed, unique: run.unique.next, replayBase: run.checks.replayBase, readOnly: run.checks.readOnly, onCreated: (resource) => run.ledger.add(resource) }),
       ),
     readBack: (maxRequests) =>
       run.readBack.check({ send: run.send, profile: fates.profile, clock: SYSTEM_CLOCK, nonce: run.unique.nonce, maxRequests, replay: `${run.checks.replayBase} --only ${READ_BACK_CHECK_ID}` }),
@@ -130,7 +130,9 @@ function rateLimitPhase(run: OpenRun, interleaved: boolean): Promise<CheckResult
     watch: () => {
       const kept: Exchange[] = [];
       // Kept as a report keeps them: the phase holds the calls' timing and statuses, not their bodies.
-      const stop = transport.tap((exchange, segment) => void (segment === 'paced' && kept.push(retainExchange(exchange))));
+      // A second company's calls in a window of their own (second_company.rate_limit: per-token) are not the token's the phase counts.
+      const own = (exchange: Exchange) => exchange.company !== 'second' || profile.second_company?.rate_limit !== 'per-token';
+      const stop = transport.tap((exchange, segment) => void (segment === 'paced' && own(exchange) && kept.push(retainExchange(exchange))));
       return {
         stop: () => {
           stop();

@@ -1,7 +1,7 @@
 import { BURST_BODY_BYTES, type BurstOutcome } from '../ratelimit/boundary.ts';
 import { RateMonitor } from '../ratelimit/monitor.ts';
 import type { AutocannonRunOptions, LoadRequest } from '../load/autocannon-run.ts';
-import { DEFAULT_ABORT_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type TargetRequest } from '../client/client.ts';
+import { DEFAULT_ABORT_RESPONSE_BYTES, DEFAULT_MAX_RESPONSE_BYTES, TargetClient, type RequestAuth, type TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Pacer } from '../client/pacer.ts';
 import { clientTimeouts, type Profile } from '../profile/profile.ts';
@@ -75,8 +75,12 @@ export class RunTransport {
   #burstsStalled: string | null = null;
 
 
+  /** The second company's own pacer, where its token has a window of its own (per-token); null: it is paced in the run's. */
+  readonly #secondPacer: Pacer | null;
+
   constructor(options: RunTransportOptions) {
     this.#options = options;
+    this.#secondPacer = options.secondToken !== undefined && options.profile.second_company?.rate_limit === 'per-token' ? options.pacer.twin() : null;
     const { profile } = options;
     this.client = new TargetClient({
       origin: options.origin,
@@ -89,7 +93,7 @@ export class RunTransport {
       timeouts: clientTimeouts(profile),
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: `clockcheck/${toolVersion()}`,
-      pacer: { acquire: () => this.#acquire() },
+      pacer: { acquire: (auth) => this.#acquire(auth) },
       onExchange: (exchange) => this.#seen(exchange, this.#segmentNow() ?? 'paced'),
     });
   }
@@ -213,8 +217,10 @@ export class RunTransport {
   }
 
   /** The pacer's turn, then the halt: a call that waited its turn past a signal or the run's limit is not sent. */
-  async #acquire() {
-    const slot = await this.#options.pacer.acquire();
+  async #acquire(auth?: RequestAuth) {
+    // A second company's token with a window of its own (second_company.rate_limit: per-token) is paced in that window, beside the run's.
+    const pacer = auth === 'second-token' && this.#secondPacer !== null ? this.#secondPacer : this.#options.pacer;
+    const slot = await pacer.acquire();
     const stop = CLEANING.getStore() === this ? null : (this.#options.halt?.() ?? null);
     if (stop !== null) {
       slot.done();
@@ -235,7 +241,8 @@ export class RunTransport {
 
   #seen(exchange: Exchange, segment: string): void {
     this.#made++;
-    this.monitor.observe(retainExchange(exchange), segment); // the run-wide view keeps what a report keeps, not whole bodies
+    // The run-wide view keeps what a report keeps, not whole bodies; a second company's calls in a window of their own are not the run's token's.
+    if (!(exchange.company === 'second' && this.#secondPacer !== null)) this.monitor.observe(retainExchange(exchange), segment);
     this.#options.progress?.tick();
     this.#options.onExchange?.(exchange);
     for (const listener of this.#taps) listener(exchange, segment);

@@ -10,6 +10,8 @@ export interface Company {
   readonly send: (request: TargetRequest) => Promise<Exchange>;
   /** The break rule its breaks name: the profile's, else one its breaks list shows (readBreakRule). */
   readonly breakRuleId: RecordId | undefined;
+  /** Told of each record it created (the run's ledger: what the run left on the target). */
+  readonly onCreated: (kind: CreatedKind, id: RecordId) => void;
 }
 
 /**
@@ -60,7 +62,9 @@ async function create(company: Company, profile: Profile, kind: CreatedKind, pat
   const status = exchange.response?.status;
   if (status === undefined || status < 200 || status >= 300) return `${company.name} refused its own ${kind} (POST ${path} answered ${status ?? exchange.error?.code ?? 'nothing'} in exchange ${exchange.id})`;
   const read = readCreatedId(exchange.response?.json, profile, kind);
-  return read.kind === 'id' ? read.id : `${company.name}'s ${kind} create (exchange ${exchange.id}) named no usable ID`;
+  if (read.kind !== 'id') return `${company.name}'s ${kind} create (exchange ${exchange.id}) named no usable ID`;
+  company.onCreated(kind, read.id);
+  return read.id;
 }
 
 /**

@@ -34,7 +34,7 @@ async function judgeForeignId(d: Direction, foreign: Exchange, body: Record<stri
  * caller's own): refused with a 4xx, its answer shows none of the owner's user, and the owner's read
  * back (its search for its mark, returned for the lists' total) still shows the user as it wrote it.
  */
-export async function changeUser(d: Direction, known: Known, change: ChangeValues): Promise<Exchange | null> {
+export async function changeUser(d: Direction, known: Known, change: ChangeValues, foreignIdReading: boolean): Promise<Exchange> {
   const id = d.owner.userId;
   const readBack = () => d.owner.company.send({ method: 'GET', path: '/users', query: { search: d.owner.mark, page_size: 100 } });
   if (!namesNothingOwn(known, 'users', id)) {
@@ -46,7 +46,7 @@ export async function changeUser(d: Direction, known: Known, change: ChangeValue
   const refused = isRefusal(put);
   const leaked = shows(put, d.owner.mark) || shows(put, d.owner.email);
   d.tally.judge(ITEMS, 'ISO-ITEM-SCOPED', refused && !leaked, `PUT /users/${id} (${d.owner.company.name}'s user) with ${d.caller.company.name}'s token refused with a 4xx, showing none of that user`, `status ${statusText(put)}${leaked ? `, and the answer shows the user (its mark ${d.owner.mark})` : ''}`, [put]);
-  await judgeForeignId(d, put, body);
+  if (foreignIdReading) await judgeForeignId(d, put, body);
   const after = await readBack();
   const view = listView(after, d.profile, 100);
   const listed = view?.items.find((item) => item !== null && typeof item === 'object' && String((item as { id?: unknown }).id) === String(id));

@@ -2,7 +2,7 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RecordId } from '../records/created-id.ts';
 import type { CompanyRecords } from './company-records.ts';
-import { listView, sameId, shows, statusText, type IsolationTally, type ListView } from './probe-tally.ts';
+import { listView, sameId, statusText, type IsolationTally, type ListView } from './probe-tally.ts';
 
 /** One way of the probes: the caller's token on the owner's records. */
 export interface Direction {
@@ -32,7 +32,9 @@ export function namesNothingOwn(known: Known, list: 'users' | 'timesheets', id: 
 
 /** Judges one list answer of the caller: none of the owner's records (by ID with its mark, or the mark anywhere) on it. */
 function noneShown(d: Direction, exchange: Exchange, what: string, ownerIds: readonly RecordId[], view: ListView | undefined): void {
-  const leaked = shows(exchange, d.owner.mark) || (view !== undefined && shows(exchange, d.owner.email));
+  // The items only: a page's links repeat its query, and a search for the mark names it there.
+  const text = view === undefined ? (exchange.response?.body ?? '') : JSON.stringify(view.items);
+  const leaked = text.includes(d.owner.mark) || text.includes(d.owner.email);
   const byId = view?.ids.filter((id) => ownerIds.some((o) => sameId(o, id))) ?? [];
   const ok = !leaked;
   d.tally.judge(LIST, 'ISO-LIST-SCOPED', ok, EXPECTED(d), ok ? `${what}: none of them` : `${what} (status ${statusText(exchange)}) shows ${d.owner.company.name}'s record${byId.length > 0 ? ` ${byId.join(', ')}` : ''} (its mark ${d.owner.mark})`, [exchange]);

@@ -10,14 +10,14 @@ const REFERENCES = 'isolation/references' as const;
  * refused with a 4xx, as a reference to no record is; one accepted stored a record across companies.
  * A reference is probed only where a read showed its ID names nothing of the caller's own.
  */
-export async function referenceOwnerRecords(d: Direction, known: Known): Promise<void> {
+export async function referenceOwnerRecords(d: Direction, known: Known, withBreak: boolean): Promise<void> {
   const { caller, owner } = d;
   const variants = [
     { what: 'a timesheet', path: '/timesheets', list: 'users' as const, id: owner.userId, body: { ...caller.bodies.timesheet, user_id: owner.userId }, field: 'user_id' },
-    ...(caller.bodies.break && owner.breakId !== undefined ? [{ what: 'a break', path: '/breaks', list: 'timesheets' as const, id: owner.timesheetId, body: { ...caller.bodies.break, timesheet_id: owner.timesheetId }, field: 'timesheet_id' }] : []),
+    ...(withBreak && caller.bodies.break && owner.breakId !== undefined ? [{ what: 'a break', path: '/breaks', list: 'timesheets' as const, id: owner.timesheetId, body: { ...caller.bodies.break, timesheet_id: owner.timesheetId }, field: 'timesheet_id' }] : []),
     { what: 'a schedule', path: '/schedules', list: 'users' as const, id: owner.userId, body: { ...caller.bodies.schedule, user_ids: [owner.userId] }, field: 'user_ids' },
   ];
-  if (caller.bodies.break === undefined || owner.breakId === undefined) d.tally.skip(REFERENCES, `a break in ${owner.company.name}'s timesheet: ${caller.company.name} or ${owner.company.name} has no break (no break rule known)`);
+  if (withBreak && (caller.bodies.break === undefined || owner.breakId === undefined)) d.tally.skip(REFERENCES, `a break in ${owner.company.name}'s timesheet: ${caller.company.name} or ${owner.company.name} has no break (no break rule known)`);
   for (const v of variants) {
     if (!namesNothingOwn(known, v.list, v.id)) {
       d.tally.skip(REFERENCES, `${v.what} naming ${owner.company.name}'s ${v.list === 'users' ? 'user' : 'timesheet'} ${v.id}: no read showed that ID names nothing of ${caller.company.name}'s own`);

@@ -37,18 +37,21 @@ export function isolationWrites(profile: Profile): number {
 }
 
 /**
- * The requests the unit sends at most, both ways: in each company its records (isolationWrites), the
- * break rule it names when the profile gives none (one list read), and from the other company's side
- * four queries (a search, a user list, a date_range, an `ids` read), the change of the user by ID
- * and its read back, the schedule's where IDs are global, the three creates that reference the
- * other's records, the timesheet list that shows a timesheet ID names none of its own (IDs not
- * global), and an ID that never existed where the profile asks foreign IDs to be answered as one.
+ * The requests the unit sends at most, by the token that sends them. Each company: its records
+ * (isolationWrites), the break rule its break names when the profile gives none (one list read),
+ * its read back of its user after the other's change, and where IDs are not global its user and
+ * timesheet lists (which show an ID names none of its own). The first company's probes of the
+ * second's records: a search for the mark, an `ids` read, the change of the user, the references of
+ * a timesheet and a schedule. The second company's of the first's: those, a date_range, the change
+ * of the schedule (IDs global), a break's reference, and an ID that never existed where the profile
+ * reads foreign IDs as missing.
  */
-export function isolationRequests(profile: Profile): number {
+export function isolationRequests(profile: Profile): { readonly first: number; readonly second: number } {
   const second = profile.second_company;
-  if (second === undefined) return 0;
+  if (second === undefined) return { first: 0, second: 0 };
   const global = second.ids === 'global';
-  const breakRules = (profile.fixtures.break_rule_id === undefined ? 1 : 0) + (second.break_rule_id === undefined ? 1 : 0);
-  const perSide = 4 + 2 + (global ? 1 : 0) + 3 + (global ? 0 : 1) + (second.foreign_ids === 'as-missing' ? 1 : 0);
-  return 2 * isolationWrites(profile) + breakRules + 2 * perSide;
+  const own = isolationWrites(profile) + 1 + (global ? 0 : 2);
+  const first = own + (profile.fixtures.break_rule_id === undefined ? 1 : 0) + 5;
+  const secondShare = own + (second.break_rule_id === undefined ? 1 : 0) + 5 + 1 + (global ? 1 : 0) + 1 + (second.foreign_ids === 'as-missing' ? 1 : 0);
+  return { first, second: secondShare };
 }

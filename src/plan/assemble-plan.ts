@@ -98,7 +98,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
   const requests = checks.reduce((n, c) => n + c.requests, 0) + phase.requests;
-  const pacedRequests = requests - phase.requests - checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? c.requests : 0), 0);
+  const pacedRequests = requests - phase.requests - checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? c.requests : 0) + (c.ownWindow ?? 0), 0);
   const pacer = pacerFor(profile, pacedAt);
   return {
     checks,
@@ -150,7 +150,12 @@ function afterFamilies(parts: PlanParts, before: readonly PlannedCheck[], profil
  */
 function isolationChecks(parts: PlanParts, profile: Profile): PlannedCheck[] {
   const skip = profile.second_company === undefined ? NO_SECOND_COMPANY : parts.readOnly ? 'the isolation checks write a user, a timesheet, a break and a schedule in each company (--read-only)' : undefined;
-  return parts.isolation.map((id, i): PlannedCheck => ({ id, kind: 'isolation', rules: ISOLATION_CHECKS[id].rules, requests: skip === undefined && i === 0 ? isolationRequests(profile) : 0, ...(skip === undefined ? {} : { skip }) }));
+  const { first, second } = isolationRequests(profile);
+  const ownWindow = profile.second_company?.rate_limit === 'per-token' ? second : 0;
+  return parts.isolation.map((id, i): PlannedCheck => {
+    if (skip !== undefined || i > 0) return { id, kind: 'isolation', rules: ISOLATION_CHECKS[id].rules, requests: 0, ...(skip === undefined ? {} : { skip }) };
+    return { id, kind: 'isolation', rules: ISOLATION_CHECKS[id].rules, requests: first + second, ...(ownWindow > 0 ? { ownWindow } : {}) };
+  });
 }
 
 /**
@@ -178,7 +183,7 @@ function etaMs(checks: readonly PlannedCheck[], phase: { readonly carried: numbe
   const closing = checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? (c.burstMs ?? 0) : 0), 0);
   for (const check of checks) {
     if (check.kind === 'closing-bursts') continue;
-    requests += check.requests;
+    requests += check.requests - (check.ownWindow ?? 0);
     waited += check.waitMs ?? 0;
     if (check.watchMs) watchedUntil = Math.max(watchedUntil, pacedMs(requests) + waited + check.watchMs);
   }

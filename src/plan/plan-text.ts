@@ -84,8 +84,9 @@ export function planText(plan: RunPlan, where: PlanTarget): string {
     );
   }
   const closing = doc.checks.reduce((n, c) => n + (c.kind === 'closing-bursts' ? c.requests : 0), 0);
+  const ownWindow = doc.checks.reduce((n, c) => n + (c.ownWindow ?? 0), 0);
   lines.push(
-    `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}${closing > 0 ? `, ${closing} in the closing bursts` : ''}; ETA ${formatDuration(doc.etaMs)}`,
+    `${doc.requests} requests: ${doc.pacedRequests} paced at ${formatRateLimit(doc.pacedAt)}${ownWindow > 0 ? `, ${ownWindow} in the second company's own window` : ''}${phase ? `, ${phase.requests} in the rate-limit phase` : ''}${closing > 0 ? `, ${closing} in the closing bursts` : ''}; ETA ${formatDuration(doc.etaMs)}`,
     ...writesText(doc.writes),
   );
   return lines.join('\n');

@@ -26,6 +26,11 @@ export interface PlannedCheck {
    * the time they take, ms. Its `requests` go at once, unpaced, and nothing waits after them.
    */
   readonly burstMs?: number;
+  /**
+   * Of its `requests`, those a second company's token sends in a window of its own
+   * (second_company.rate_limit: per-token): paced there, beside the run's, so they add no time.
+   */
+  readonly ownWindow?: number;
   /** Time it waits beyond its requests before the run goes on; absent: none. */
   readonly waitMs?: number;
   /**

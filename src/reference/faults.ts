@@ -189,6 +189,17 @@ export const FAULTS = [
 
   // §8 with §5: refused calls count too
   fault('rate-limit-skips-refused', 'RATE-LIMIT-REFUSED', 'burst', 'The throttle middleware is registered after the auth middleware: a request refused for its token (missing or wrong) is answered 401 and never counted, so a client may try tokens without end.'),
+
+  // one company's token reaches another company's records (§1, §5.5; OWASP API1:2023): each the backend bug at one spot of the company scope (companies/company-scope.ts)
+  fault('search-or-escapes-scope', 'ISO-LIST-SCOPED', 'scenario', "GET /users's search is `WHERE company_id = ? AND email LIKE ? OR first_name LIKE ? OR last_name LIKE ?` without parentheses: every company's users whose names match are listed."),
+  fault('list-total-unscoped', 'ISO-LIST-SCOPED', 'scenario', "Every list's pagination total comes from a count query without the company condition: it counts every company's matching records while the page shows the company's."),
+  fault('user-edit-by-id-alone', 'ISO-ITEM-SCOPED', 'scenario', 'PUT /users/{userId} finds the user by ID alone (`User::find($id)`): a company edits another company\'s user.'),
+  fault('schedule-update-by-id-alone', 'ISO-ITEM-SCOPED', 'scenario', "PUT /schedules/{schedule_id} finds the schedule by ID alone: a company updates another company's schedule."),
+  fault('timesheet-user-unscoped', 'ISO-REFERENCE-SCOPED', 'scenario', "A timesheet's user_id is validated with an exists rule on the users table alone (`exists:users,id`): a company clocks a timesheet for another company's user."),
+  fault('break-timesheet-unscoped', 'ISO-REFERENCE-SCOPED', 'scenario', "A break's timesheet_id is looked up by ID alone: a company adds a break to another company's timesheet."),
+  fault('schedule-users-unscoped', 'ISO-REFERENCE-SCOPED', 'scenario', "A schedule's user_ids and assigned_by are checked against the users table alone: a company assigns another company's users."),
+  fault('break-ids-unscoped', 'ISO-LIST-SCOPED', 'scenario', "GET /breaks with `ids` selects `WHERE id IN (…)` alone: another company's breaks are listed by their IDs."),
+  fault('foreign-id-forbidden', 'ISO-FOREIGN-ID', 'scenario', "Another company's record is answered 403 where an ID that never existed is 404 (a policy check after the lookup by ID): the answer tells which IDs other companies have, where the profile reads foreign IDs as missing."),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -21,7 +21,15 @@ interface Probe {
   readonly rateLimit?: RateLimitSetting;
   /** The server's limiter counts by `clock`, which only the probe moves (exact windows, whatever the machine's load). */
   readonly controlledClock?: boolean;
+  /** The server serves a second company, its token SECOND (the tenant-isolation faults). */
+  readonly secondCompany?: boolean;
 }
+
+const SECOND = 'second-company-probe-token';
+/** A call as the second company. */
+const second = (t: TestServer, method: string, path: string, body?: unknown) => t.call(method, path, { body, authorization: SECOND });
+/** The second company's seeded employee (Ada Ortiz) and timesheet. */
+const secondSeed = (t: TestServer) => t.server.secondCompany!.seed;
 
 const status = async (t: TestServer, method: string, path: string, body?: unknown) => (await t.call(method, path, { body })).status;
 const base = (t: TestServer) => baselines(t.server);
@@ -175,6 +183,17 @@ const PROBES: Record<FaultName, Probe> = {
   'auth-missing-accepted': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: null })).status },
   'auth-any-token': { clean: 401, probe: async (t) => (await t.call('GET', '/users', { authorization: 'not-the-token' })).status },
   'auth-bearer-only': { clean: 200, probe: (t) => status(t, 'GET', '/users') },
+
+  // one company's token on another company's records (the first company's token on the second's seed)
+  'search-or-escapes-scope': { secondCompany: true, clean: [], probe: async (t) => ((await t.call('GET', '/users?search=Ortiz')).json.items as { last_name: string }[]).map((u) => u.last_name) },
+  'list-total-unscoped': { secondCompany: true, clean: 0, probe: async (t) => (await t.call('GET', '/users?search=Ortiz')).json.meta_data.pagination.total },
+  'user-edit-by-id-alone': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/users/${secondSeed(t).activeUserIds.employee}`, { first_name: 'Crossed' }) },
+  'schedule-update-by-id-alone': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/schedules/${secondSeed(t).scheduleIds[0]}`, { ...base(t).schedule(), event_pid: 'x' }) },
+  'timesheet-user-unscoped': { secondCompany: true, clean: 422, probe: (t) => timesheet(t, { user_id: secondSeed(t).activeUserIds.employee }) },
+  'break-timesheet-unscoped': { secondCompany: true, clean: 422, probe: async (t) => (await createBreak(t, { timesheet_id: secondSeed(t).timesheetIds[0] })).status },
+  'schedule-users-unscoped': { secondCompany: true, clean: 422, probe: (t) => schedule(t, { user_ids: [secondSeed(t).activeUserIds.employee] }) },
+  'break-ids-unscoped': { secondCompany: true, clean: 0, probe: async (t) => (await second(t, 'GET', '/breaks', { ids: [1] })).json.items.length },
+  'foreign-id-forbidden': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/users/${secondSeed(t).activeUserIds.employee}`, { first_name: 'Crossed' }) },
 
   // secrets an answer never carries
   'debug-error-echoes-headers': { clean: false, probe: async (t) => JSON.stringify((await user(t, { employee_code: '12' })).json).includes(t.server.token) },
@@ -443,7 +462,7 @@ describe('each fault changes the behaviour its rule governs', () => {
 
   async function observe(fault: FaultName | null, probe: Probe): Promise<unknown> {
     const clock = new FakeClock(1_000_000);
-    const t = await startTestServer({ tls, faults: fault ? [fault] : [], rateLimit: probe.rateLimit ?? null, ...(probe.controlledClock ? { clock } : {}) });
+    const t = await startTestServer({ tls, faults: fault ? [fault] : [], rateLimit: probe.rateLimit ?? null, ...(probe.controlledClock ? { clock } : {}), ...(probe.secondCompany ? { secondCompanyToken: SECOND } : {}) });
     running.push(t);
     try {
       return await probe.probe(t, clock);

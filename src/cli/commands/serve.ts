@@ -136,6 +136,7 @@ async function announceOverIpc(server: ReferenceServer, rateLimit: RateLimitSett
     companyTimezone: server.companyTimezone,
     dialect: server.dialect.name,
     rateLimit,
+    secondCompany: server.secondCompany ? { token: server.secondCompany.token, breakRuleIds: server.secondCompany.seed.breakRuleIds, rateLimitWindows: server.rateLimitWindows } : null,
     seed: server.seed,
   };
   process.send(announcement);

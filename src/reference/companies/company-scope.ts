@@ -55,7 +55,7 @@ export class ScopedRepository<T extends StoredRecord> {
    */
   listed(matches: (record: Readonly<T>) => boolean): { records: Readonly<T>[]; total: number } {
     const records = this.all().filter(matches);
-    return { records, total: records.length };
+    return { records, total: this.fault('list-total-unscoped') ? this.shared.all().filter(matches).length : records.length };
   }
 
   /**

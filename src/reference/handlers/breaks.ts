@@ -62,7 +62,8 @@ function createdForm(ctx: ServerContext, record: BreakRecord) {
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
-  const sheet = typeof body.timesheet_id === 'number' ? company.timesheets.get(body.timesheet_id) : undefined;
+  const timesheets = ctx.fault('break-timesheet-unscoped') ? company.timesheets.shared : company.timesheets;
+  const sheet = typeof body.timesheet_id === 'number' ? timesheets.get(body.timesheet_id) : undefined;
   if (typeof body.timesheet_id === 'number' && !sheet) {
     violations.push({ rule: 'BRK-REFERENCES-EXIST', field: 'timesheet_id', message: `timesheet ${body.timesheet_id} does not exist` });
   }
@@ -130,7 +131,11 @@ function listBreaks(ctx: ServerContext, request: ApiRequest) {
   // another company's ID selects nothing; a backend that reads `WHERE id IN (…)` alone lists another
   // company's breaks by their IDs: under a fault, `breaks.listedEscaping(<in range>, (b) => wanted.has(b.id))`
   // when `wanted` is given.
-  const { records, total } = request.company.breaks.listed((b) => (wanted === null || wanted.has(b.id)) && (range === null || withinDateRange(b.start, range)));
+  const inRange = (b: Readonly<BreakRecord>) => range === null || withinDateRange(b.start, range);
+  const { records, total } =
+    wanted !== null && ctx.fault('break-ids-unscoped')
+      ? request.company.breaks.listedEscaping(() => false, (b) => wanted.has(b.id) && inRange(b))
+      : request.company.breaks.listed((b) => (wanted === null || wanted.has(b.id)) && inRange(b));
   return ok(ctx.dialect.list('break', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (b) => listedForm(ctx, b), total)));
 }
 

@@ -12,6 +12,19 @@ export function requireRecord<T extends StoredRecord>(repo: { get(id: number): T
   return record;
 }
 
+/**
+ * The company's record named by a path parameter (requireRecord), as the tenant faults look it up:
+ * under `byIdAlone` the shared table's (a lookup by ID alone: another company's record is found and
+ * changed); under `foreignForbidden` another company's record is refused 403 while an ID that never
+ * existed is 404 (an existence oracle: the answer tells which IDs other companies have).
+ */
+export function requireOwnRecord<T extends StoredRecord>(scope: { get(id: number): T | undefined; readonly shared: { get(id: number): T | undefined } }, rawId: string | undefined, kind: string, faults: { readonly byIdAlone: boolean; readonly foreignForbidden: boolean }): T {
+  if (faults.byIdAlone) return requireRecord(scope.shared, rawId, kind);
+  const id = /^\d+$/.test(rawId ?? '') ? Number(rawId) : NaN;
+  if (faults.foreignForbidden && Number.isSafeInteger(id) && scope.get(id) === undefined && scope.shared.get(id) !== undefined) throw new ApiError(403, 'This action is unauthorized.');
+  return requireRecord(scope, rawId, kind);
+}
+
 /** The JSON body as an object, or a 422 when the body is absent, an array or a scalar. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -7,7 +7,7 @@ import type { CompanyScope } from '../companies/company-scope.ts';
 import { fromSpec, validationError, type ServerViolation } from '../http/api-response.ts';
 import type { ApiRequest, Router } from '../http/router.ts';
 import type { ScheduleRecord } from '../records.ts';
-import { requireObjectBody, requireRecord } from './require-record.ts';
+import { requireObjectBody, requireOwnRecord } from './require-record.ts';
 
 const isLenientDate = (v: string) =>
   DateTime.fromFormat(v, 'yyyy-MM-dd').isValid || DateTime.fromFormat(v, 'M/d/yyyy').isValid;
@@ -76,7 +76,7 @@ function edgeRefusals(ctx: ServerContext, body: Record<string, unknown>): Server
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, record: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
-  const users = company.users;
+  const users = ctx.fault('schedule-users-unscoped') ? company.users.shared : company.users;
   const isActive = (id: unknown) => typeof id === 'number' && users.get(id)?.active === true;
   const exists = (id: unknown) => typeof id === 'number' && users.exists(id);
   if (typeof record.assigned_by === 'number' && !isActive(record.assigned_by)) {
@@ -163,7 +163,7 @@ function updateSchedule(ctx: ServerContext, request: ApiRequest) {
   // Scope spot, the lookup by ID alone: the schedule is looked up within the company, so another
   // company's schedule is a 404 like an ID that never existed; a backend that finds it by ID alone
   // (`request.company.schedules.shared`) updates another company's schedule.
-  const stored = requireRecord(request.company.schedules, request.params.scheduleId, 'Schedule');
+  const stored = requireOwnRecord(request.company.schedules, request.params.scheduleId, 'Schedule', { byIdAlone: ctx.fault('schedule-update-by-id-alone'), foreignForbidden: ctx.fault('foreign-id-forbidden') });
   const body = requireObjectBody(request.body);
   validate(ctx, request.company, body, 'update', stored);
   const schedule = request.company.schedules.replace({ ...stored, ...fieldsOf(body), updated_at: ctx.timestamp() });

@@ -40,7 +40,8 @@ function faultTolerated(ctx: ServerContext, violations: Violation[], body: Recor
  */
 function referenceViolations(ctx: ServerContext, company: CompanyScope, body: Record<string, unknown>): ServerViolation[] {
   const violations: ServerViolation[] = [];
-  if (typeof body.user_id === 'number' && !company.users.exists(body.user_id) && !ctx.fault('timesheet-unknown-user')) {
+  const users = ctx.fault('timesheet-user-unscoped') ? company.users.shared : company.users;
+  if (typeof body.user_id === 'number' && !users.exists(body.user_id) && !ctx.fault('timesheet-unknown-user')) {
     violations.push({ rule: 'TS-USER-EXISTS', field: 'user_id', message: `user ${body.user_id} does not exist` });
   }
   if (typeof body.job_id === 'number' && !company.jobs.exists(body.job_id)) {

@@ -8,7 +8,7 @@ import { parseFilter, parseListQuery, sortable, sortRecords } from '../list-quer
 import { paginate } from '../pagination.ts';
 import { hashPassword } from '../password-hash.ts';
 import type { UserRecord } from '../records.ts';
-import { requireObjectBody, requireRecord } from './require-record.ts';
+import { requireObjectBody, requireOwnRecord } from './require-record.ts';
 import { newUserRecord } from '../new-user.ts';
 import { editRequiredViolations, emailFormatViolations } from './user-readings.ts';
 import { storedUserFields } from '../stored-form.ts';
@@ -128,7 +128,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
   // Scope spot, the lookup by ID alone: the user is looked up within the company, so another
   // company's user is a 404 like an ID that never existed; a backend that finds it by ID alone
   // (`request.company.users.shared` in its place) edits another company's user.
-  const stored = requireRecord(request.company.users, request.params.userId, 'User');
+  const stored = requireOwnRecord(request.company.users, request.params.userId, 'User', { byIdAlone: ctx.fault('user-edit-by-id-alone'), foreignForbidden: ctx.fault('foreign-id-forbidden') });
   const body = requireObjectBody(request.body);
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')),
@@ -179,6 +179,12 @@ function userSearch(search: string | null): (user: Readonly<UserRecord>) => bool
   return (u) => [u.first_name, u.last_name, u.email].some((s) => s.toLowerCase().includes(needle));
 }
 
+/** Under `search-or-escapes-scope`: the name conditions after the OR (`… AND email LIKE ? OR first_name LIKE ? OR last_name LIKE ?`), every company's. */
+function nameSearch(search: string): (user: Readonly<UserRecord>) => boolean {
+  const needle = search.toLowerCase();
+  return (u) => [u.first_name, u.last_name].some((s) => s.toLowerCase().includes(needle));
+}
+
 /** GET /users (§4.2): filters `active` and `role`, search on names and email, sort, pagination; the company's users only. */
 function listUsersNow(ctx: ServerContext, request: ApiRequest) {
   const list = parseListQuery(request.query, SORTABLE, ctx);
@@ -188,7 +194,10 @@ function listUsersNow(ctx: ServerContext, request: ApiRequest) {
   // one AND. A backend that writes `WHERE company_id = ? AND … AND first_name LIKE ? OR email LIKE ?`
   // without parentheses adds every company's users whose e-mail matches: under a fault,
   // `users.listedEscaping((u) => filtered(u) && searched(u), <the e-mail matches>)`.
-  const { records, total } = request.company.users.listed((u) => filtered(u) && searched(u));
+  const { records, total } =
+    list.search && ctx.fault('search-or-escapes-scope')
+      ? request.company.users.listedEscaping((u) => filtered(u) && searched(u), nameSearch(list.search))
+      : request.company.users.listed((u) => filtered(u) && searched(u));
   return ok(ctx.dialect.list('user', paginate(sortRecords(records, list.sort, ctx), list, request, ctx, (u) => ctx.dialect.record('user', publicUser(ctx, u)), total)));
 }
 

@@ -23,6 +23,7 @@ const VALUE = unseen('a value the request decides (a default, a filter, an order
 const STATE = unseen('what a later request shows (a stored record, a page after the first)');
 const EDGE = unseen('a valid value at the edge of its domain refused: the examples send mid-range values (23:59, one weekday, February 29th of 2028 or 2000, a 6-character password, a password whose only special character is ~, page_size 100 are not among them)');
 const STORED = unseen('what a record reads back as: only a later list read shows it, and only with the value it changes (the examples are plain ASCII, whole numbers, the company offset)');
+const TENANT = unseen("another company's records: the collection sends one company's token and its own records only");
 const NOTIFICATION = unseen('a webhook notification: not an answer to a request');
 
 export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> = {
@@ -38,6 +39,15 @@ export const FAULT_EXPECTATIONS: Readonly<Record<FaultName, FaultExpectation>> =
   'rate-limit-skips-refused': unseen('refused calls beyond the limit: only a burst of limit + 1 calls without a valid token shows it (the collection sends 10, each with the token)'),
   'auth-missing-accepted': unseen('needs a request without a token (not valid)'),
   'auth-any-token': unseen('needs a request with a wrong token (not valid)'),
+  'search-or-escapes-scope': TENANT,
+  'list-total-unscoped': TENANT,
+  'user-edit-by-id-alone': TENANT,
+  'schedule-update-by-id-alone': TENANT,
+  'timesheet-user-unscoped': TENANT,
+  'break-timesheet-unscoped': TENANT,
+  'schedule-users-unscoped': TENANT,
+  'break-ids-unscoped': TENANT,
+  'foreign-id-forbidden': TENANT,
   'debug-error-echoes-headers': unseen('an error answer: the collection sends valid requests only'),
   'user-password-echoed': unseen('a field the user record leaves open: the exported record has no `password` (write-only) and allows fields it does not name (the spec does not show the record)'),
   'user-password-hash-shown': unseen('a field the user record leaves open: the exported record has no `password` (write-only) and allows fields it does not name (the spec does not show the record)'),

@@ -31,7 +31,7 @@ interface OpenedTarget {
 /** The certification: the target opened (the embedded server started), every check run, the reports written, the summary printed. */
 export async function certifyAndReport(run: RunInput): Promise<number> {
   // The certification's modules (about 0.3 s to load) load while the embedded server starts in its own process.
-  const starting = run.targetUrl ? null : spawnEmbeddedTarget({ faults: run.faults, rateLimit: run.quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT });
+  const starting = run.targetUrl ? null : spawnEmbeddedTarget({ faults: run.faults, rateLimit: run.quick ? QUICK_RATE_LIMIT : EMBEDDED_RATE_LIMIT, secondCompany: true });
   starting?.catch(() => undefined); // a failed start is reported where it is awaited, below, not as an unhandled rejection
   const { certify } = await import('../../../run/certify.ts');
   const server = await starting;
@@ -105,7 +105,7 @@ function fatalLine(report: RunReport): string | null {
 async function openTarget(run: RunInput, server: EmbeddedProcess | null): Promise<OpenedTarget> {
   if (server) {
     const profile = { ...embeddedProfile({ ...server, rateLimit: EMBEDDED_RATE_LIMIT }), waivers: run.profile.waivers };
-    return { origin: server.origin, token: server.token, secondToken: undefined, caPem: server.caPem, profile };
+    return { origin: server.origin, token: server.token, secondToken: server.secondToken, caPem: server.caPem, profile };
   }
   const access = await resolveTargetAccess(run.targetUrl as string, run.profile, run.access);
   return { origin: access.origin, token: access.token, secondToken: access.secondToken, caPem: access.caPem, profile: run.profile };
