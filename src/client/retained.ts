@@ -32,6 +32,7 @@ function retained(exchange: Exchange): Exchange {
   return {
     id: exchange.id,
     ...(exchange.direction === undefined ? {} : { direction: exchange.direction }),
+    ...(exchange.company === undefined ? {} : { company: exchange.company }),
     startedAt: exchange.startedAt,
     sentAtMs: exchange.sentAtMs,
     durationMs: exchange.durationMs,

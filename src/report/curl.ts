@@ -4,6 +4,8 @@ import { shellQuote } from './_internals/shell-quote.ts';
 
 /** The shell variable a curl command reads the token from. */
 export const TOKEN_VARIABLE = 'CLOCKCHECK_TOKEN';
+/** The shell variable a curl command of a request sent with the second company's token reads it from. */
+export const SECOND_TOKEN_VARIABLE = 'CLOCKCHECK_SECOND_TOKEN';
 
 /** Headers that describe one connection, not the request; curl sets its own. */
 const HOP_BY_HOP = new Set([
@@ -27,6 +29,11 @@ export interface CurlTlsOptions {
   readonly insecure?: boolean;
 }
 
+/** The variable the redacted token of an exchange is read from: the second company's for a request sent with its token. */
+export function tokenVariableOf(exchange: { readonly company?: 'second' }): string {
+  return exchange.company === 'second' ? SECOND_TOKEN_VARIABLE : TOKEN_VARIABLE;
+}
+
 /**
  * A POSIX shell command that sends `request` again with curl, one option per line.
  *
@@ -34,12 +41,13 @@ export interface CurlTlsOptions {
  *   (so a GET with a body is `-X GET --data-raw …`, and a HEAD with a body, which curl's `-I`
  *   cannot send, is `-X HEAD --data-raw …`).
  * - Headers in recorded order, without hop-by-hop headers and `content-length` (curl computes it).
- * - An Authorization value the outcome redacted reads the token from `$CLOCKCHECK_TOKEN`, in double
- *   quotes so the shell expands it; an unredacted value (a deliberately wrong token) is kept.
+ * - An Authorization value the outcome redacted reads the token from `$CLOCKCHECK_TOKEN` (or
+ *   `variable`: `$CLOCKCHECK_SECOND_TOKEN` for the second company's requests, tokenVariableOf), in
+ *   double quotes so the shell expands it; an unredacted value (a deliberately wrong token) is kept.
  * - Everything else is single-quoted, so no shell character in a URL, header or body is expanded.
  * - `--globoff` when the URL has `[]{}`, which curl would otherwise read as a glob.
  */
-export function curlCommand(request: ExchangeRequest, options: CurlTlsOptions): string {
+export function curlCommand(request: ExchangeRequest, options: CurlTlsOptions, variable: string = TOKEN_VARIABLE): string {
   const hasBody = request.body !== undefined;
   const head = ['curl', '-sS', ...methodOptions(request.method, hasBody), ...tlsOptions(options)];
   const lines = [head.join(' ')];
@@ -48,7 +56,7 @@ export function curlCommand(request: ExchangeRequest, options: CurlTlsOptions): 
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.has(lower) || extraHopByHop.has(lower)) continue;
-    lines.push(`-H ${headerArgument(name, value)}`);
+    lines.push(`-H ${headerArgument(name, value, variable)}`);
   }
   if (request.body !== undefined) lines.push(`--data-raw ${shellQuote(request.body)}`);
   return lines.join(' \\\n  ');
@@ -73,8 +81,8 @@ function connectionTokens(headers: Readonly<Record<string, string>>): Set<string
 }
 
 /** `-H` argument; an empty value is written `name;`, which is how curl sends an empty header. */
-function headerArgument(name: string, value: string): string {
-  if (name.toLowerCase() === 'authorization' && value.includes(REDACTED)) return authorizationArgument(name, value);
+function headerArgument(name: string, value: string, variable: string): string {
+  if (name.toLowerCase() === 'authorization' && value.includes(REDACTED)) return authorizationArgument(name, value, variable);
   return shellQuote(value === '' ? `${name};` : `${name}: ${value}`);
 }
 
@@ -82,8 +90,8 @@ function headerArgument(name: string, value: string): string {
  * `"Authorization: $CLOCKCHECK_TOKEN"` when the whole value was redacted (the usual case);
  * otherwise the literal parts single-quoted and the variable double-quoted, side by side.
  */
-function authorizationArgument(name: string, value: string): string {
-  if (value === REDACTED && /^[A-Za-z0-9-]+$/.test(name)) return `"${name}: $${TOKEN_VARIABLE}"`;
+function authorizationArgument(name: string, value: string, variable: string): string {
+  if (value === REDACTED && /^[A-Za-z0-9-]+$/.test(name)) return `"${name}: $${variable}"`;
   const literals = `${name}: ${value}`.split(REDACTED);
-  return literals.map((literal) => (literal === '' ? '' : shellQuote(literal))).join(`"$${TOKEN_VARIABLE}"`);
+  return literals.map((literal) => (literal === '' ? '' : shellQuote(literal))).join(`"$${variable}"`);
 }

@@ -1,5 +1,5 @@
 import type { Rule } from '../contract/rules.ts';
-import { curlCommand, type CurlTlsOptions } from './curl.ts';
+import { curlCommand, tokenVariableOf, type CurlTlsOptions } from './curl.ts';
 import type { CheckResult, RunReport } from './model.ts';
 import { checkSection, rulesOfReport } from './_internals/check-sections.ts';
 import { groupBySection } from './_internals/spec-sections.ts';
@@ -62,7 +62,7 @@ function evidenceText(check: CheckResult, tls: CurlTlsOptions): string {
       const error = e.error ? `${e.error.code}: ${e.error.message}` : '';
       const outcome = [status, error].filter((part) => part !== '').join(', then ') || 'no response';
       if (e.direction === 'inbound') return `Exchange #${e.id} received: ${e.request.method} ${e.request.url} from the target -> sink's answer: ${outcome}`;
-      return `Exchange #${e.id}: ${e.request.method} ${e.request.url} -> ${outcome}\nReproduce with:\n${curlCommand(e.request, tls)}`;
+      return `Exchange #${e.id}: ${e.request.method} ${e.request.url} -> ${outcome}\nReproduce with:\n${curlCommand(e.request, tls, tokenVariableOf(e))}`;
     })
     .join('\n\n');
 }

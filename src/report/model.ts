@@ -25,7 +25,7 @@ export const RUN_EXIT_CODES = {
 export type RunExitCode = (typeof RUN_EXIT_CODES)[keyof typeof RUN_EXIT_CODES];
 
 /** Bumped on any incompatible change of RunReport; documented in docs/report-schema.json. */
-export const REPORT_SCHEMA_VERSION = '2.1.0';
+export const REPORT_SCHEMA_VERSION = '2.2.0';
 
 /**
  * passed: every expectation held. failed: the target broke a rule (a finding).

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { curlCommand } from '../../src/report/curl.ts';
+import { curlCommand, tokenVariableOf } from '../../src/report/curl.ts';
 import type { ExchangeRequest } from '../../src/client/exchange.ts';
 
 const TOKEN_IN_SHELL = 'token-from-the-environment';
@@ -34,6 +34,14 @@ describe('curlCommand', () => {
     expect(command).toContain(`-H "authorization: $CLOCKCHECK_TOKEN"`);
     expect(command).not.toContain('[REDACTED]');
     expect(argvOf(command)).toContain(`authorization: ${TOKEN_IN_SHELL}`);
+  });
+
+  it("reads the second company's token from $CLOCKCHECK_SECOND_TOKEN for a request sent with it (issue 49)", () => {
+    expect(tokenVariableOf({ company: 'second' })).toBe('CLOCKCHECK_SECOND_TOKEN');
+    expect(tokenVariableOf({})).toBe('CLOCKCHECK_TOKEN');
+    const command = curlCommand(base, {}, tokenVariableOf({ company: 'second' }));
+    expect(command).toContain(`-H "authorization: $CLOCKCHECK_SECOND_TOKEN"`);
+    expect(command).not.toContain('$CLOCKCHECK_TOKEN"');
   });
 
   it('keeps a scheme around a redacted token and an unredacted (deliberately wrong) token as recorded', () => {

@@ -28,6 +28,8 @@ import { echoForms, startEchoTarget, type EchoTarget } from './echo-target.ts';
 const TOKEN = 'Cc+/=%<&tok-??>>~~-7f3a9b2e41d0';
 const SECRET = 'whsec+/=%<&-??>>~~-5e0c1d';
 const ENV = { ...process.env, CLOCKCHECK_TOKEN: TOKEN, NO_COLOR: '1' };
+/** Issue 49: a second company's token, named by the profile's second_company.token_env; the echo target refuses it, echoing it in every form. */
+const SECOND = 'Dd+/=%<&second-??>>~~-9b1c4e';
 
 /** What the checker finds of each secret value in `text`, as `where: value: how`. */
 function findings(where: string, text: string, values: readonly string[]): string[] {
@@ -83,6 +85,7 @@ let caFile: string;
 let runTarget: EchoTarget;
 let toolTarget: EchoTarget;
 const runs: Record<string, CliResult> = {};
+const secondRuns: Record<string, CliResult> = {};
 const tools: Record<string, CliResult> = {};
 
 /** A run that fails (Bearer only, generated cases accepted), then --last-failed once the token is revoked: the run cannot be made. */
@@ -90,6 +93,11 @@ async function runThenRerun(reports: string): Promise<void> {
   const common = ['--target', runTarget.origin, '--ca', caFile, '--rate-limit', '600/1s', '--report-dir', reports];
   // Not quiet: the progress lines go to stderr (plain: not a terminal), the summary and the replay lines to stdout.
   runs.run = await runClockcheck(['run', ...common, '--only', 'auth/token-form,auth/raw-token-accepted,properties/user-edit', '--budget', '4', '--seed', '3'], ENV);
+  // The isolation checks send the second company's token (refused by this target, which echoes it): its reports are apart.
+  const profile = join(work, 'second-company.yaml');
+  await writeFile(profile, 'second_company: { token_env: ARTIFACT_SECOND_TOKEN }\n');
+  const second = ['--target', runTarget.origin, '--ca', caFile, '--rate-limit', '600/1s', '--report-dir', join(work, 'second-reports'), '--profile', profile];
+  secondRuns.run = await runClockcheck(['run', ...second, '--only', 'isolation'], { ...ENV, ARTIFACT_SECOND_TOKEN: SECOND });
   runTarget.set({ accepts: 'none', servesAll: true });
   // --last-failed reads its state from the newest report of the target in --report-dir, and writes its own there.
   runs['run --last-failed'] = await runClockcheck(['run', ...common, '--last-failed', '--quiet'], { ...ENV, CLOCKCHECK_DEBUG: '1' });
@@ -140,6 +148,18 @@ describe('a run, its regressions.yaml, and a --last-failed re-run once the token
     // The curl lines that reproduce a failure were written, reading the token from the environment.
     const html = (await filesUnder(join(work, 'run-reports'))).find((f) => f.endsWith('report.html'))!;
     expect(await readFile(html, 'utf8')).toContain('$CLOCKCHECK_TOKEN');
+  });
+});
+
+describe("a run with a second company's token (issue 49)", () => {
+  it('sent the second token, which the target echoed in every form; neither token is in any file of its reports or its output, and its curl reads $CLOCKCHECK_SECOND_TOKEN', async () => {
+    const sent = [...runTarget.received].filter((v) => v.includes(SECOND));
+    expect(sent.length).toBeGreaterThan(0);
+    // Failed: the target serves Bearer only (AUTH-HEADER-RAW); the isolation checks errored, the second company's token refused.
+    expect(secondRuns.run!.code, secondRuns.run!.stderr).toBe(1);
+    expect(await leaksOf(join(work, 'second-reports'), secondRuns, [...valuesSent(runTarget), ...sent])).toEqual([]);
+    const html = (await filesUnder(join(work, 'second-reports'))).find((f) => f.endsWith('report.html'))!;
+    expect(await readFile(html, 'utf8')).toContain('$CLOCKCHECK_SECOND_TOKEN');
   });
 });
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Exchange, ExchangeResponse } from '../../client/exchange.ts';
-import { curlCommand, type CurlTlsOptions } from '../curl.ts';
+import { curlCommand, tokenVariableOf, type CurlTlsOptions } from '../curl.ts';
 import { readableBody } from './body-text.ts';
 import { formatDuration } from '../../duration.ts';
 import { pathOf } from './path-of.ts';
@@ -84,7 +84,7 @@ export function exchangeBlock(checkId: string, exchange: Exchange, view: Exchang
 <summary>${exchangeLabel(exchange)}${evidenceTag(view.evidence)}</summary>
 ${httpPair(exchange)}
 </details>
-${inbound ? '' : html`<pre class="command" data-testid="curl" title="curl command that sends #${exchange.id} again">${curlCommand(request, tls)}</pre>`}
+${inbound ? '' : html`<pre class="command" data-testid="curl" title="curl command that sends #${exchange.id} again">${curlCommand(request, tls, tokenVariableOf(exchange))}</pre>`}
 </div>`;
 }
 

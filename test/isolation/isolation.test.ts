@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { certifyEmbedded } from '../../src/embedded/embedded-target.ts';
+import { embeddedProfile } from '../../src/embedded/embedded-profile.ts';
+import { ISOLATION_CHECK_IDS, NO_SECOND_COMPANY, isolationRequests } from '../../src/isolation/isolation-check.ts';
+import { certify } from '../../src/run/certify.ts';
+import { startReferenceServer } from '../../src/reference/server.ts';
+import { defaultProfile } from '../../src/profile/profile.ts';
+import type { RunReport } from '../../src/report/model.ts';
+import { ROOT } from '../support/cli.ts';
+
+const SUITES = join(ROOT, 'suites');
+const isolation = (report: RunReport) => report.checks.filter((c) => c.id.startsWith('isolation/'));
+
+/** The isolation checks alone against an embedded server (two companies, a token each, windows per token). */
+const certifyIsolation = (faults: string[], secondCompany = true) => certifyEmbedded(faults, { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 110, bursts: false, only: ['isolation'], secondCompany });
+
+describe('the isolation checks between two companies (issue 49)', () => {
+  it('pass a clean server both ways, judging every rule, and list the records each company wrote', async () => {
+    const report = await certifyIsolation([]);
+    expect(isolation(report).map((c) => [c.id, c.status])).toEqual(ISOLATION_CHECK_IDS.map((id) => [id, 'passed']));
+    expect(report.summary.coveredRules).toEqual(expect.arrayContaining(['ISO-LIST-SCOPED', 'ISO-ITEM-SCOPED', 'ISO-REFERENCE-SCOPED', 'ISO-FOREIGN-ID']));
+    const created = report.createdResources.filter((r) => r.checkId.startsWith('isolation/'));
+    expect(created.map((r) => r.kind).sort()).toEqual(['break', 'break', 'schedule', 'schedule', 'timesheet', 'timesheet', 'user', 'user']);
+  }, 60_000);
+
+  it('pass a clean server whose two tokens share one window (paced in the run\'s)', async () => {
+    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
+    try {
+      const profile = { ...embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } }), rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
+      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'iso-test-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
+      expect(profile.second_company?.rate_limit).toBe('shared');
+      expect(isolation(report).map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it.each([
+    ['search-or-escapes-scope', 'isolation/lists', 'ISO-LIST-SCOPED'],
+    ['user-edit-by-id-alone', 'isolation/items', 'ISO-ITEM-SCOPED'],
+    ['foreign-id-forbidden', 'isolation/items', 'ISO-FOREIGN-ID'],
+    ['break-timesheet-unscoped', 'isolation/references', 'ISO-REFERENCE-SCOPED'],
+  ])('fail under %s: %s names %s', async (fault, checkId, rule) => {
+    const report = await certifyIsolation([fault]);
+    const check = report.checks.find((c) => c.id === checkId)!;
+    expect(check.status).toBe('failed');
+    expect(check.findings.map((f) => f.ruleId)).toContain(rule);
+    // Each finding cites the exchanges that show it, kept in the report.
+    for (const finding of check.findings) for (const id of finding.exchangeIds) expect(check.exchanges.some((e) => e.id === id)).toBe(true);
+  }, 60_000);
+
+  it('are skipped naming the need, and the run says in one line that isolation was not certified, with one company', async () => {
+    const report = await certifyIsolation([], false);
+    expect(isolation(report).map((c) => [c.status, c.reason])).toEqual(ISOLATION_CHECK_IDS.map(() => ['skipped', NO_SECOND_COMPANY]));
+    expect(report.notes).toContain(NO_SECOND_COMPANY);
+  }, 60_000);
+
+  it("plans the second company's share apart: beside the run's only where its token has a window of its own", () => {
+    const profile = (rate_limit: 'shared' | 'per-token') => ({ ...defaultProfile(), second_company: { token_env: 'X', rate_limit, foreign_ids: 'either' as const, ids: 'unknown' as const } });
+    expect(isolationRequests(defaultProfile())).toEqual({ first: 0, second: 0 });
+    // Each company: 4 records, its read back, its user and timesheet lists (IDs not global), a break rule read; the first's 5 probes, the second's 7
+    // (those, a date_range, a break's reference; the schedule's change only where IDs are global, an ID never issued only where foreign IDs read as missing).
+    expect(isolationRequests(profile('shared'))).toEqual({ first: 13, second: 15 });
+  });
+});
