@@ -19,6 +19,7 @@ import { discoverUsers, type UserFixtures } from './discover-users.ts';
 import { readList, said, spellingOfList, type ListAnswer } from './list-answer.ts';
 import { probeWrites, type WriteFindings } from './probe-writes.ts';
 import { discoverRateLimit, type RateLimitKey } from './discover-rate-limit.ts';
+import { discoverSecondCompany, SECOND_COMPANY_READS, type SecondCompanyDiscovery } from './discover-second-company.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 
 /** What `clockcheck init` is pointed at. */
@@ -26,6 +27,8 @@ export interface InitOptions {
   /** `https://host[:port]`: the spec's `{base_url}`. */
   readonly origin: string;
   readonly token: string;
+  /** A second company's token and the variable it came from (`--second-token-env`): its side is discovered too. */
+  readonly secondToken?: { readonly env: string; readonly value: string };
   readonly caPem?: string;
   readonly insecure: boolean;
   readonly allowPlainHttp?: boolean;
@@ -68,6 +71,8 @@ export interface DiscoveredProfile {
   readonly rateLimit: Discovery<RateLimitKey>;
   /** The writes' findings with --probe-writes, else null. */
   readonly writes: WriteFindings | null;
+  /** The second company's side, with `--second-token-env`; else null. */
+  readonly secondCompany: SecondCompanyDiscovery | null;
   /** Disagreements and surprises worth the user's attention. */
   readonly warnings: readonly string[];
   /** Requests made, and whether any of them wrote. */
@@ -120,6 +125,7 @@ interface TargetAnswers {
   readonly breaks: ListAnswer;
   readonly versionedPrefix: Discovery<string>;
   readonly writes: WriteFindings | null;
+  readonly secondCompany: SecondCompanyDiscovery | null;
 }
 
 /**
@@ -133,7 +139,7 @@ export async function discoverProfile(options: InitOptions): Promise<DiscoveredP
   const spec = { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window };
   const pacer = new Pacer(options.rateLimit ?? spec);
   const progress = options.progress
-    ? new Progress({ stream: options.progress, total: PLANNED_READS + (options.probeWrites ? PLANNED_WRITES : 0), label: 'init', estimateMs: (n) => pacer.estimateMs(n) })
+    ? new Progress({ stream: options.progress, total: PLANNED_READS + (options.probeWrites ? PLANNED_WRITES : 0) + (options.secondToken ? SECOND_COMPANY_READS : 0), label: 'init', estimateMs: (n) => pacer.estimateMs(n) })
     : null;
   // Every answer, for the rate-limit headers any of them carries.
   const seen: Exchange[] = [];
@@ -163,6 +169,7 @@ function initClient(options: InitOptions, profile: Profile, pacer: Pacer, onExch
     origin: options.origin,
     apiPrefix: profile.api_prefix,
     token: options.token,
+    ...(options.secondToken ? { secondToken: options.secondToken.value } : {}),
     tls: { ...(options.caPem ? { caPem: options.caPem } : {}), insecure: options.insecure },
     allowPlainHttp: options.allowPlainHttp ?? false,
     timeouts: clientTimeouts(profile),
@@ -220,7 +227,8 @@ async function askTarget(client: TargetClient, options: InitOptions, profile: Pr
   // The writes add a closed timesheet of an active user when the target showed none with offsets.
   const owner = isFound(users.activeUserIds) ? users.activeUserIds.value[0] : undefined;
   const writes = options.probeWrites ? await probeWrites(send, isFound(timesheets.timesheet) ? undefined : owner) : null;
-  return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, dateRangeEnds, oversized, breaks, versionedPrefix, writes };
+  const secondCompany = options.secondToken ? await discoverSecondCompany(send, options.secondToken.env) : null;
+  return { scheme: pre.scheme, all, spelling, warnings, unauthenticated, users, sortNames, timesheets, dateRangeEnds, oversized, breaks, versionedPrefix, writes, secondCompany };
 }
 
 /** The profile the answers show, key by key, with how each was read or why it was not. */
@@ -248,7 +256,8 @@ function profileFrom(answers: TargetAnswers): Omit<DiscoveredProfile, 'requests'
     pageLinks: pageLinks(all),
     versionedPrefix: answers.versionedPrefix,
     writes,
-    warnings: [...answers.warnings, ...users.warnings, ...(writes?.warnings ?? [])],
+    secondCompany: answers.secondCompany,
+    warnings: [...answers.warnings, ...users.warnings, ...(writes?.warnings ?? []), ...(answers.secondCompany && !isFound(answers.secondCompany.served) ? [answers.secondCompany.served.why] : [])],
   };
 }
 

@@ -50,7 +50,7 @@ function looked(d: DiscoveredProfile, keys: readonly KeySpec[]): Array<[KeySpec,
 
 /** The keys of a discovery, found and not found, by their profile paths (for the command's summary). */
 export function discoveredKeys(d: DiscoveredProfile): { found: Array<[string, unknown]>; missing: Array<[string, string]> } {
-  const all = looked(d, [RATE_LIMIT_KEY, ...FIXTURE_KEYS, COMPANY_KEY, ...STATUS_KEYS, ...ANSWER_KEYS]);
+  const all = looked(d, [RATE_LIMIT_KEY, ...FIXTURE_KEYS, COMPANY_KEY, ...STATUS_KEYS, ...ANSWER_KEYS, ...(d.secondCompany ? [SECOND_RATE_LIMIT, SECOND_BREAK_RULE] : [])]);
   return {
     // A null value found (list_items where auto-detection finds the items) needs no key.
     found: all.flatMap(([k, v]): Array<[string, unknown]> => (isFound(v) && v.value !== null ? [[k.path, v.value]] : [])),
@@ -125,6 +125,30 @@ function rateLimitEntry(discovery: DiscoveredProfile['rateLimit']): string[] {
 
 const section = (title: string) => ['', `# ${`-- ${title} `.padEnd(WIDTH - 2, '-')}`];
 
+const SECOND_RATE_LIMIT = key('second_company.rate_limit', 'shared', (d) => d.secondCompany?.rateLimit);
+const SECOND_BREAK_RULE = key('second_company.break_rule_id', '<a break rule of the second company>', (d) => d.secondCompany?.breakRuleId);
+
+/**
+ * The second company (`init --second-token-env`): its token's variable, the window reading and a
+ * break rule as its answers showed them; without one, how to name it (the isolation checks are
+ * skipped until a profile does, and the run says isolation between companies was not certified).
+ */
+function secondCompanyEntry(second: DiscoveredProfile['secondCompany']): string[] {
+  const lines = section('a second company: isolation between companies (ISO-*)');
+  if (second === null) {
+    return [
+      ...lines,
+      ...comment("The isolation checks read and write as a second company and require that neither reaches the other's records (OWASP API1:2023). Give an administrator token of another company on this server (a test company), by environment variable; `clockcheck init --second-token-env NAME` discovers its side.", ''),
+      '# second_company: { token_env: CLOCKCHECK_SECOND_TOKEN }',
+    ];
+  }
+  lines.push('second_company:', `  token_env: ${second.tokenEnv}`);
+  if (!isFound(second.served)) lines.push(...comment(`WARNING: ${second.served.why}`, '  '));
+  lines.push(...entry(SECOND_RATE_LIMIT, second.rateLimit, '  '), ...entry(SECOND_BREAK_RULE, second.breakRuleId, '  '));
+  lines.push(...comment("foreign_ids (either, as-missing, refused) and ids (unknown, global) are readings init cannot see without a write: declare yours.", '  '));
+  return lines;
+}
+
 /**
  * The profile `clockcheck init` writes: YAML that `clockcheck run --profile` reads as it is. Its
  * first line names the profile's JSON Schema of `origin.toolVersion` to the editor. Every key found
@@ -186,7 +210,7 @@ export function renderProfileYaml(found: DiscoveredProfile, origin: ProfileOrigi
   }
   for (const [spec, discovery] of looked(found, ANSWER_KEYS)) lines.push(...entry(spec, discovery));
 
-  lines.push(...section('what only you can declare'));
+  lines.push(...secondCompanyEntry(found.secondCompany), ...section('what only you can declare'));
   lines.push(
     ...comment('USR-EMAIL-FORMAT and USR-EDIT-REQUIRED are readings the spec leaves open; declare yours and the checks of that reading run (default either: neither is asserted).', ''),
     '# user_email_format: validated       # or not-validated: is a malformed e-mail rejected?',

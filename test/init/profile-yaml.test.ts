@@ -24,6 +24,7 @@ const discovered: DiscoveredProfile = {
   versionedPrefix: notFound('no versioned prefix'),
   rateLimit: found({ limit: 100, window: '1m' }, 'GET /api/public/users?page_size=100 → 200: X-RateLimit-Limit: 100'),
   writes: null,
+  secondCompany: null,
   warnings: ['X-RateLimit-Limit says 100'],
   requests: 16,
 };

@@ -164,6 +164,7 @@ const DISCOVERED: DiscoveredProfile = {
   versionedPrefix: found('/api/v2', 'served'),
   rateLimit: found({ limit: 100, window: '1m' }, 'X-RateLimit-Limit: 100'),
   writes: null,
+  secondCompany: null,
   warnings: [],
   requests: 19,
 };

@@ -13,7 +13,7 @@ import { defaultProfile, parseProfile } from '../../profile/profile.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { pacingRateLimit } from '../option-parsers.ts';
-import { resolveTargetAccess } from '../target-access.ts';
+import { resolveTargetAccess, secondToken } from '../target-access.ts';
 
 const DEFAULT_OUT = 'clockcheck.profile.yaml';
 
@@ -50,6 +50,12 @@ Exit codes: 0 written, 2 not written (bad usage, target unreachable, token refus
       help: "the target's limit: init paces itself by it and writes it as the profile's rate_limit",
     },
     'token-env': { kind: 'parsed', placeholder: 'NAME', default: 'CLOCKCHECK_TOKEN', parse: environmentVariableName, help: 'the environment variable that holds the token' },
+    'second-token-env': {
+      kind: 'parsed',
+      placeholder: 'NAME',
+      parse: environmentVariableName,
+      help: "the environment variable that holds a second company's administrator token: its side is discovered too (read-only) and the profile names it as second_company, for the isolation checks",
+    },
     'allow-http': { kind: 'boolean', help: 'read a plain-HTTP development server' },
     quiet: { kind: 'boolean', help: 'no progress on stderr' },
     har: { kind: 'boolean', help: "also write init's exchanges, redacted, as HAR 1.2 beside --out (FILE.har for FILE.yaml), even when init fails" },
@@ -83,9 +89,12 @@ export async function initCommand(argv: string[]): Promise<number> {
   if (har !== null && !options.force && (await exists(har))) throw new UsageError(`init: ${har} exists; pass --force to overwrite it, or --out another file`);
 
   const access = await resolveTargetAccess(options.target, { ...defaultProfile(), token_env: options['token-env'] }, { ca: options.ca, insecure: options.insecure, allowHttp: options['allow-http'] });
+  const secondEnv = options['second-token-env'];
+  const second = secondEnv === undefined ? undefined : secondToken({ ...defaultProfile(), token_env: options['token-env'], second_company: { token_env: secondEnv, rate_limit: 'shared', foreign_ids: 'either', ids: 'unknown' } }, access.token);
   const discovery: InitOptions = {
     origin: access.origin,
     token: access.token,
+    ...(second !== undefined && secondEnv !== undefined ? { secondToken: { env: secondEnv, value: second } } : {}),
     ...(access.caPem ? { caPem: access.caPem } : {}),
     insecure: access.insecure,
     allowPlainHttp: options['allow-http'],
@@ -137,7 +146,7 @@ async function discoverWithHar(options: InitOptions, har: { readonly file: strin
   const exchanges: Exchange[] = [];
   const write = async () => {
     const { harOf, renderHar } = await import('../../report/har.ts');
-    const redactor = new Redactor(options.token);
+    const redactor = new Redactor(options.token, options.secondToken ? [options.secondToken.value] : []);
     const comment = `clockcheck init of ${options.origin}: its exchanges, in the order sent. The token is redacted ([REDACTED]). Each exchange is timed whole (from sending to the end of its body), as timings.wait.`;
     const text = renderHar(harOf({ version: toolVersion(), comment, exchanges: exchanges.map((exchange) => ({ exchange, checkIds: [] })) }, { redact: (t) => redactor.text(t) }));
     await writeFile(resolve(har.file), text, { encoding: 'utf8', flag: har.force ? 'w' : 'wx' });
