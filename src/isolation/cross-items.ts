@@ -1,5 +1,5 @@
 import type { Exchange } from '../client/exchange.ts';
-import { listView, isRefusal, shows, statusText } from './probe-tally.ts';
+import { listView, isRefusal, isSuccess, shows, statusText } from './probe-tally.ts';
 import { namesNothingOwn, type Direction, type Known } from './cross-lists.ts';
 
 const ITEMS = 'isolation/items' as const;
@@ -7,9 +7,12 @@ const ITEMS = 'isolation/items' as const;
 /** An ID no record has: the one an `as-missing` target must answer a foreign ID as. */
 export const NEVER_ID = 2_147_483_647;
 
-/** A fresh user body valid under every reading of §4.2's edit (all four fields the sample marks required), for a change that must not land. */
+/**
+ * A user body valid under every reading of §4.2's edit (all four fields the sample marks required),
+ * for a change that must not land: the owner's first name kept (its mark, so its own search still
+ * finds the user), last_name `Changed`, a fresh e-mail and password.
+ */
 export interface ChangeValues {
-  readonly firstName: string;
   readonly email: string;
   readonly password: string;
 }
@@ -36,22 +39,33 @@ async function judgeForeignId(d: Direction, foreign: Exchange, body: Record<stri
  */
 export async function changeUser(d: Direction, known: Known, change: ChangeValues, foreignIdReading: boolean): Promise<Exchange> {
   const id = d.owner.userId;
-  const readBack = () => d.owner.company.send({ method: 'GET', path: '/users', query: { search: d.owner.mark, page_size: 100 } });
+  // The default page: the mark matches one user (no page size at the edge of §4.6's range).
+  const readBack = () => d.owner.company.send({ method: 'GET', path: '/users', query: { search: d.owner.mark } });
   if (!namesNothingOwn(known, 'users', id)) {
     d.tally.skip(ITEMS, `the change of ${d.owner.company.name}'s user ${id}: no read showed that ID names no user of ${d.caller.company.name}'s own (its user list did not fit one page of 100, and second_company.ids is not global)`);
     return readBack();
   }
-  const body = { first_name: change.firstName, last_name: 'Changed', email: change.email, password: change.password };
+  const body = { first_name: d.owner.mark, last_name: 'Changed', email: change.email, password: change.password };
   const put = await d.caller.company.send({ method: 'PUT', path: `/users/${id}`, json: body });
   const refused = isRefusal(put);
-  const leaked = shows(put, d.owner.mark) || shows(put, d.owner.email);
-  d.tally.judge(ITEMS, 'ISO-ITEM-SCOPED', refused && !leaked, `PUT /users/${id} (${d.owner.company.name}'s user) with ${d.caller.company.name}'s token refused with a 4xx, showing none of that user`, `status ${statusText(put)}${leaked ? `, and the answer shows the user (its mark ${d.owner.mark})` : ''}`, [put]);
+  // Its e-mail, which the request does not carry (an answer may echo what was sent: the mark is in the body).
+  const leaked = shows(put, d.owner.email);
+  d.tally.judge(ITEMS, 'ISO-ITEM-SCOPED', refused && !leaked, `PUT /users/${id} (${d.owner.company.name}'s user) with ${d.caller.company.name}'s token refused with a 4xx, showing none of that user`, `status ${statusText(put)}${leaked ? `, and the answer shows the user (its e-mail ${d.owner.email})` : ''}`, [put]);
   if (foreignIdReading) await judgeForeignId(d, put, body);
   const after = await readBack();
-  const view = listView(after, d.profile, 100);
-  const listed = view?.items.find((item) => item !== null && typeof item === 'object' && String((item as { id?: unknown }).id) === String(id));
-  const unchanged = listed !== undefined && !shows(after, change.email) && !JSON.stringify(listed).includes(change.firstName);
-  d.tally.judge(ITEMS, 'ISO-ITEM-SCOPED', unchanged, `${d.owner.company.name}'s user ${id} reads back as it wrote it after ${d.caller.company.name}'s PUT`, listed === undefined ? `its own search for its mark (status ${statusText(after)}) does not list it` : unchanged ? 'unchanged' : `it shows the other company's change (${change.firstName}, ${change.email})`, [put, after]);
+  const view = listView(after, d.profile, 10);
+  if (view === undefined || !isSuccess(after)) {
+    d.tally.skip(ITEMS, `the read back of ${d.owner.company.name}'s user ${id} after the other's PUT: its own search for its mark was not served a list (status ${statusText(after)}, exchange ${after.id})`);
+    return after;
+  }
+  const listed = view.items.find((item) => item !== null && typeof item === 'object' && String((item as { id?: unknown }).id) === String(id));
+  if (listed === undefined) {
+    d.tally.skip(ITEMS, `the read back of ${d.owner.company.name}'s user ${id} after the other's PUT: its own search for its mark (exchange ${after.id}) does not list it`);
+    return after;
+  }
+  const text = JSON.stringify(listed);
+  const unchanged = !text.includes(change.email) && !text.includes('"Changed"');
+  d.tally.judge(ITEMS, 'ISO-ITEM-SCOPED', unchanged, `${d.owner.company.name}'s user ${id} reads back as it wrote it after ${d.caller.company.name}'s PUT`, unchanged ? 'unchanged' : `it shows the other company's change (last_name Changed, e-mail ${change.email})`, [put, after]);
   return after;
 }
 

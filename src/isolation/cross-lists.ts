@@ -2,7 +2,7 @@ import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { RecordId } from '../records/created-id.ts';
 import type { CompanyRecords } from './company-records.ts';
-import { listView, sameId, statusText, type IsolationTally, type ListView } from './probe-tally.ts';
+import { isSuccess, listView, sameId, statusText, type IsolationTally, type ListView } from './probe-tally.ts';
 
 /** One way of the probes: the caller's token on the owner's records. */
 export interface Direction {
@@ -46,7 +46,7 @@ function noneShown(d: Direction, exchange: Exchange, what: string, ownerIds: rea
  */
 export async function userList(d: Direction, known: Known): Promise<void> {
   const exchange = await d.caller.company.send({ method: 'GET', path: '/users', query: { page_size: 100 } });
-  const view = listView(exchange, d.profile, 100);
+  const view = isSuccess(exchange) ? listView(exchange, d.profile, 100) : undefined;
   noneShown(d, exchange, `${d.caller.company.name}'s GET /users?page_size=100`, [d.owner.userId], view);
   if (view?.complete) known.users = view.ids;
 }
@@ -54,7 +54,7 @@ export async function userList(d: Direction, known: Known): Promise<void> {
 /** The caller's timesheet list, read only to show which timesheet IDs are its own (IDs not global). */
 export async function timesheetList(d: Direction, known: Known): Promise<void> {
   const exchange = await d.caller.company.send({ method: 'GET', path: '/timesheets', query: { page_size: 100 } });
-  const view = listView(exchange, d.profile, 100);
+  const view = isSuccess(exchange) ? listView(exchange, d.profile, 100) : undefined;
   noneShown(d, exchange, `${d.caller.company.name}'s GET /timesheets?page_size=100`, [d.owner.timesheetId], view);
   if (view?.complete) known.timesheets = view.ids;
 }
@@ -65,10 +65,10 @@ export async function timesheetList(d: Direction, known: Known): Promise<void> {
  * caller's totals 0.
  */
 export async function searchForMark(d: Direction, baseline: Exchange): Promise<void> {
-  const exchange = await d.caller.company.send({ method: 'GET', path: '/users', query: { search: d.owner.mark, page_size: 100 } });
-  const view = listView(exchange, d.profile, 100);
+  const exchange = await d.caller.company.send({ method: 'GET', path: '/users', query: { search: d.owner.mark } });
+  const view = listView(exchange, d.profile, 10);
   noneShown(d, exchange, `${d.caller.company.name}'s search for ${d.owner.company.name}'s mark`, [d.owner.userId], view);
-  const owners = listView(baseline, d.profile, 100);
+  const owners = isSuccess(baseline) ? listView(baseline, d.profile, 10) : undefined;
   if (owners === undefined || owners.ids.length !== 1 || !sameId(owners.ids[0]!, d.owner.userId)) {
     d.tally.skip(LIST, `the total of a search only ${d.owner.company.name}'s records match: its own search for its mark (exchange ${baseline.id}) did not list its user alone, so the search does not show it filters`);
     return;
@@ -79,8 +79,8 @@ export async function searchForMark(d: Direction, baseline: Exchange): Promise<v
 
 /** A date_range around the owner's timesheet as the caller: shows none of the owner's timesheets (the caller's own that day may show). */
 export async function dateRangeAround(d: Direction): Promise<void> {
-  const exchange = await d.caller.company.send({ method: 'GET', path: '/timesheets', query: { date_range: `${d.owner.date},${d.owner.date}`, page_size: 100 } });
-  noneShown(d, exchange, `${d.caller.company.name}'s GET /timesheets?date_range=${d.owner.date},${d.owner.date}`, [d.owner.timesheetId], listView(exchange, d.profile, 100));
+  const exchange = await d.caller.company.send({ method: 'GET', path: '/timesheets', query: { date_range: `${d.owner.date},${d.owner.date}` } });
+  noneShown(d, exchange, `${d.caller.company.name}'s GET /timesheets?date_range=${d.owner.date},${d.owner.date}`, [d.owner.timesheetId], listView(exchange, d.profile, 10));
 }
 
 /**

@@ -43,6 +43,11 @@ export function statusText(exchange: Exchange): string {
   return exchange.response ? String(exchange.response.status) : (exchange.error?.code ?? 'no answer');
 }
 
+export const isSuccess = (exchange: Exchange): boolean => {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 200 && status < 300;
+};
+
 export const isRefusal = (exchange: Exchange): boolean => {
   const status = exchange.response?.status;
   return status !== undefined && status >= 400 && status < 500;

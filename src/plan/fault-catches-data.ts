@@ -9,7 +9,7 @@ export const FITTED_CATCHES: Readonly<Record<string, readonly string[]>> = {
   "breaks/list-response": ["break-ids-ignored", "break-timestamps-with-offset"],
   "breaks/within-open-timesheet": ["role-id-default-admin", "track-location-default-true"],
   "isolation/items": ["foreign-id-forbidden", "user-edit-by-id-alone"],
-  "isolation/lists": ["search-or-escapes-scope"],
+  "isolation/lists": ["search-index-unscoped"],
   "isolation/references": ["schedule-users-unscoped", "timesheet-user-unscoped"],
   "pagination/breaks-pages": ["page-size-default-15", "page-zero-based", "pagination-total-of-page"],
   "pagination/page-size-100-served": ["page-size-100-refused"],

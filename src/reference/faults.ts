@@ -183,7 +183,7 @@ export const FAULTS = [
   fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
 
   // secrets an answer never carries (§1, §2.2; issue 49). New faults go at the end: the budget's fitted half is every other fault of this list (plan/fault-catches.ts)
-  fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's method, URL and headers, the Authorization header included (a framework's debug mode left on in production): every refused write hands out the token."),
+  fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's URL and headers, the Authorization header included (a framework's debug mode left on in production): every refused write hands out the token."),
   fault('user-password-echoed', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', 'The answer of a user create or edit is built from the request body merged over the record (a serializer fed the input): the password the write sent comes back in it.'),
   fault('user-password-hash-shown', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', "User records carry `password`, the stored hash: the model's hidden-fields list forgot the column, so every answer that shows a user shows it."),
 
@@ -191,8 +191,8 @@ export const FAULTS = [
   fault('rate-limit-skips-refused', 'RATE-LIMIT-REFUSED', 'burst', 'The throttle middleware is registered after the auth middleware: a request refused for its token (missing or wrong) is answered 401 and never counted, so a client may try tokens without end.'),
 
   // one company's token reaches another company's records (§1, §5.5; OWASP API1:2023): each the backend bug at one spot of the company scope (companies/company-scope.ts)
-  fault('search-or-escapes-scope', 'ISO-LIST-SCOPED', 'scenario', "GET /users's search is `WHERE company_id = ? AND email LIKE ? OR first_name LIKE ? OR last_name LIKE ?` without parentheses: every company's users whose names match are listed."),
-  fault('list-total-unscoped', 'ISO-LIST-SCOPED', 'scenario', "Every list's pagination total comes from a count query without the company condition: it counts every company's matching records while the page shows the company's."),
+  fault('search-index-unscoped', 'ISO-LIST-SCOPED', 'scenario', "GET /users with `search` queries a search index of every company's users (a shared Scout/Elasticsearch index) with the list's filters but not the company: another company's users that match are listed."),
+  fault('search-total-unscoped', 'ISO-LIST-SCOPED', 'scenario', "The total of a user search comes from a count query of its own that forgets the company condition: it counts every company's matching users while the page shows the company's."),
   fault('user-edit-by-id-alone', 'ISO-ITEM-SCOPED', 'scenario', 'PUT /users/{userId} finds the user by ID alone (`User::find($id)`): a company edits another company\'s user.'),
   fault('schedule-update-by-id-alone', 'ISO-ITEM-SCOPED', 'scenario', "PUT /schedules/{schedule_id} finds the schedule by ID alone: a company updates another company's schedule."),
   fault('timesheet-user-unscoped', 'ISO-REFERENCE-SCOPED', 'scenario', "A timesheet's user_id is validated with an exists rule on the users table alone (`exists:users,id`): a company clocks a timesheet for another company's user."),

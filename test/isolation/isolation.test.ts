@@ -37,7 +37,7 @@ describe('the isolation checks between two companies (issue 49)', () => {
   }, 60_000);
 
   it.each([
-    ['search-or-escapes-scope', 'isolation/lists', 'ISO-LIST-SCOPED'],
+    ['search-index-unscoped', 'isolation/lists', 'ISO-LIST-SCOPED'],
     ['user-edit-by-id-alone', 'isolation/items', 'ISO-ITEM-SCOPED'],
     ['foreign-id-forbidden', 'isolation/items', 'ISO-FOREIGN-ID'],
     ['break-timesheet-unscoped', 'isolation/references', 'ISO-REFERENCE-SCOPED'],

@@ -185,8 +185,8 @@ const PROBES: Record<FaultName, Probe> = {
   'auth-bearer-only': { clean: 200, probe: (t) => status(t, 'GET', '/users') },
 
   // one company's token on another company's records (the first company's token on the second's seed)
-  'search-or-escapes-scope': { secondCompany: true, clean: [], probe: async (t) => ((await t.call('GET', '/users?search=Ortiz')).json.items as { last_name: string }[]).map((u) => u.last_name) },
-  'list-total-unscoped': { secondCompany: true, clean: 0, probe: async (t) => (await t.call('GET', '/users?search=Ortiz')).json.meta_data.pagination.total },
+  'search-index-unscoped': { secondCompany: true, clean: [], probe: async (t) => ((await t.call('GET', '/users?search=Ortiz')).json.items as { last_name: string }[]).map((u) => u.last_name) },
+  'search-total-unscoped': { secondCompany: true, clean: 0, probe: async (t) => (await t.call('GET', '/users?search=Ortiz')).json.meta_data.pagination.total },
   'user-edit-by-id-alone': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/users/${secondSeed(t).activeUserIds.employee}`, { first_name: 'Crossed' }) },
   'schedule-update-by-id-alone': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/schedules/${secondSeed(t).scheduleIds[0]}`, { ...base(t).schedule(), event_pid: 'x' }) },
   'timesheet-user-unscoped': { secondCompany: true, clean: 422, probe: (t) => timesheet(t, { user_id: secondSeed(t).activeUserIds.employee }) },

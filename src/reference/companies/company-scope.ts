@@ -20,7 +20,7 @@ export class ScopedRepository<T extends StoredRecord> {
     /** The whole table: every company's rows. Reading it skips the company condition. */
     readonly shared: Repository<T>,
     private readonly company: CompanyId,
-    /** The server's faults, for those whose spot is here (the pagination total): `this.fault('…')`. */
+    /** The server's faults, for a fault whose spot is here: `this.fault('…')`. */
     readonly fault: FaultProbe,
   ) {}
 
@@ -48,14 +48,14 @@ export class ScopedRepository<T extends StoredRecord> {
    * A list's rows and its pagination total (§2.5 `total`): the company's records that match, and
    * how many they are.
    *
-   * Scope spot, the unscoped total (every list's): a backend that counts the total in a query of its
-   * own (`SELECT COUNT(*) … WHERE <filters>`) without the company condition counts every company's
-   * rows, `this.fault('…') ? this.shared.all().filter(matches).length : records.length`, while the
-   * page holds the company's only.
+   * Scope spot, the unscoped total: a backend that counts the total in a query of its own
+   * (`SELECT COUNT(*) … WHERE <filters>`) without the company condition counts every company's rows,
+   * `this.shared.all().filter(matches).length`, while the page holds the company's only (the user
+   * search's, `search-total-unscoped`, is made so in handlers/users.ts).
    */
   listed(matches: (record: Readonly<T>) => boolean): { records: Readonly<T>[]; total: number } {
     const records = this.all().filter(matches);
-    return { records, total: this.fault('list-total-unscoped') ? this.shared.all().filter(matches).length : records.length };
+    return { records, total: records.length };
   }
 
   /**
