@@ -73,12 +73,12 @@ function refuseMediaType(ctx: ServerContext, text: string, contentType: string |
 
 /**
  * Under `debug-error-echoes-headers`: an error answer of a served token (not the 401 of a refused one)
- * carries a debug block with the request's URL and headers, Authorization included: a
+ * carries a debug block with the request's URL and its Authorization header: a
  * framework's debug mode left on in production.
  */
 function debugged(ctx: ServerContext, answer: ApiResponse, req: IncomingMessage): ApiResponse {
   if (!ctx.fault('debug-error-echoes-headers') || answer.status === 401 || answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body)) return answer;
-  return { ...answer, body: { ...answer.body, debug: { url: req.url, headers: req.headers } } };
+  return { ...answer, body: { ...answer.body, debug: { url: req.url, authorization: req.headers.authorization ?? null } } };
 }
 
 /** Splits `/api/{public|version}/rest` into the API-relative path, or null when no prefix matches. */

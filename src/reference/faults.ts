@@ -183,7 +183,7 @@ export const FAULTS = [
   fault('filter-role-manager-ignored', 'USR-LIST-FILTER-ROLE', 'scenario', 'The `role` filter knows 1 and 3 only: role=2 lists every user.'),
 
   // secrets an answer never carries (§1, §2.2; issue 49). New faults go at the end: the budget's fitted half is every other fault of this list (plan/fault-catches.ts)
-  fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's URL and headers, the Authorization header included (a framework's debug mode left on in production): every refused write hands out the token."),
+  fault('debug-error-echoes-headers', 'SEC-TOKEN-NOT-RETURNED', 'scenario', "Error answers carry a debug block with the request's URL and its Authorization header (a framework's debug mode left on in production): every refused write hands out the token."),
   fault('user-password-echoed', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', 'The answer of a user create or edit is built from the request body merged over the record (a serializer fed the input): the password the write sent comes back in it.'),
   fault('user-password-hash-shown', 'SEC-PASSWORD-NOT-RETURNED', 'scenario', "User records carry `password`, the stored hash: the model's hidden-fields list forgot the column, so every answer that shows a user shows it."),
 

@@ -1,6 +1,4 @@
-import { CREATED_IDS_CHECK_ID } from '../../records/created-ids.ts';
-import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../../records/read-back/read-back-check.ts';
-import { USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../../properties/user-sequences.ts';
+import { BUILTIN_CHECKS } from '../../plan/selection.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RULES, type Rule } from '../../contract/rules.ts';
@@ -10,8 +8,7 @@ import { loadSuites } from '../../scenarios/loader.ts';
 import { defineCommand } from '../../input/option-table.ts';
 import { readCommandLine } from '../command-line.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
-import { PROFILE_RULES_OF_CHECK, RATE_LIMIT_CHECKS } from '../../ratelimit/rate-limit-checks.ts';
-import { MONITOR_CHECK_ID } from '../../ratelimit/monitor.ts';
+import { PROFILE_RULES_OF_CHECK } from '../../ratelimit/rate-limit-checks.ts';
 import { TOKEN_FORM_CHECK_ID } from '../../needs/preflight.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,7 +20,7 @@ export const RULES_COMMAND = defineCommand({
   name: 'rules',
   description: `Prints the rule catalog: every normative statement of the spec with its stable ID and section.
 Columns: ID, section, basis (spec: stated; profile: the spec says "not shown", the target profile decides),
-the number of checks (scenarios, property families, rate-limit checks) that cover the rule (UNCOVERED when
+the number of checks (scenarios, property families, built-in checks) that cover the rule (UNCOVERED when
 none: a visible gap), the reference server's faults that break it, and the statement.`,
   options: {
     json: { kind: 'boolean', help: 'print the rules as JSON, each with its checks and faults' },
@@ -50,16 +47,12 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   if (!input) return 0;
   const { options } = input;
   const scenarios = await loadSuites(options['suites-dir'], options.suite, BUILTIN_CHECK_NAMES);
-  // Every check that names a rule: scenarios, property families, the rate-limit checks and the run-wide monitor, ID watch and read-back.
+  // Every check that names a rule: scenarios, property families, and the built-in ones (the preflight's token form, the
+  // rate-limit checks, the run-wide watches, the read-back, the stateful family, the isolation checks: plan/selection.ts).
   const checks: { id: string; rules: readonly string[] }[] = [
     ...scenarios.map((s) => ({ id: s.id, rules: s.scenario.rules })),
     ...PROPERTY_FAMILIES.map((f) => ({ id: `properties/${f.name}`, rules: f.rules })),
-    ...Object.entries(RATE_LIMIT_CHECKS).map(([id, c]) => ({ id, rules: c.rules })),
-    { id: MONITOR_CHECK_ID, rules: ['RATE-LIMIT-CAP'] },
-    { id: CREATED_IDS_CHECK_ID, rules: ['ID-INTEGER'] },
-    { id: READ_BACK_CHECK_ID, rules: READ_BACK_RULES },
-    { id: USER_SEQUENCES_ID, rules: USER_SEQUENCES_RULES },
-    { id: TOKEN_FORM_CHECK_ID, rules: ['AUTH-HEADER-RAW'] },
+    ...Object.entries(BUILTIN_CHECKS).map(([id, rules]) => ({ id, rules })),
     // Checks that assert a profile rule only when the profile sets its key.
     ...Object.entries(PROFILE_RULES_OF_CHECK).map(([id, c]) => ({ id: `${id} (with ${c!.key})`, rules: [c!.rule] })),
   ];
@@ -87,6 +80,6 @@ export async function rulesCommand(argv: string[]): Promise<number> {
   }
   const spec = rules.filter((r) => r.basis === 'spec').length;
   const gaps = rules.filter((r) => checksOf(r.id).length === 0).length;
-  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${PROPERTY_FAMILIES.length} property families, ${Object.keys(RATE_LIMIT_CHECKS).length + 1} rate-limit checks, and the preflight (${TOKEN_FORM_CHECK_ID}); ${gaps} uncovered.`);
+  console.log(`\n${rules.length} rules (${spec} stated by the spec, ${rules.length - spec} left to the target profile); ${rules.length - gaps} covered by ${scenarios.length} scenarios, ${PROPERTY_FAMILIES.length} property families, and ${Object.keys(BUILTIN_CHECKS).length} built-in checks (the preflight's ${TOKEN_FORM_CHECK_ID}, the rate-limit checks and the run-wide watches, the read-back, the stateful family, the isolation checks); ${gaps} uncovered.`);
   return 0;
 }
