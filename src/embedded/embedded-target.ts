@@ -16,9 +16,10 @@ export function startEmbeddedTarget(
   rateLimit: RateLimitSetting | null = EMBEDDED_RATE_LIMIT,
   seed: SeedName = 'standard',
   secondCompany = false,
+  windows: 'shared' | 'per-token' = EMBEDDED_WINDOWS,
 ): Promise<ReferenceServer> {
-  // A second company's token counts in a window of its own: its calls are paced there, beside the run's (EMBEDDED_WINDOWS).
-  return startReferenceServer({ rateLimit, faults, dialect, seed, ...(secondCompany ? { secondCompanyToken: randomBytes(24).toString('base64url'), rateLimitWindows: EMBEDDED_WINDOWS } : {}) });
+  // A second company's token counts in a window of its own by default: its calls are paced there, beside the run's (EMBEDDED_WINDOWS).
+  return startReferenceServer({ rateLimit, faults, dialect, seed, ...(secondCompany ? { secondCompanyToken: randomBytes(24).toString('base64url'), rateLimitWindows: windows } : {}) });
 }
 
 /** What a certification of the embedded server may vary: suites, seed, budget, selection, dialect, waivers. */
@@ -46,6 +47,8 @@ export interface EmbeddedCertification {
   readonly burstRateLimit?: RateLimitSetting;
   /** false: the server serves one company, and the isolation checks are skipped. Default true: a second company, certified too. */
   readonly secondCompany?: boolean;
+  /** Whether the two companies' tokens count in one window (`shared`) or each in its own (default EMBEDDED_WINDOWS). */
+  readonly rateLimitWindows?: 'shared' | 'per-token';
 }
 
 /** Certifies the embedded reference server with the given faults switched on. */
@@ -60,7 +63,7 @@ export async function certifyEmbedded(faults: readonly string[], options: Embedd
  */
 export async function certifyEmbeddedRounds(faults: readonly string[], options: EmbeddedCertification, rounds: number): Promise<RunReport[]> {
   const bursts = options.bursts ?? true;
-  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT, options.seedData, options.secondCompany ?? true);
+  const server = await startEmbeddedTarget(faults, options.dialect, QUICK_RATE_LIMIT, options.seedData, options.secondCompany ?? true, options.rateLimitWindows);
   try {
     const reports: RunReport[] = [];
     for (let round = 0; round < rounds; round++) {

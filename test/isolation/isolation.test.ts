@@ -24,6 +24,13 @@ describe('the isolation checks between two companies (issue 49)', () => {
     expect(created.map((r) => r.kind).sort()).toEqual(['break', 'break', 'schedule', 'schedule', 'timesheet', 'timesheet', 'user', 'user']);
   }, 60_000);
 
+  it.each(['shared', 'per-token'] as const)('a full certification with bursts of a clean server whose two tokens count in %s windows passes with nothing errored', async (rateLimitWindows) => {
+    const report = await certifyEmbedded([], { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 7, budget: 110, rateLimitWindows, burstRateLimit: { limit: 60, windowMs: 4000 } });
+    const troubled = report.checks.filter((c) => c.status === 'failed' || c.status === 'errored').map((c) => `${c.id}: ${c.reason ?? c.findings[0]?.actual}`);
+    expect(troubled).toEqual([]);
+    expect(isolation(report).map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
+  }, 120_000);
+
   it('pass a clean server whose two tokens share one window (paced in the run\'s)', async () => {
     const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
     try {
