@@ -1,7 +1,7 @@
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, ExchangeResponse, TokenSighting } from './exchange.ts';
 import { errorMessage } from './_internals/error-message.ts';
-import { secretForms } from './_internals/secret-forms.ts';
+import { secretForms, secretLiterals } from './_internals/secret-forms.ts';
 
 /** A secret shorter than this is redacted only where no letter or digit touches it. */
 const MIN_FREE_LENGTH = 8;
@@ -198,6 +198,23 @@ export class Redactor {
 }
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/**
+ * Where a message of the target's (headers and body) shows `secret` in one of its common spellings
+ * (secretLiterals: plain strings, no regex): for a secret judged once, such as the password a write
+ * sent, where building the Redactor's patterns (milliseconds) for each would cost a run seconds.
+ * The places are as tokenSightings gives them, the secret in them hidden.
+ */
+export function literalSightings(side: { readonly headers: Readonly<Record<string, string>>; readonly body: string }, secret: NamedToken): TokenSighting[] {
+  const forms = secretLiterals(secret.value);
+  if (forms.length === 0) return [];
+  const shows = (text: string) => forms.some((form) => text.includes(form));
+  const hide = (text: string) => forms.reduce((t, form) => t.split(form).join(REDACTED), text);
+  const out: TokenSighting[] = [];
+  for (const [name, value] of Object.entries(side.headers)) if (shows(name) || shows(value)) out.push({ token: secret.name, where: `header ${hide(name)}` });
+  if (shows(side.body)) out.push({ token: secret.name, where: hide(bodyPlace(side.body, shows)) });
+  return out;
+}
 
 /** The pattern of one secret's forms; a short one only where no letter or digit touches it. */
 function secretPattern(secret: string): string {

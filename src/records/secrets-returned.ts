@@ -1,5 +1,5 @@
 import type { Exchange } from '../client/exchange.ts';
-import { Redactor } from '../client/redaction.ts';
+import { literalSightings } from '../client/redaction.ts';
 import { locateItems, locateRecord } from './locate.ts';
 import { shownValue } from './created-id.ts';
 import type { RecordReading } from './record-reading.ts';
@@ -79,8 +79,9 @@ function sentPassword(exchange: Exchange): string | null {
 
 /**
  * SEC-PASSWORD-NOT-RETURNED on one exchange: a 2xx to a user create or edit that sent a password
- * fails when its answer shows that password (as written or in any encoding the Redactor knows: a
- * header, or the JSON pointer that holds it); every user record a 2xx answer on a users route carries
+ * fails when its answer shows that password (as written, in any case, or in the common encodings:
+ * percent, HTML, JSON escapes, hex, base64 at any offset; literalSightings), at a header or the JSON
+ * pointer that holds it; every user record a 2xx answer on a users route carries
  * fails when it has a non-null `password` (a hash is a password too). A refused write's answer is not
  * judged: a password the target did not accept is no secret of the target's.
  */
@@ -91,7 +92,8 @@ export function passwordVerdicts(exchange: Exchange, reading: RecordReading): Se
   const out: SecretVerdict[] = [];
   const password = sentPassword(exchange);
   if (password !== null) {
-    const shown = new Redactor(password, [], [{ value: password, name: 'the password the write sent' }]).tokenSightings(exchange);
+    const answer = exchange.response;
+    const shown = answer === undefined ? [] : literalSightings(answer, { value: password, name: 'the password the write sent' });
     out.push(
       ...(shown.length === 0
         ? [{ ruleId: 'SEC-PASSWORD-NOT-RETURNED' as const, ok: true, expected: PASSWORD_EXPECTED, actual: `the answer to ${route} does not carry the password it sent`, cause: route }]

@@ -38,6 +38,20 @@ const HTML_NAMED: Readonly<Record<string, readonly string[]>> = { '&': ['&amp;']
 const JSON_SHORT: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 
 /**
+ * The common spellings of a secret as plain strings, for a cheap `includes` where a regex of every
+ * mix (secretForms) costs milliseconds to build: as written, upper- and lower-cased, percent-encoded
+ * (as encodeURIComponent does, and every byte), HTML-escaped, JSON `\uXXXX` escapes of every
+ * character, hex in either case, and base64 and base64url at each byte offset (base64Forms).
+ */
+export function secretLiterals(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const json = [...secret].map((c) => c.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')).join('');
+  const forms = [secret, secret.toUpperCase(), secret.toLowerCase(), encodeURIComponent(secret), [...bytes].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''), html, json, bytes.toString('hex'), bytes.toString('hex').toUpperCase(), ...base64Forms(bytes)];
+  return [...new Set(forms.filter((f) => f.length >= 4))];
+}
+
+/**
  * One character as regex sources: raw (a space also as form encoding's `+`); percent-encoded (its
  * UTF-8 bytes); an HTML character reference (decimal or hex, leading zeros allowed, or its name);
  * a JSON escape (`\uXXXX` of each UTF-16 unit, or the short escape) after one to seven backslashes
