@@ -23,6 +23,11 @@ export interface SecretVerdict {
 const TOKEN_EXPECTED = 'no answer and no notification carries a token a request was served with, in any encoding (§1: tokens are highly sensitive)';
 const PASSWORD_EXPECTED = 'the password an accepted user write sent is never sent back, in any encoding, and no user record carries a non-null `password`';
 
+/** Whether the exchange's answer came whole: no transport error, the body not cut at the cap. */
+function whole(exchange: Exchange): boolean {
+  return exchange.error === undefined && exchange.response !== undefined && !exchange.response.bodyTruncated;
+}
+
 /** A sighting's place in words: `header x-debug`, `body at /debug/headers/authorization`, `body`. */
 function placeOf(where: string): string {
   return where.startsWith('body ') ? `body at ${where.slice(5)}` : where;
@@ -44,6 +49,8 @@ export function tokenVerdicts(exchange: Exchange): SecretVerdict[] {
   if (!inbound && exchange.response === undefined) return [];
   const shown = exchange.tokensShown ?? [];
   const route = routeOf(exchange);
+  // An answer cut short (a body past the cap, or one that stopped coming) shows no absence.
+  if (shown.length === 0 && !inbound && !whole(exchange)) return [];
   if (shown.length === 0) return [{ ruleId: 'SEC-TOKEN-NOT-RETURNED', ok: true, expected: TOKEN_EXPECTED, actual: `no token in ${inbound ? route : `the answer to ${route}`}`, cause: route }];
   return shown.map((s) => ({
     ruleId: 'SEC-TOKEN-NOT-RETURNED',
@@ -95,7 +102,9 @@ export function passwordVerdicts(exchange: Exchange, reading: RecordReading): Se
     const answer = exchange.response;
     const shown = answer === undefined ? [] : literalSightings(answer, { value: password, name: 'the password the write sent' });
     out.push(
-      ...(shown.length === 0
+      ...(shown.length === 0 && !whole(exchange)
+        ? []
+        : shown.length === 0
         ? [{ ruleId: 'SEC-PASSWORD-NOT-RETURNED' as const, ok: true, expected: PASSWORD_EXPECTED, actual: `the answer to ${route} does not carry the password it sent`, cause: route }]
         : shown.map((s) => ({ ruleId: 'SEC-PASSWORD-NOT-RETURNED' as const, ok: false, expected: PASSWORD_EXPECTED, actual: `${s.token} in the ${placeOf(s.where)} of the ${status} answer to ${route} (shown redacted)`, cause: `${route}\u0000sent\u0000${s.where}` }))),
     );

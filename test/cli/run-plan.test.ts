@@ -38,10 +38,10 @@ describe('clockcheck run --plan', () => {
     expect(planned.code).toBe(0);
     expect(planned.stdout).toMatch(/^plan: https:\/\/127\.0\.0\.1:9, at 60 calls per 1 min 00 s \(nothing sent\)/);
     expect(planned.stdout).toMatch(/rate-limit phase\s+4 checks, \d+(\.\d)? windows/);
-    const total = /^(\d+) requests: (\d+) paced at 60 calls per 1 min 00 s, (\d+) in the rate-limit phase; ETA (\d+) min/m.exec(planned.stdout);
+    const total = /^(\d+) requests: (\d+) paced at 60 calls per 1 min 00 s, (\d+) in the rate-limit phase, (\d+) in the closing bursts; ETA (\d+) min/m.exec(planned.stdout);
     expect(total).not.toBeNull();
-    const [, requests, paced, phase, minutes] = total!.map(Number);
-    expect(paced! + phase!).toBe(requests);
+    const [, requests, paced, phase, closing, minutes] = total!.map(Number);
+    expect(paced! + phase! + closing!).toBe(requests);
     // At 60 calls a minute the paced part alone takes at least paced / 60 minutes.
     expect(minutes).toBeGreaterThanOrEqual(Math.floor(paced! / 60));
   }, 60_000);

@@ -52,8 +52,11 @@ describe('clockcheck init, then clockcheck run --profile with the profile it wro
     // init reads the ends of a date_range and the id sort from the target (the reference lists both ends and sorts by id).
     expect(profile).toMatchObject({ date_range_ends: 'inclusive', sort_names: { id: 'id' } });
     // What remains skipped: the webhook extension and sink (not discoverable), the readings only a user declares,
-    // and the check of the ends init did not find.
+    // the check of the ends init did not find, and the isolation checks (init was given no second company's token).
     expect(report.checks.filter((c) => c.status === 'skipped' && !c.id.startsWith('rate-limit/')).map((c) => c.id).sort()).toEqual([
+      'isolation/items',
+      'isolation/lists',
+      'isolation/references',
       'query/date-range-ends-exclusive',
       'users/edit-requires-all-four',
       'users/edit-requires-none',

@@ -34,7 +34,7 @@ describe('a run right after other calls of the same token (init, another run)', 
       }
       const report = await certifyServer(server, withoutBursts(embeddedProfile(server)), { suiteGlob: 'auth.yaml' });
       expect(report.requests.unintended429).toBe(0);
-      expect(report.notes).toEqual(['the target had counted 15 earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too']);
+      expect(report.notes.filter((note) => !note.startsWith('isolation between companies was not certified'))).toEqual(['the target had counted 15 earlier calls of this token in its current window (X-RateLimit-Remaining at the preflight); the pacing counted them too']);
       expect(report.exitCode).toBe(0);
     } finally {
       await agent.close();

@@ -150,7 +150,7 @@ describe('--skip', () => {
   it('that takes out all --only selects leaves nothing to run: refused in one line', () => {
     expect(refusal({ only: ['auth'], skip: ['auth'] })).toBe('run: --skip auth leaves nothing of --only auth to run; `clockcheck run --plan` lists the checks');
     expect(refusal({ only: ['auth/token-form'], skip: ['AUTH-HEADER-RAW'] })).toMatch(/^run: --skip AUTH-HEADER-RAW leaves nothing of --only auth\/token-form to run;/);
-    const everything = [...new Set([...scenarios.map((s) => s.suite), 'properties', 'rate-limit', 'records'])];
+    const everything = [...new Set([...scenarios.map((s) => s.suite), 'properties', 'rate-limit', 'records', 'isolation'])];
     expect(refusal({ only: [], skip: everything })).toBe(`run: --skip ${everything.join(',')} leaves nothing to run; \`clockcheck run --plan\` lists the checks`);
   });
 });
