@@ -4,7 +4,6 @@ import { createdIdJudgements, userDefaultJudgements } from './record-judges.ts';
 import { requestRuleJudgements, type GradeReading } from './request-judges.ts';
 import type { Observed } from './traffic.ts';
 import { passwordVerdicts, tokenVerdicts } from '../records/secrets-returned.ts';
-import { recordReadingFor } from '../records/record-reading.ts';
 
 const DATE_RANGE = /^(\d{4})-(\d{2})-(\d{2}),(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -96,7 +95,7 @@ function limitBodyJudgements(o: Observed, reading: GradeReading): Judgement[] {
  */
 function secretJudgements(o: Observed, reading: GradeReading): Judgement[] {
   const tokens = tokenVerdicts(o.exchange).filter((v) => !v.ok || o.credential.form === 'raw' || o.credential.form === 'scheme');
-  const passwords = passwordVerdicts(o.exchange, recordReadingFor(reading.profile, o.exchange.request.url));
+  const passwords = passwordVerdicts(o.exchange, reading.profile);
   return [...tokens, ...passwords].map((v) => judged(o, v.ruleId, v.ok, v.expected, v.actual));
 }
 

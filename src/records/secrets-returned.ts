@@ -2,7 +2,7 @@ import type { Exchange } from '../client/exchange.ts';
 import { literalSightings } from '../client/redaction.ts';
 import { locateItems, locateRecord } from './locate.ts';
 import { shownValue } from './created-id.ts';
-import type { RecordReading } from './record-reading.ts';
+import { recordReadingFor, type RecordReading } from './record-reading.ts';
 import { pathOf } from './url-path.ts';
 
 /**
@@ -92,24 +92,22 @@ function sentPassword(exchange: Exchange): string | null {
  * fails when it has a non-null `password` (a hash is a password too). A refused write's answer is not
  * judged: a password the target did not accept is no secret of the target's.
  */
-export function passwordVerdicts(exchange: Exchange, reading: RecordReading): SecretVerdict[] {
+export function passwordVerdicts(exchange: Exchange, profile: Parameters<typeof recordReadingFor>[0]): SecretVerdict[] {
   const status = exchange.response?.status ?? 0;
+  // Every exchange of a run comes here: the route is tested before anything is read.
   if (exchange.direction === 'inbound' || status < 200 || status >= 300 || !USER_PATH.test(pathOf(exchange.request.url))) return [];
   const route = routeOf(exchange);
   const out: SecretVerdict[] = [];
   const password = sentPassword(exchange);
-  if (password !== null) {
-    const answer = exchange.response;
-    const shown = answer === undefined ? [] : literalSightings(answer, { value: password, name: 'the password the write sent' });
-    out.push(
-      ...(shown.length === 0 && !whole(exchange)
-        ? []
-        : shown.length === 0
-        ? [{ ruleId: 'SEC-PASSWORD-NOT-RETURNED' as const, ok: true, expected: PASSWORD_EXPECTED, actual: `the answer to ${route} does not carry the password it sent`, cause: route }]
-        : shown.map((s) => ({ ruleId: 'SEC-PASSWORD-NOT-RETURNED' as const, ok: false, expected: PASSWORD_EXPECTED, actual: `${s.token} in the ${placeOf(s.where)} of the ${status} answer to ${route} (shown redacted)`, cause: `${route}\u0000sent\u0000${s.where}` }))),
-    );
+  const answer = exchange.response;
+  if (password !== null && answer !== undefined) {
+    const shown = literalSightings(answer, { value: password, name: 'the password the write sent' });
+    for (const s of shown) out.push({ ruleId: 'SEC-PASSWORD-NOT-RETURNED', ok: false, expected: PASSWORD_EXPECTED, actual: `${s.token} in the ${placeOf(s.where)} of the ${status} answer to ${route} (shown redacted)`, cause: `${route}\u0000sent\u0000${s.where}` });
+    // An answer cut short shows no absence.
+    if (shown.length === 0 && whole(exchange)) out.push({ ruleId: 'SEC-PASSWORD-NOT-RETURNED', ok: true, expected: PASSWORD_EXPECTED, actual: `the answer to ${route} does not carry the password it sent`, cause: route });
   }
-  for (const record of userRecords(exchange, reading)) {
+  const records = userRecords(exchange, recordReadingFor(profile, exchange.request.url));
+  for (const record of records) {
     const value = record.password;
     // The password the write sent, in the record: one finding (the echo's, above), not two.
     if (value === undefined || value === null || value === password) continue;
@@ -117,7 +115,7 @@ export function passwordVerdicts(exchange: Exchange, reading: RecordReading): Se
     const kind = typeof value === 'string' ? `a string of ${[...value].length} characters` : typeof value;
     out.push({ ruleId: 'SEC-PASSWORD-NOT-RETURNED', ok: false, expected: PASSWORD_EXPECTED, actual: `${id} in the ${status} answer to ${route} carries \`password\` (${kind}, not shown)`, cause: `${route}\u0000record` });
   }
-  if (out.length === 0 && userRecords(exchange, reading).length > 0) {
+  if (out.length === 0 && records.length > 0) {
     out.push({ ruleId: 'SEC-PASSWORD-NOT-RETURNED', ok: true, expected: PASSWORD_EXPECTED, actual: `the user records of the answer to ${route} carry no password`, cause: route });
   }
   return out;

@@ -2,7 +2,6 @@ import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
-import { recordReadingFor } from './record-reading.ts';
 import { passwordVerdicts, tokenVerdicts, type SecretVerdict } from './secrets-returned.ts';
 
 /** The run-wide checks of the secrets an answer never carries: every exchange of the run, whichever check sent it. */
@@ -54,7 +53,7 @@ export class SecretsWatch {
   /** Judges one exchange of the run (or an inbound notification). */
   observe(exchange: Exchange): void {
     this.#tally(TOKENS_NOT_RETURNED_CHECK_ID, exchange, tokenVerdicts(exchange));
-    this.#tally(PASSWORDS_NOT_RETURNED_CHECK_ID, exchange, passwordVerdicts(exchange, recordReadingFor(this.#profile, exchange.request.url)));
+    this.#tally(PASSWORDS_NOT_RETURNED_CHECK_ID, exchange, passwordVerdicts(exchange, this.#profile));
   }
 
   /** The check's result over what the run's answers showed. */

@@ -3,7 +3,6 @@ import type { Exchange } from '../../src/client/exchange.ts';
 import { Redactor } from '../../src/client/redaction.ts';
 import { passwordVerdicts, tokenVerdicts } from '../../src/records/secrets-returned.ts';
 import { PASSWORDS_NOT_RETURNED_CHECK_ID, SecretsWatch, TOKENS_NOT_RETURNED_CHECK_ID } from '../../src/records/secrets-watch.ts';
-import { AUTO_READING } from '../../src/records/record-reading.ts';
 import { defaultProfile } from '../../src/profile/profile.ts';
 
 const TOKEN = 'tok-0f3c9a7e51b2d4';
@@ -73,24 +72,24 @@ describe('SEC-PASSWORD-NOT-RETURNED, one exchange at a time', () => {
   const write = { first_name: 'Ada', last_name: 'L', email: 'ada@x.test', password: 'Qz9!pass' };
 
   it('fails an accepted write whose answer carries the password it sent, as written or encoded, and passes one that does not', () => {
-    const echoed = passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 201, body: { items: { id: 7, ...write } } }), AUTO_READING);
+    const echoed = passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 201, body: { items: { id: 7, ...write } } }), defaultProfile());
     expect(echoed).toMatchObject([{ ok: false, actual: 'the password the write sent in the body at /items/password of the 201 answer to POST /api/public/users (shown redacted)' }]);
     expect(JSON.stringify(echoed)).not.toContain('Qz9!pass');
     const base64 = Buffer.from('Qz9!pass').toString('base64');
-    expect(passwordVerdicts(exchange({ method: 'PUT', path: '/users/7', requestBody: { password: 'Qz9!pass' }, body: { id: 7, token: base64 } }), AUTO_READING)).toMatchObject([{ ok: false }]);
+    expect(passwordVerdicts(exchange({ method: 'PUT', path: '/users/7', requestBody: { password: 'Qz9!pass' }, body: { id: 7, token: base64 } }), defaultProfile())).toMatchObject([{ ok: false }]);
     const { password: _, ...shown } = write;
-    expect(passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 201, body: { items: { id: 7, ...shown } } }), AUTO_READING).map((v) => v.ok)).toEqual([true]);
+    expect(passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 201, body: { items: { id: 7, ...shown } } }), defaultProfile()).map((v) => v.ok)).toEqual([true]);
   });
 
   it('does not judge a refused write (a password the target did not accept is no secret of its own)', () => {
-    expect(passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 422, body: { errors: { password: [`${write.password} is weak`] } } }), AUTO_READING)).toEqual([]);
+    expect(passwordVerdicts(exchange({ method: 'POST', path: '/users', requestBody: write, status: 422, body: { errors: { password: [`${write.password} is weak`] } } }), defaultProfile())).toEqual([]);
   });
 
   it('fails every user record that carries a non-null password (a hash too), in a list or a write answer; a null one passes', () => {
-    const list = passwordVerdicts(exchange({ path: '/users', body: { items: [{ id: 1, password: 'scrypt$ab$cd' }, { id: 2, password: null }, { id: 3 }] } }), AUTO_READING);
+    const list = passwordVerdicts(exchange({ path: '/users', body: { items: [{ id: 1, password: 'scrypt$ab$cd' }, { id: 2, password: null }, { id: 3 }] } }), defaultProfile());
     expect(list).toMatchObject([{ ok: false, actual: 'the user record 1 in the 200 answer to GET /api/public/users carries `password` (a string of 12 characters, not shown)' }]);
-    expect(passwordVerdicts(exchange({ path: '/users', body: { items: [{ id: 2, password: null }] } }), AUTO_READING)).toMatchObject([{ ok: true }]);
-    expect(passwordVerdicts(exchange({ path: '/breaks', body: { items: [{ id: 2, password: 'x' }] } }), AUTO_READING)).toEqual([]);
+    expect(passwordVerdicts(exchange({ path: '/users', body: { items: [{ id: 2, password: null }] } }), defaultProfile())).toMatchObject([{ ok: true }]);
+    expect(passwordVerdicts(exchange({ path: '/breaks', body: { items: [{ id: 2, password: 'x' }] } }), defaultProfile())).toEqual([]);
   });
 });
 

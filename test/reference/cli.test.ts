@@ -78,40 +78,57 @@ describe('clockcheck serve --list-faults', () => {
   });
 });
 
+/** A `clockcheck serve` process, started and described: its stdout lines once the `rate limit` line (the last of its description) came. */
+interface Served {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[];
+  readonly exit: Promise<number | null>;
+}
+
+async function startServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env });
+  const exit = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let buffered = '';
+  const lines = await new Promise<string[]>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`serve printed no rate limit line; stdout: ${buffered}; stderr: ${stderr}`)), 20_000);
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const now = buffered.split('\n');
+      if (now.some((line) => line.startsWith('rate limit '))) {
+        clearTimeout(timer);
+        ready(now);
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return { child, lines, exit };
+}
+
+/** Stops a served process and removes the CA directory it wrote under the temporary directory. */
+async function stopServe(served: Served | undefined): Promise<void> {
+  if (served === undefined) return;
+  if (served.child.exitCode === null) {
+    served.child.kill('SIGTERM');
+    await served.exit;
+  }
+  const ca = served.lines.find((line) => line.startsWith('ca '))?.slice(3);
+  if (ca && dirname(ca).startsWith(tmpdir())) await rm(dirname(ca), { recursive: true, force: true });
+}
+
 describe('clockcheck serve --port 0 --rate-limit off', () => {
+  let served: Served | undefined;
   let child: ChildProcessWithoutNullStreams;
   let lines: string[] = [];
-  let stderr = '';
   let exit: Promise<number | null>;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', 'off'], { cwd: ROOT, env: { ...process.env, CLOCKCHECK_TOKEN: '' } });
-    exit = new Promise((done) => child.on('exit', (code) => done(code)));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let buffered = '';
-    // Wait until the server has printed its description (the `rate limit` line comes last).
-    await new Promise<void>((ready, fail) => {
-      const timer = setTimeout(() => fail(new Error(`serve printed no rate limit line; stdout: ${buffered}; stderr: ${stderr}`)), 20_000);
-      child.stdout.on('data', (chunk) => {
-        buffered += chunk;
-        lines = buffered.split('\n');
-        if (lines.some((line) => line.startsWith('rate limit '))) {
-          clearTimeout(timer);
-          ready();
-        }
-      });
-      child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    served = await startServe(['--port', '0', '--rate-limit', 'off'], { ...process.env, CLOCKCHECK_TOKEN: '' });
+    ({ child, lines, exit } = served);
   });
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exit;
-    }
-    const ca = lines.find((line) => line.startsWith('ca '))?.slice(3);
-    if (ca && dirname(ca).startsWith(tmpdir())) await rm(dirname(ca), { recursive: true, force: true });
-  });
+  afterAll(() => stopServe(served));
 
   it('prints `listening https://127.0.0.1:PORT` as its first stdout line', () => {
     expect(lines[0]).toMatch(/^listening https:\/\/127\.0\.0\.1:\d+$/);
@@ -170,39 +187,16 @@ describe('clockcheck serve --port 0 --rate-limit off', () => {
 });
 
 describe('clockcheck serve --second-company', () => {
-  let child: ChildProcessWithoutNullStreams;
+  let served: Served | undefined;
   let lines: string[] = [];
-  let exit: Promise<number | null>;
 
   beforeAll(async () => {
     const env = { ...process.env, CLOCKCHECK_TOKEN: 'first-from-env', CLOCKCHECK_SECOND_TOKEN: 'second-from-env' };
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate-limit', '5/60s', '--second-company', '--rate-limit-windows', 'per-token'], { cwd: ROOT, env });
-    exit = new Promise((done) => child.on('exit', (code) => done(code)));
-    let buffered = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    await new Promise<void>((ready, fail) => {
-      const timer = setTimeout(() => fail(new Error(`serve printed no rate limit line; stdout: ${buffered}; stderr: ${stderr}`)), 20_000);
-      child.stdout.on('data', (chunk) => {
-        buffered += chunk;
-        lines = buffered.split('\n');
-        if (lines.some((line) => line.startsWith('rate limit '))) {
-          clearTimeout(timer);
-          ready();
-        }
-      });
-      child.on('exit', (code) => fail(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    served = await startServe(['--port', '0', '--rate-limit', '5/60s', '--second-company', '--rate-limit-windows', 'per-token'], env);
+    ({ lines } = served);
   });
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exit;
-    }
-    const ca = lines.find((line) => line.startsWith('ca '))?.slice(3);
-    if (ca && dirname(ca).startsWith(tmpdir())) await rm(dirname(ca), { recursive: true, force: true });
-  });
+  afterAll(() => stopServe(served));
 
   it("names the second token's source (never the token itself), its seed and the windows", () => {
     expect(lines).toContain('second company token (from CLOCKCHECK_SECOND_TOKEN)');
