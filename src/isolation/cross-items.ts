@@ -21,7 +21,8 @@ export interface ChangeValues {
 async function judgeForeignId(d: Direction, foreign: Exchange, body: Record<string, unknown>): Promise<void> {
   const reading = d.profile.second_company?.foreign_ids ?? 'either';
   if (!isRefusal(foreign)) return;
-  if (reading === 'either') return d.tally.judge(ITEMS, 'ISO-FOREIGN-ID', true, 'any 4xx for an ID of another company (second_company.foreign_ids: either)', `status ${statusText(foreign)}`, [foreign]);
+  // Under `either` any 4xx is the reading, which ISO-ITEM-SCOPED's refusal already is: nothing of its own to judge.
+  if (reading === 'either') return d.tally.skip(ITEMS, 'ISO-FOREIGN-ID: second_company.foreign_ids is either (any 4xx), which the refusal of ISO-ITEM-SCOPED already judges; declare as-missing or refused to hold the target to one');
   if (reading === 'refused') return d.tally.judge(ITEMS, 'ISO-FOREIGN-ID', foreign.response?.status === 403, "403 for an ID of another company (second_company.foreign_ids: refused)", `status ${statusText(foreign)}`, [foreign]);
   const missing = await d.caller.company.send({ method: 'PUT', path: `/users/${NEVER_ID}`, json: body });
   const keys = (e: Exchange) => {
