@@ -9,6 +9,7 @@ import { plainHttp } from './plain-http.ts';
 import { sorted } from './sorted.ts';
 import { webhookNotifications } from './webhook-notifications.ts';
 import type { Profile } from '../profile/profile.ts';
+import { SECOND_COMPANY_WEBHOOK_REQUESTS, secondCompanySubscribes } from './webhook-companies.ts';
 
 /** The built-in checks by name (the names scenarios use). */
 export const BUILTIN_CHECKS: Readonly<Record<BuiltinCheckName, BuiltinCheck>> = {
@@ -46,6 +47,15 @@ export function estimateCheckRequests(name: string, args: Readonly<Record<string
     default:
       return 0;
   }
+}
+
+/**
+ * Of a built-in check's requests (estimateCheckRequests adds them), those it sends with the second
+ * company's token (profile second_company): the webhook check's, where that company subscribes a
+ * path of the sink of its own (webhook-companies.ts).
+ */
+export function estimateSecondTokenRequests(name: string, profile: Profile): number {
+  return name === 'webhook-notifications' && secondCompanySubscribes(profile) ? SECOND_COMPANY_WEBHOOK_REQUESTS : 0;
 }
 
 /**

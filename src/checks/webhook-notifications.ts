@@ -7,6 +7,7 @@ import type { Delivery } from '../webhooks/delivery.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import { formatDuration } from '../duration.ts';
 import { formValue, hasPublishedBody, type ChangeKind as NotifiedChange, type NotificationForm } from '../contract/webhook-notification.ts';
+import { atSecondPath, closeSecond, editSecond, judgeCrossings, judgeSecondStillNotified, namesChange, subscribeSecond, unsubscribeSecond, type SecondSide } from './webhook-companies.ts';
 
 const Change = z.strictObject({
   /** Creates the resource (its ID is read from the answer as any created ID is). */
@@ -63,6 +64,10 @@ interface MadeChange {
  * goes on with its next checks: `doneSending`). Deliveries that name other resources
  * (other clients of a shared target, a retry in flight) are not judged. Silence after unsubscribe
  * is evidence only once notifications were seen arriving, so without any the stop is not judged.
+ * With a second company (ISO-WEBHOOK-SCOPED, webhook-companies.ts), the second company subscribes a
+ * path of the sink of its own and creates a user while both are subscribed, and edits it after the
+ * first company's unsubscribe: each company's changes must reach its own path only, and the second's
+ * edit must still be notified; the second company unsubscribes before the quiet period.
  */
 const notifications = builtinCheck(Args, async (ctx, args) => {
   const sink = ctx.sink;
@@ -78,9 +83,22 @@ const notifications = builtinCheck(Args, async (ctx, args) => {
   }
 
   const before = sink.sink.lastId;
+  const second = await subscribeSecond(ctx, sink, args.subscribed.create);
+  try {
+    await notifyAndStop(ctx, sink, args, before, second);
+  } finally {
+    // A precondition that ended the check still leaves the second company unsubscribed.
+    if (second) await unsubscribeSecond(ctx, second);
+  }
+});
+
+/** The first company's changes while subscribed and after unsubscribe, judged (the second company's beside them when it subscribed). */
+async function notifyAndStop(ctx: CheckContext, sink: RunSink, args: z.output<typeof Args>, before: number, second: SecondSide | null): Promise<void> {
+  const webhook = ctx.profile.webhook!;
   const made = await makeChanges(ctx, args.subscribed, 'while subscribed');
   const deliveryWithinMs = Math.min(sink.deliveryWithinMs, ctx.remainingMs());
-  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => names(d, sink.form, args.event, change), deliveryWithinMs, before)));
+  const secondCreated = second ? sink.sink.waitFor((d) => atSecondPath(d) && namesChange(d, sink.form, args.event, second.created), deliveryWithinMs, before) : Promise.resolve(null);
+  const notified = await Promise.all(made.map((change) => sink.sink.waitFor((d) => !atSecondPath(d) && names(d, sink.form, args.event, change), deliveryWithinMs, before)));
   if (deliveryWithinMs < sink.deliveryWithinMs && notified.some((d) => d === null)) {
     ctx.precondition(`the run's time limit ended the wait for the notifications after ${formatDuration(deliveryWithinMs)} of the profile's ${formatDuration(sink.deliveryWithinMs)}`);
   }
@@ -92,18 +110,29 @@ const notifications = builtinCheck(Args, async (ctx, args) => {
   }
   made.forEach((change, i) => judgeArrival(ctx, sink, args.event, change, notified[i] ?? null, before));
 
+  const secondSeen = await secondCreated;
   if (!notified.some((d) => d !== null)) {
     ctx.notJudged('WH-NOTIFICATIONS-STOP', 'no notification of a change arrived while subscribed, so silence after unsubscribe would show nothing');
+    if (second) {
+      second.unjudged.push("whether the first company's unsubscribe left the second's subscription working: the first company's own notifications never arrived");
+      judgeCrossings(ctx, sink, args.event, before, second, { first: false, second: secondSeen !== null }, made);
+      closeSecond(ctx, second);
+    }
     return;
   }
   const unsubscribe = await ctx.send({ method: 'DELETE', path: UNSUBSCRIBE_PATH });
   if (!served(unsubscribe)) ctx.precondition(`DELETE ${UNSUBSCRIBE_PATH} ${describeAnswer(unsubscribe)}: whether notifications stop could not be observed`);
   const stopped = sink.sink.lastId;
   const after = await makeChanges(ctx, args.unsubscribed, 'after unsubscribe');
+  if (second) {
+    await editSecond(ctx, second, args.subscribed.edit);
+    await judgeSecondStillNotified(ctx, sink, args.event, second, secondSeen, unsubscribe);
+    await unsubscribeSecond(ctx, second);
+  }
   // The quiet period sends nothing: the run's next checks go on meanwhile.
   ctx.doneSending();
   const quietMs = Math.min(sink.quietPeriodMs, ctx.remainingMs());
-  const late = await sink.sink.waitFor((d) => after.some((change) => namesResource(d, sink.form, args.event, change.id)), quietMs, stopped);
+  const late = await sink.sink.waitFor((d) => !atSecondPath(d) && after.some((change) => namesResource(d, sink.form, args.event, change.id)), quietMs, stopped);
   if (!late && quietMs < sink.quietPeriodMs) {
     ctx.notJudged('WH-NOTIFICATIONS-STOP', `the run's time limit ended the quiet period after ${formatDuration(quietMs)} of the profile's ${formatDuration(sink.quietPeriodMs)}`);
   }
@@ -115,11 +144,15 @@ const notifications = builtinCheck(Args, async (ctx, args) => {
       [unsubscribe, ...after.map((m) => m.exchange), ctx.keep(sink.exchangeOf(late))],
     );
   }
-  const others = sink.sink.deliveries.filter((d) => d.id > stopped && d !== late);
+  const others = sink.sink.deliveries.filter((d) => d.id > stopped && d !== late && !atSecondPath(d));
   if (others.length > 0) {
     ctx.note(`${others.length} deliveries arrived after unsubscribe naming none of the changes made after it (not judged: in flight before it, or another client's): ${others.slice(0, 5).map(describeDelivery).join(', ')}`);
   }
-});
+  if (second) {
+    judgeCrossings(ctx, sink, args.event, before, second, { first: true, second: secondSeen !== null }, [...made, ...after]);
+    closeSecond(ctx, second);
+  }
+}
 
 /** The webhook check: it subscribes, creates, edits and unsubscribes, so it writes. */
 export const webhookNotifications: BuiltinCheck<typeof Args> = { ...notifications, writes: true };
@@ -166,7 +199,7 @@ function judgeArrival(ctx: CheckContext, sink: RunSink, event: string, change: M
     return;
   }
   // Nothing named the change: either nothing came, or what came does not say which change it is.
-  const arrived = sink.sink.deliveries.filter((d) => d.id > before);
+  const arrived = sink.sink.deliveries.filter((d) => d.id > before && !atSecondPath(d));
   const sameResource = arrived.filter((d) => d.names.id === change.id);
   if (arrived.length === 0) {
     ctx.fail('WH-NOTIFICATION-ARRIVES', `${what} at ${sink.url} within ${formatDuration(sink.deliveryWithinMs)}`, 'no notification arrived', [change.exchange]);

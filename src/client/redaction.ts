@@ -1,7 +1,7 @@
 import { ClockcheckError } from '../errors.ts';
 import type { Exchange, ExchangeResponse, TokenSighting } from './exchange.ts';
 import { errorMessage } from './_internals/error-message.ts';
-import { secretForms, secretLiterals } from './_internals/secret-forms.ts';
+import { secretForms, secretLiterals, secretPlainForms } from './_internals/secret-forms.ts';
 
 /** A secret shorter than this is redacted only where no letter or digit touches it. */
 const MIN_FREE_LENGTH = 8;
@@ -52,6 +52,10 @@ export class Redactor {
   readonly #anyCase: RegExp;
   /** The tokens whose sighting in an answer is a finding (TokenSighting), each with its own probe. */
   readonly #tokens: readonly { readonly name: string; readonly probe: RegExp }[];
+  /** False only for a text that certainly holds no secret in any form: redaction leaves it as it is without running the patterns. */
+  readonly #mayHold: (text: string) => boolean;
+  /** The Authorization values seen and what they redact to (a run sends a handful of them, each on every request). */
+  readonly #credentials = new Map<string, string>();
 
   /**
    * `others`: further secrets hidden the same way, in every form (the webhook subscription's secret,
@@ -70,6 +74,7 @@ export class Redactor {
     this.#probe = new RegExp(this.#pattern.source);
     this.#anyCase = new RegExp(this.#pattern.source, 'gi');
     this.#tokens = named.map((t) => ({ name: t.name, probe: new RegExp(secretPattern(t.value)) }));
+    this.#mayHold = mayHoldAny(secrets);
   }
 
   /**
@@ -88,7 +93,7 @@ export class Redactor {
     if (this.#tokens.length === 0) return [];
     const out: TokenSighting[] = [];
     for (const token of this.#tokens) {
-      const shows = (text: string) => revealsWith(token.probe, text);
+      const shows = (text: string) => this.#mayHold(text) && revealsWith(token.probe, text);
       for (const [name, value] of Object.entries(side.headers)) {
         if (shows(name) || shows(name.toUpperCase()) || shows(value)) out.push({ token: token.name, where: `header ${name.replace(this.#anyCase, REDACTED)}` });
       }
@@ -99,6 +104,7 @@ export class Redactor {
 
   /** The text with every form of the token replaced; a line-wrapped base64 block that spells it, replaced whole. */
   text(value: string): string {
+    if (!this.#mayHold(value)) return value;
     const flat = value.replace(this.#pattern, REDACTED);
     if (!hasLineBreak(flat)) return flat;
     return flat.replace(WRAPPED_BASE64, (block) => (this.#probe.test(block.replace(LINE_BREAKS, '')) ? REDACTED : block));
@@ -106,7 +112,7 @@ export class Redactor {
 
   /** Whether the text holds the token in any of its forms. */
   reveals(value: string): boolean {
-    return revealsWith(this.#probe, value);
+    return this.#mayHold(value) && revealsWith(this.#probe, value);
   }
 
   /** A header map with redacted values; `Authorization` is redacted whole (see the class doc). */
@@ -114,7 +120,7 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       // A target may echo the token in a header's name (`x-echo-<token>: 1`), lower-cased on the way.
-      const safeName = name.replace(this.#anyCase, REDACTED);
+      const safeName = this.#mayHold(name) ? name.replace(this.#anyCase, REDACTED) : name;
       const safeValue = isCredentialHeader(name) ? this.#credential(value) : this.text(value);
       out[safeName] = out[safeName] === undefined ? safeValue : `${out[safeName]}, ${safeValue}`;
     }
@@ -186,6 +192,15 @@ export class Redactor {
   }
 
   #credential(value: string): string {
+    let redacted = this.#credentials.get(value);
+    if (redacted === undefined) {
+      redacted = this.#credentialOf(value);
+      if (this.#credentials.size < MAX_CREDENTIALS_KEPT) this.#credentials.set(value, redacted);
+    }
+    return redacted;
+  }
+
+  #credentialOf(value: string): string {
     if (this.reveals(value)) {
       // The scheme is no secret, and a replay (curl.ts) or a recording's reader (`grade`) needs it: `Bearer <token>` becomes
       // `Bearer [REDACTED]`. Anything else that reveals the token (an encoding of it, more around it) is hidden whole.
@@ -220,6 +235,31 @@ export function literalSightings(side: { readonly headers: Readonly<Record<strin
 function secretPattern(secret: string): string {
   const forms = [...new Set(secretForms(secret))].sort((a, b) => b.length - a.length).join('|');
   return secret.length < MIN_FREE_LENGTH ? `(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])` : forms;
+}
+
+/** Authorization values whose redaction is kept (a hostile replay may send endless distinct ones: those are redacted each time). */
+const MAX_CREDENTIALS_KEPT = 64;
+
+/** What no form of a secret can be spelled without: an escape's first character or a line break (secretPlainForms). */
+const ESCAPE_OR_BREAK = /[%&\\\r\n]/;
+
+/**
+ * A test that is false only for a text that holds none of the secrets in any form: one with no
+ * escape and no line break that holds none of their plain forms in any letter case
+ * (secretPlainForms; the header names are matched in any case, base64 forms too). Always true when a
+ * secret has no plain forms.
+ */
+function mayHoldAny(secrets: readonly string[]): (text: string) => boolean {
+  const plain = secrets.map(secretPlainForms);
+  if (plain.some((forms) => forms === null)) return () => true;
+  const lowered = [...new Set(plain.flatMap((forms) => [...forms!.lowered, ...forms!.exact.map((f) => f.toLowerCase())]))];
+  const shortest = Math.min(...lowered.map((f) => f.length));
+  return (text) => {
+    if (text.length < shortest) return false;
+    if (ESCAPE_OR_BREAK.test(text)) return true;
+    const lower = text.toLowerCase();
+    return lowered.some((form) => lower.includes(form));
+  };
 }
 
 /** Whether the text holds what `probe` finds, also inside a line-wrapped base64 block. */

@@ -72,6 +72,7 @@ export const RULES = [
   rule('ISO-ITEM-SCOPED', '1, 5.5, 4.1, 4.2', 'auth', 'spec', "A change by ID of another company's record (PUT /users/{userId}, PUT /schedules/{schedule_id}) is refused with a 4xx, its answer shows none of that record, and the record is unchanged when its own company reads it."),
   rule('ISO-REFERENCE-SCOPED', '1, 5.5, 2.1, 2.3, 4.4', 'auth', 'spec', "A create that references another company's record (a timesheet's user_id, a break's timesheet_id, a schedule's user_ids) is refused as one that references no record, where the same create referencing the caller's own record is accepted."),
   rule('ISO-FOREIGN-ID', '1, 7', 'auth', 'profile', "How a request naming another company's record is refused (spec: not shown; default any 4xx; the profile's second_company.foreign_ids may require the answer an ID that never existed gets, so the API is no oracle of which IDs exist, or a refusal of its own, 403)."),
+  rule('ISO-WEBHOOK-SCOPED', '1, 2.6, 4.5, 6', 'auth', 'spec', "A company has its own webhook configuration (§2.6): a notification of one company's change goes to that company's configured URL only, never to another company's, and one company's unsubscribe (§4.5) deletes its own configuration only, so the other company's notifications go on."),
 
   // §9: versioning
   rule('VER-PUBLIC-PATH', '9, 1', 'versioning', 'spec', 'Documented operations live under `{base_url}/api/public` with no version label.'),

@@ -1,13 +1,13 @@
 import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from '../records/created-ids.ts';
 import { SecretsWatch } from '../records/secrets-watch.ts';
-import { ISOLATION_UNIT_ID, NO_SECOND_COMPANY } from '../isolation/isolation-check.ts';
+import { ISOLATION_UNIT_ID } from '../isolation/isolation-check.ts';
 import { ReadBackWatch } from '../records/read-back/read-back-watch.ts';
 import { randomBytes } from 'node:crypto';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Pacer } from '../client/pacer.ts';
-import type { Profile } from '../profile/profile.ts';
+import { NO_SECOND_COMPANY, type Profile } from '../profile/profile.ts';
 import { estimateWithPhase } from '../ratelimit/estimate-with-phase.ts';
 import { Progress, type ProgressStream } from '../report/progress.ts';
 import type { RunSink, SinkProfile } from '../webhooks/run-sink.ts';

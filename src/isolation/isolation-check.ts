@@ -28,8 +28,6 @@ export type IsolationCheckId = keyof typeof ISOLATION_CHECKS;
 export const ISOLATION_CHECK_IDS = Object.keys(ISOLATION_CHECKS) as IsolationCheckId[];
 export const ISOLATION_RULES: readonly RuleId[] = [...new Set(ISOLATION_CHECK_IDS.flatMap((id) => ISOLATION_CHECKS[id].rules))];
 
-/** Why the isolation checks are skipped without a second company: the one line the summary shows too. */
-export const NO_SECOND_COMPANY = "isolation between companies was not certified: the profile names no second_company.token_env (a second company's administrator token), so no check read or wrote as another company";
 
 /** Per company: the records each writes for the other's probes (a user, its timesheet, a break in it, its schedule). */
 export function isolationWrites(profile: Profile): number {

@@ -1,12 +1,12 @@
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { Profile } from '../profile/profile.ts';
+import { NO_SECOND_COMPANY, type Profile } from '../profile/profile.ts';
 import type { CheckResult, CreatedResource } from '../report/model.ts';
 import { readBreakRule, writeCompanyRecords, type Company, type CompanyRecords } from './company-records.ts';
 import { changeSchedule, changeUser } from './cross-items.ts';
 import { breakIds, dateRangeAround, searchForMark, timesheetList, userList, type Direction, type Known } from './cross-lists.ts';
 import { referenceOwnerRecords } from './cross-references.ts';
-import { ISOLATION_CHECK_IDS, ISOLATION_CHECKS, ISOLATION_UNIT_ID, NO_SECOND_COMPANY, type IsolationCheckId } from './isolation-check.ts';
+import { ISOLATION_CHECK_IDS, ISOLATION_CHECKS, ISOLATION_UNIT_ID, type IsolationCheckId } from './isolation-check.ts';
 import { IsolationTally } from './probe-tally.ts';
 
 /** What the isolation unit runs with: the run's send (its token; `auth: 'second-token'` for the second company's), the profile, fresh values. */

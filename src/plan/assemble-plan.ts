@@ -1,9 +1,9 @@
 import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
-import { ISOLATION_CHECKS, NO_SECOND_COMPANY, isolationRequests, type IsolationCheckId } from '../isolation/isolation-check.ts';
+import { ISOLATION_CHECKS, isolationRequests, type IsolationCheckId } from '../isolation/isolation-check.ts';
 import { SECRETS_CHECK_RULES, type SecretsCheckId } from '../records/secrets-watch.ts';
 import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
-import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs } from '../checks/registry.ts';
+import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs, estimateSecondTokenRequests } from '../checks/registry.ts';
 import { censusLists } from '../needs/census.ts';
 import { familyNeeds, scenarioNeeds } from '../needs/needs.ts';
 import type { LoadedScenario } from '../scenarios/loader.ts';
@@ -12,7 +12,7 @@ import { plannedRequests } from '../scenarios/run-scenario.ts';
 import { baselineKey } from '../scenarios/shared-baselines.ts';
 import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
-import type { Profile } from '../profile/profile.ts';
+import { NO_SECOND_COMPANY, type Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
 import { PHASE_CHECK_IDS, RATE_LIMIT_CHECKS, REFUSED_CALLS_CHECK_ID, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
 import { plannedRefusedCalls } from '../ratelimit/refused-calls.ts';
@@ -82,8 +82,11 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
       if (skip !== null) return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests: 0, skip };
       const { waitMs, watchMs } = scenarioWaits(s, profile);
       const shared = partsOf(s);
-      const requests = plannedRequests(s, estimateCheckRequests) - shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
-      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(shared.length > 0 ? { shared } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
+      // The second company's calls (the webhook check's) are in its requests; in the second company's own window they cost the run no time.
+      const second = [...s.scenario.setup, ...(s.scenario.steps ?? [])].reduce((n, step) => n + ('check' in step ? estimateSecondTokenRequests(step.check, profile) : 0), 0);
+      const requests = plannedRequests(s, (name, args) => estimateCheckRequests(name, args) + estimateSecondTokenRequests(name, profile)) - shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
+      const ownWindow = profile.second_company?.rate_limit === 'per-token' ? second : 0;
+      return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(ownWindow > 0 ? { ownWindow } : {}), ...(shared.length > 0 ? { shared } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
     ...families
       .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)

@@ -71,5 +71,5 @@ export const FITTED_CATCHES: Readonly<Record<string, readonly string[]>> = {
   "users/password-length": ["password-length-utf16", "password-min-5"],
   "users/put-partial-keeps-optional-fields": ["user-list-stale-after-edit", "user-put-replaces"],
   "users/put-partial-phone-only": ["phone-digits-only", "user-put-replaces"],
-  "webhooks/notifications": ["notifications-after-unsubscribe", "webhook-unsigned"],
+  "webhooks/notifications": ["notifications-after-unsubscribe", "webhook-unsigned", "webhook-unsubscribe-every-company"],
 };

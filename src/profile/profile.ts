@@ -214,3 +214,6 @@ export function clientTimeouts(profile: Profile): { connectMs: number; headersMs
 export function profileForReport(profile: Profile): Record<string, unknown> {
   return parseJsonExact(jsonText(profile)) as Record<string, unknown>;
 }
+
+/** Why the isolation checks are skipped without a second company: the one line the summary shows too. */
+export const NO_SECOND_COMPANY = "isolation between companies was not certified: the profile names no second_company.token_env (a second company's administrator token), so no check read or wrote as another company";

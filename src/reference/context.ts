@@ -91,7 +91,13 @@ export class ServerContext {
    */
   notify(company: Company, category: NotifiedCategory, id: number, change: ChangeKind): void {
     const target = company.webhook ? { url: company.webhook.url, secret: company.webhook.secret ?? null } : company.ghostWebhook;
-    this.webhooks.notify(target, category, wireId(this.ids, id, category === 'breaks' ? 'break' : 'other'), change, this.deliveryForm(change));
+    const wire = wireId(this.ids, id, category === 'breaks' ? 'break' : 'other');
+    this.webhooks.notify(target, category, wire, change, this.deliveryForm(change));
+    if (!this.fault('webhook-notifies-every-company')) return;
+    // The fault: every other company's live subscription hears of it too.
+    for (const other of this.companies) {
+      if (other !== company && other.webhook) this.webhooks.notify({ url: other.webhook.url, secret: other.webhook.secret ?? null }, category, wire, change, this.deliveryForm(change));
+    }
   }
 
   /** The form of the notifications: the dialect's, as the active faults break it. */

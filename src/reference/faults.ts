@@ -200,6 +200,8 @@ export const FAULTS = [
   fault('schedule-users-unscoped', 'ISO-REFERENCE-SCOPED', 'scenario', "A schedule's user_ids and assigned_by are checked against the users table alone: a company assigns another company's users."),
   fault('break-ids-unscoped', 'ISO-LIST-SCOPED', 'scenario', "GET /breaks with `ids` selects `WHERE id IN (…)` alone: another company's breaks are listed by their IDs."),
   fault('foreign-id-forbidden', 'ISO-FOREIGN-ID', 'scenario', "Another company's record is answered 403 where an ID that never existed is 404 (a policy check after the lookup by ID): the answer tells which IDs other companies have, where the profile reads foreign IDs as missing."),
+  fault('webhook-notifies-every-company', 'ISO-WEBHOOK-SCOPED', 'scenario', "A change is notified to every company's live subscription (the subscriptions are read from one table without the company): one company's URL hears of another company's records."),
+  fault('webhook-unsubscribe-every-company', 'ISO-WEBHOOK-SCOPED', 'scenario', "Unsubscribe deletes every company's subscription (`DELETE FROM webhooks` without the company): one company's unsubscribe stops another's notifications."),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

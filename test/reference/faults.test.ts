@@ -111,6 +111,29 @@ async function notification(t: TestServer, unsubscribeFirst = false): Promise<De
   }
 }
 
+/**
+ * Both companies subscribe a sink each; the first company creates a user (with `unsubscribeFirst`,
+ * after the first unsubscribed and the second creates one instead): what the second company's sink
+ * received within a second.
+ */
+async function secondCompanyHears(t: TestServer, unsubscribeFirst: boolean): Promise<number> {
+  const [mine, theirs] = await Promise.all([startSink({ secret: SINK_SECRET }), startSink({ secret: SINK_SECRET })]);
+  try {
+    await t.call('POST', '/webhooks/subscription', { body: { url: mine.url, secret: SINK_SECRET } });
+    await second(t, 'POST', '/webhooks/subscription', { url: theirs.url, secret: SINK_SECRET });
+    if (unsubscribeFirst) {
+      await t.call('DELETE', '/webhooks/subscription/unsubscribe');
+      await second(t, 'POST', '/users', { first_name: 'Second', last_name: 'Hears', email: `hears-${Date.now()}@example.com`, password: 'Valid-pass1' });
+    } else {
+      await user(t, {});
+    }
+    await theirs.waitFor(() => true, 1000);
+    return theirs.deliveries.length;
+  } finally {
+    await Promise.all([mine.close(), theirs.close()]);
+  }
+}
+
 const PROBES: Record<FaultName, Probe> = {
   // rate limiting: 5 calls per second so the probes stay quick
   'rate-limit-off': { rateLimit: SMALL_LIMIT, clean: 5, probe: async (t) => accepted(await burst(t, 8)) },
@@ -194,6 +217,8 @@ const PROBES: Record<FaultName, Probe> = {
   'schedule-users-unscoped': { secondCompany: true, clean: 422, probe: (t) => schedule(t, { user_ids: [secondSeed(t).activeUserIds.employee] }) },
   'break-ids-unscoped': { secondCompany: true, clean: 0, probe: async (t) => (await second(t, 'GET', '/breaks', { ids: [1] })).json.items.length },
   'foreign-id-forbidden': { secondCompany: true, clean: 404, probe: (t) => status(t, 'PUT', `/users/${secondSeed(t).activeUserIds.employee}`, { first_name: 'Crossed' }) },
+  'webhook-notifies-every-company': { secondCompany: true, clean: 0, probe: (t) => secondCompanyHears(t, false) },
+  'webhook-unsubscribe-every-company': { secondCompany: true, clean: 1, probe: (t) => secondCompanyHears(t, true) },
 
   // secrets an answer never carries
   'debug-error-echoes-headers': { clean: false, probe: async (t) => JSON.stringify((await user(t, { employee_code: '12' })).json).includes(t.server.token) },

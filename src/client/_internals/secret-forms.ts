@@ -17,12 +17,29 @@
  */
 export function secretForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
+  return [escapedPattern(secret, true), anyCase(bytes.toString('hex')), ...base64Set(bytes).map((form) => escapedPattern(form, false))];
+}
+
+/** The base64 and base64url forms of secretForms, raw: once, and each of them encoded again. */
+function base64Set(bytes: Buffer): string[] {
   const once = base64Forms(bytes);
   // Encoded twice: the outer base64 spells whichever first-level form sat in the text it encoded, so
   // each of them (`Bearer <token>` puts the token at offset 1, not 0) is encoded again at every offset.
   const base64 = new Set<string>([...once, ...once.flatMap((form) => base64Forms(Buffer.from(form, 'utf8')))]);
   base64.delete('');
-  return [escapedPattern(secret, true), anyCase(bytes.toString('hex')), ...[...base64].map((form) => escapedPattern(form, false))];
+  return [...base64];
+}
+
+/**
+ * What every match of secretForms holds when the text has no `%`, `&`, backslash or line break (no
+ * escape, no wrapped block): the secret or its hex in some letter case (`lowered`: look in the
+ * lower-cased text), or a base64 form as it is (`exact`). Null for a secret these cannot stand for:
+ * one with a space (form encoding's `+`) or a character outside ASCII (its cases may differ in length).
+ */
+export function secretPlainForms(secret: string): { readonly lowered: readonly string[]; readonly exact: readonly string[] } | null {
+  if (!/^[\x21-\x7e]*$/.test(secret)) return null;
+  const bytes = Buffer.from(secret, 'utf8');
+  return { lowered: [secret.toLowerCase(), bytes.toString('hex')], exact: base64Set(bytes) };
 }
 
 /**

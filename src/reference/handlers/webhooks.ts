@@ -39,6 +39,7 @@ function unsubscribe(ctx: ServerContext, request: ApiRequest) {
   if (!ctx.fault('unsubscribe-keeps-subscription')) {
     if (ctx.fault('notifications-after-unsubscribe')) company.ghostWebhook = { url: company.webhook.url, secret: company.webhook.secret ?? null };
     company.webhook = null;
+    if (ctx.fault('webhook-unsubscribe-every-company')) for (const other of ctx.companies) other.webhook = null;
   }
   return ok({ message: 'Webhook subscription removed.' });
 }
