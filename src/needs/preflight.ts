@@ -149,3 +149,23 @@ export async function preflight(
     note: `the target refused the token as §5.2 sends it (Authorization: <token>: ${status}) and served Authorization: Bearer <token> (${bearerStatus}): AUTH-HEADER-RAW fails, and every other check ran with Bearer`,
   };
 }
+
+/**
+ * The second company's token (profile second_company), sent once where the plan uses it: served, or
+ * a RunError naming its variable (a refused token is the user's to mend, not a verdict on the
+ * target; without this the checks that use it would end errored on their first write).
+ */
+export async function secondTokenPreflight(client: TargetClient, origin: string, profile: Profile): Promise<Exchange> {
+  const exchange = await client.send({ method: 'GET', path: '/users', query: { page_size: 1 }, auth: 'second-token' });
+  const problem = unreachable(exchange, origin, profile) ?? redirected(exchange, origin);
+  if (problem) throw new RunError(problem, [exchange]);
+  const status = exchange.response?.status ?? 0;
+  if (refusesToken(status, profile)) {
+    throw new RunError(
+      `the second company's token was refused: GET ${exchange.request.url} answered ${status}${excerpt(exchange)} to it. ` +
+        `Check that ${profile.second_company?.token_env ?? 'second_company.token_env'} holds a current administrator token of another company of this target (profile second_company.token_env).`,
+      [exchange],
+    );
+  }
+  return exchange;
+}

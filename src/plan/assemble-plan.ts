@@ -75,6 +75,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     });
     return [...marked, ...onces];
   };
+  const withSecondToken = new Set<string>();
   const checks: PlannedCheck[] = [
     { id: TOKEN_FORM_CHECK_ID, kind: 'preflight', rules: ['AUTH-HEADER-RAW'], requests: 1 + census },
     ...scenarios.map((s): PlannedCheck => {
@@ -86,6 +87,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
       const second = [...s.scenario.setup, ...(s.scenario.steps ?? [])].reduce((n, step) => n + ('check' in step ? estimateSecondTokenRequests(step.check, profile) : 0), 0);
       const requests = plannedRequests(s, (name, args) => estimateCheckRequests(name, args) + estimateSecondTokenRequests(name, profile)) - shared.reduce((n, part) => n + (part.sentEarlier ? part.requests : 0), 0);
       const ownWindow = profile.second_company?.rate_limit === 'per-token' ? second : 0;
+      if (second > 0) withSecondToken.add(s.id);
       return { id: s.id, kind: 'scenario', rules: s.scenario.rules, requests, ...(ownWindow > 0 ? { ownWindow } : {}), ...(shared.length > 0 ? { shared } : {}), ...(waitMs > 0 ? { waitMs } : {}), ...(watchMs > 0 ? { watchMs } : {}) };
     }),
     ...families
@@ -97,6 +99,9 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
   ];
   checks.push(...afterFamilies(parts, checks, profile), ...closingBursts(profile, selected));
+  // Where a check sends with the second company's token, the preflight sends it once first (run-preflight.ts): a refused one stops the run (exit 2).
+  const secondTokenPreflight = checks.some((c) => c.skip === undefined && c.requests > 0 && (c.kind === 'isolation' || withSecondToken.has(c.id)));
+  if (secondTokenPreflight) checks[0] = { ...checks[0]!, requests: checks[0]!.requests + 1, ...(profile.second_company?.rate_limit === 'per-token' ? { ownWindow: 1 } : {}) };
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
@@ -117,6 +122,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     userSequences: parts.userSequences,
     isolation: parts.isolation,
     tokenFormCheck: parts.tokenFormCheck,
+    secondTokenPreflight,
     readOnly: parts.readOnly,
     requests,
     pacedRequests,

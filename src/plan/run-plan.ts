@@ -105,6 +105,8 @@ export interface RunPlan {
   /** The isolation checks between two companies that are planned (run as one unit after the stateful family). */
   readonly isolation: readonly IsolationCheckId[];
   readonly tokenFormCheck: boolean;
+  /** The preflight sends the second company's token once (a check of the plan sends with it): refused, the run is not made. */
+  readonly secondTokenPreflight: boolean;
   /** `--read-only`: the scenarios that change data are planned skipped. */
   readonly readOnly: boolean;
   /** Requests the run is expected to make, the preflight included. */

@@ -10,7 +10,7 @@ import { executionOf } from '../execute/execution.ts';
 import type { FixtureContradiction } from '../needs/fixture-check.ts';
 import { fatesOf } from '../needs/meet-needs.ts';
 import type { OpenRun } from '../execute/open.ts';
-import { preflight, TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
+import { preflight, secondTokenPreflight, TOKEN_FORM_CHECK_ID } from '../needs/preflight.ts';
 import { RunError } from '../needs/run-error.ts';
 import { applyWaivers } from '../execute/verdicts.ts';
 
@@ -49,6 +49,7 @@ export async function runPreflight(run: OpenRun, planned: BudgetedPlan): Promise
   try {
     const pre = await preflight(transport.client, run.origin, checks.profile, replay(checks));
     if (pre.note) run.notes.push(pre.note);
+    if (plan.secondTokenPreflight) await secondTokenPreflight(transport.client, run.origin, checks.profile);
     const backlog = rateLimitBacklog(pre.check.exchanges.at(-1), pre.check.exchanges.length);
     if (backlog > 0) {
       pacer.account(backlog);

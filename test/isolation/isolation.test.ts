@@ -45,6 +45,20 @@ describe('the isolation checks between two companies (issue 49)', () => {
     }
   }, 60_000);
 
+  it("stop at the preflight, naming the variable, when the second company's token is refused: the user's to mend, no verdict on the target", async () => {
+    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
+    try {
+      const profile = { ...embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } }), rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
+      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'not-the-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
+      expect(report.exitCode).toBe(2);
+      expect(report.runError).toMatch(new RegExp(`^the second company's token was refused: GET \\S+/users\\?page_size=1 answered 401.*Check that ${profile.second_company!.token_env} holds`));
+      expect(isolation(report).map((c) => c.status)).toEqual(['not-run', 'not-run', 'not-run']);
+      expect(JSON.stringify(report)).not.toContain('not-the-second-token');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it.each([
     ['search-index-unscoped', 'isolation/lists', 'ISO-LIST-SCOPED'],
     ['user-edit-by-id-alone', 'isolation/items', 'ISO-ITEM-SCOPED'],

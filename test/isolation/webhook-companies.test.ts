@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { certifyEmbedded } from '../../src/embedded/embedded-target.ts';
 import { atSecondPath, SECOND_COMPANY_SINK_PATH, SECOND_COMPANY_WEBHOOK_REQUESTS } from '../../src/checks/webhook-companies.ts';
 import { estimateSecondTokenRequests } from '../../src/checks/registry.ts';
+import { planRun } from '../../src/plan/plan.ts';
+import { TOKEN_FORM_CHECK_ID } from '../../src/needs/preflight.ts';
 import { defaultProfile, NO_SECOND_COMPANY, type Profile } from '../../src/profile/profile.ts';
 import type { Delivery } from '../../src/webhooks/delivery.ts';
 import type { RunReport } from '../../src/report/model.ts';
@@ -73,5 +75,29 @@ describe('the second company path of the sink', () => {
     expect(estimateSecondTokenRequests('webhook-notifications', { ...base, webhook } as Profile)).toBe(0);
     expect(estimateSecondTokenRequests('webhook-notifications', { ...base, webhook: { ...webhook!, subscribe_path: undefined }, second_company: second } as Profile)).toBe(0);
     expect(estimateSecondTokenRequests('sorted', { ...base, webhook, second_company: second } as Profile)).toBe(0);
+  });
+});
+
+describe("the plan of the second company's calls", () => {
+  const webhook = { subscribe_path: '/webhooks/subscription', subscribe_body: { url: '{{ sink.url }}' }, read_path: null, sink: { listen: '127.0.0.1:0' }, secret_env: null, delivery_within: 5000, quiet_period: 1000, signature_tolerance: 300_000, notification: defaultProfile().webhook?.notification } as unknown as Profile['webhook'];
+  const profileWith = (rate_limit: 'shared' | 'per-token') => ({ ...defaultProfile(), webhook, second_company: { token_env: 'X', rate_limit, foreign_ids: 'either', ids: 'unknown' } }) as Profile;
+  const plan = (profile: Profile, only: string[]) => planRun({ profile, suitesDir: SUITES, suiteGlob: '**/*.yaml', only, budget: 0 });
+
+  it("counts the webhook check's four and the preflight's one, in the second company's own window where it has one", async () => {
+    for (const mode of ['shared', 'per-token'] as const) {
+      const planned = await plan(profileWith(mode), [CHECK]);
+      const check = planned.checks.find((c) => c.id === CHECK)!;
+      const preflight = planned.checks.find((c) => c.id === TOKEN_FORM_CHECK_ID)!;
+      expect(planned.secondTokenPreflight).toBe(true);
+      expect(check.requests).toBe(6 + SECOND_COMPANY_WEBHOOK_REQUESTS);
+      expect([check.ownWindow, preflight.ownWindow]).toEqual(mode === 'per-token' ? [4, 1] : [undefined, undefined]);
+    }
+  });
+
+  it('sends no second-token preflight where no planned check uses that token', async () => {
+    const planned = await plan(profileWith('shared'), ['users']);
+    expect(planned.secondTokenPreflight).toBe(false);
+    const alone = await plan(profileWith('shared'), [CHECK]);
+    expect(alone.checks.find((c) => c.id === TOKEN_FORM_CHECK_ID)!.requests).toBe(planned.checks.find((c) => c.id === TOKEN_FORM_CHECK_ID)!.requests + 1);
   });
 });
