@@ -11,6 +11,8 @@ import type { IsolationCheckId } from './isolation-check.ts';
 /** What the probes of one check judged, both ways: verdicts, findings, the probes skipped and why, the exchanges. */
 export interface CheckTally {
   judged: number;
+  /** The rules a verdict was given on (a rule of the check with none is left out of its result). */
+  readonly rules: Set<RuleId>;
   readonly findings: Finding[];
   readonly skipped: string[];
   readonly exchanges: Exchange[];
@@ -19,15 +21,16 @@ export interface CheckTally {
 /** The tallies of the isolation checks, filled by the probes (cross-*.ts). */
 export class IsolationTally {
   readonly checks: Record<IsolationCheckId, CheckTally> = {
-    'isolation/lists': { judged: 0, findings: [], skipped: [], exchanges: [] },
-    'isolation/items': { judged: 0, findings: [], skipped: [], exchanges: [] },
-    'isolation/references': { judged: 0, findings: [], skipped: [], exchanges: [] },
+    'isolation/lists': { judged: 0, rules: new Set(), findings: [], skipped: [], exchanges: [] },
+    'isolation/items': { judged: 0, rules: new Set(), findings: [], skipped: [], exchanges: [] },
+    'isolation/references': { judged: 0, rules: new Set(), findings: [], skipped: [], exchanges: [] },
   };
 
   /** One verdict of `ruleId` on `exchanges`: a finding when not `ok`. */
   judge(id: IsolationCheckId, ruleId: RuleId, ok: boolean, expected: string, actual: string, exchanges: readonly Exchange[]): void {
     const tally = this.checks[id];
     tally.judged++;
+    tally.rules.add(ruleId);
     for (const exchange of exchanges) if (!tally.exchanges.some((e) => e.id === exchange.id)) tally.exchanges.push(retainExchange(exchange));
     if (!ok) tally.findings.push({ ruleId, expected, actual, exchangeIds: exchanges.map((e) => e.id) });
   }

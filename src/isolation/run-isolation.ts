@@ -105,6 +105,8 @@ export async function runIsolation(options: IsolationOptions): Promise<CheckResu
     if (t.judged === 0) return { ...base(id, options.replayBase), durationMs, status: 'skipped', reason: t.skipped.join('; ') || 'nothing to probe', findings: [], exchanges: [] };
     const summary = `${t.judged} verdict${t.judged === 1 ? '' : 's'}, both ways between the two companies`;
     const status = t.findings.length > 0 ? 'failed' : 'passed';
-    return { ...base(id, options.replayBase), durationMs, status, reason: status === 'failed' ? `${summary}: ${t.findings.length} crossed` : summary, findings: t.findings, exchanges: t.exchanges, ...notes };
+    // A rule of the check no probe gave a verdict on (ISO-FOREIGN-ID under foreign_ids: either) is left out of its result: never counted judged.
+    const rules = ISOLATION_CHECKS[id].rules.filter((rule) => t.rules.has(rule));
+    return { ...base(id, options.replayBase), rules, durationMs, status, reason: status === 'failed' ? `${summary}: ${t.findings.length} crossed` : summary, findings: t.findings, exchanges: t.exchanges, ...notes };
   });
 }

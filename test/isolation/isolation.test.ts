@@ -45,6 +45,22 @@ describe('the isolation checks between two companies (issue 49)', () => {
     }
   }, 60_000);
 
+  it('leave ISO-FOREIGN-ID out of the verdict under foreign_ids: either (any 4xx is ISO-ITEM-SCOPED\'s refusal), never counting it judged', async () => {
+    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
+    try {
+      const embedded = embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } });
+      const profile = { ...embedded, second_company: { ...embedded.second_company!, foreign_ids: 'either' as const }, rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
+      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'iso-test-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
+      const items = report.checks.find((c) => c.id === 'isolation/items')!;
+      expect([items.status, items.rules]).toEqual(['passed', ['ISO-ITEM-SCOPED']]);
+      expect(items.notes?.join('\n')).toMatch(/ISO-FOREIGN-ID: second_company.foreign_ids is either/);
+      expect(report.summary.coveredRules).not.toContain('ISO-FOREIGN-ID');
+      expect(report.summary.coveredRules).toContain('ISO-ITEM-SCOPED');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("stop at the preflight, naming the variable, when the second company's token is refused: the user's to mend, no verdict on the target", async () => {
     const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
     try {
