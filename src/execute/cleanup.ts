@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { retainExchange } from '../client/retained.ts';
 import type { Exchange } from '../client/exchange.ts';
-import type { RunCleanup } from '../report/model.ts';
+import type { RecordCompany, RunCleanup } from '../report/model.ts';
 import type { OpenRun } from './open.ts';
 import { InternalError } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
@@ -34,28 +34,37 @@ export async function cleanUpAfterSignal(run: OpenRun): Promise<RunCleanup | und
 async function cleanUp(run: OpenRun): Promise<RunCleanup> {
   const interruption = run.limits.interruption!;
   if (!interruption.signal) throw new InternalError('cleanUp without a signal');
-  if (!run.ledger.leftSubscription) return { outcome: 'nothing', detail: `nothing it made can be removed: ${PERMANENT}`, exchanges: [] };
+  const left = run.ledger.leftSubscriptions;
+  if (left.length === 0) return { outcome: 'nothing', detail: `nothing it made can be removed: ${PERMANENT}`, exchanges: [] };
   if (interruption.cleanupSkipped) return skipped(interruption.signal, []);
   const sent: Exchange[] = [];
-  const unsubscribe = run.transport.sendCleanup({ method: 'DELETE', path: UNSUBSCRIBE_PATH }).then((exchange) => {
+  const removed: string[] = [];
+  // Each company's subscription the run left, with that company's token (the webhook check's second company subscribes its own).
+  for (const company of left) {
+    const whose = company === 'second' ? "the second company's webhook subscription" : 'the webhook subscription';
+    const deadlineMs = run.pacer.estimateMs(1) + CLEANUP_DEADLINE_MS;
+    const outcome = await unsubscribeOnce(run, company, sent, deadlineMs);
+    if (outcome === 'skipped') return skipped(interruption.signal, sent);
+    const failed = (why: string): RunCleanup => ({ outcome: 'failed', detail: `${[...removed, why].join('; ')}; ${PERMANENT}`, exchanges: sent });
+    if (outcome === 'deadline') return failed(`the unsubscribe got no answer within ${formatDuration(deadlineMs)}: ${whose} the run made may be left`);
+    if (outcome instanceof Error) return failed(`the unsubscribe could not be sent (${outcome.message}): ${whose} the run made is left`);
+    const status = outcome.response?.status ?? 0;
+    if (status < 200 || status >= 300) return failed(`DELETE ${UNSUBSCRIBE_PATH} → ${outcome.response ? status : (outcome.error?.code ?? 'no answer')}: ${whose} the run made is left`);
+    run.ledger.remove('webhook', company);
+    removed.push(`removed ${whose} the run made (DELETE ${UNSUBSCRIBE_PATH} → ${status})`);
+  }
+  return { outcome: 'removed', detail: `${removed.join('; ')}; ${PERMANENT}`, exchanges: sent };
+}
+
+/** One unsubscribe of the cleanup, with the company's token: its answer, or what ended the wait for it. */
+async function unsubscribeOnce(run: OpenRun, company: RecordCompany, sent: Exchange[], deadlineMs: number): Promise<Exchange | Error | 'skipped' | 'deadline'> {
+  const interruption = run.limits.interruption!;
+  const unsubscribe = run.transport.sendCleanup({ method: 'DELETE', path: UNSUBSCRIBE_PATH, ...(company === 'second' ? { auth: 'second-token' as const } : {}) }).then((exchange) => {
     sent.push(retainExchange(exchange));
     return exchange;
   });
   unsubscribe.catch(() => {}); // a cleanup cut short is not waited for, nor its failure
-  const deadlineMs = run.pacer.estimateMs(1) + CLEANUP_DEADLINE_MS;
-  const outcome = await Promise.race([unsubscribe, interruption.cleanupSkippedBySignal.then(() => 'skipped' as const), delay(deadlineMs, 'deadline' as const, { ref: false })]).catch(
-    (error: unknown) => error as Error,
-  );
-  if (outcome === 'skipped') return skipped(interruption.signal, sent);
-  if (outcome === 'deadline') return { outcome: 'failed', detail: `the unsubscribe got no answer within ${formatDuration(deadlineMs)}: the webhook subscription the run made may be left; ${PERMANENT}`, exchanges: sent };
-  if (outcome instanceof Error) return { outcome: 'failed', detail: `the unsubscribe could not be sent (${outcome.message}): the webhook subscription the run made is left; ${PERMANENT}`, exchanges: sent };
-  const status = outcome.response?.status ?? 0;
-  if (status >= 200 && status < 300) {
-    run.ledger.remove('webhook');
-    return { outcome: 'removed', detail: `removed the webhook subscription the run made (DELETE ${UNSUBSCRIBE_PATH} → ${status}); ${PERMANENT}`, exchanges: sent };
-  }
-  const answer = outcome.response ? `${status}` : (outcome.error?.code ?? 'no answer');
-  return { outcome: 'failed', detail: `DELETE ${UNSUBSCRIBE_PATH} → ${answer}: the webhook subscription the run made is left; ${PERMANENT}`, exchanges: sent };
+  return Promise.race([unsubscribe, interruption.cleanupSkippedBySignal.then(() => 'skipped' as const), delay(deadlineMs, 'deadline' as const, { ref: false })]).catch((error: unknown) => error as Error);
 }
 
 function skipped(signal: string, sent: readonly Exchange[]): RunCleanup {

@@ -1,7 +1,7 @@
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { NO_SECOND_COMPANY, type Profile } from '../profile/profile.ts';
-import type { CheckResult, CreatedResource } from '../report/model.ts';
+import { IN_SECOND_COMPANY, type CheckResult, type CreatedResource } from '../report/model.ts';
 import { readBreakRule, writeCompanyRecords, type Company, type CompanyRecords } from './company-records.ts';
 import { changeSchedule, changeUser } from './cross-items.ts';
 import { breakIds, dateRangeAround, searchForMark, timesheetList, userList, type Direction, type Known } from './cross-lists.ts';
@@ -38,7 +38,7 @@ function base(id: IsolationCheckId, replayBase: string) {
 }
 
 function company(name: Company['name'], options: IsolationOptions, auth: 'token' | 'second-token', breakRuleId: Company['breakRuleId']): Company {
-  const checkId = auth === 'token' ? ISOLATION_UNIT_ID : `${ISOLATION_UNIT_ID} (in the second company)`;
+  const checkId = auth === 'token' ? ISOLATION_UNIT_ID : `${ISOLATION_UNIT_ID}${IN_SECOND_COMPANY}`;
   return { name, send: (request) => options.send({ ...request, auth }), breakRuleId, onCreated: (kind, id) => options.onCreated({ kind, id: String(id), checkId }) };
 }
 

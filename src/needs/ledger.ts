@@ -1,4 +1,4 @@
-import type { CreatedResource } from '../report/model.ts';
+import type { CreatedResource, RecordCompany as LedgerCompany } from '../report/model.ts';
 
 /**
  * The records a run created on the target, in the order it created them, and what it removed. The
@@ -8,17 +8,23 @@ import type { CreatedResource } from '../report/model.ts';
  */
 export class Ledger {
   readonly #created: CreatedResource[] = [];
-  /** The run's last webhook write: a subscribe (it left a subscription) or an unsubscribe. */
-  #lastWebhookWrite: 'subscribed' | 'unsubscribed' | null = null;
+  /** Each company's last webhook write in the run: a subscribe (it left a subscription) or an unsubscribe. */
+  readonly #lastWebhookWrite = new Map<LedgerCompany, 'subscribed' | 'unsubscribed'>();
 
-  add(resource: CreatedResource): void {
+  /** A record the run created, in the first company or, with the second company's token, in the second. */
+  add(resource: CreatedResource, company: LedgerCompany = 'first'): void {
     this.#created.push(resource);
-    if (resource.kind === 'webhook') this.#lastWebhookWrite = 'subscribed';
+    if (resource.kind === 'webhook') this.#lastWebhookWrite.set(company, 'subscribed');
   }
 
-  /** A DELETE the target answered 2xx removed a record of this kind. */
-  remove(kind: CreatedResource['kind']): void {
-    if (kind === 'webhook') this.#lastWebhookWrite = 'unsubscribed';
+  /** A DELETE the target answered 2xx removed a record of this kind, in that company. */
+  remove(kind: CreatedResource['kind'], company: LedgerCompany = 'first'): void {
+    if (kind === 'webhook') this.#lastWebhookWrite.set(company, 'unsubscribed');
+  }
+
+  /** The companies whose subscription the run made and has not unsubscribed since, the first first. */
+  get leftSubscriptions(): readonly LedgerCompany[] {
+    return (['first', 'second'] as const).filter((company) => this.#lastWebhookWrite.get(company) === 'subscribed');
   }
 
   get created(): readonly CreatedResource[] {
@@ -27,6 +33,6 @@ export class Ledger {
 
   /** The run subscribed and has not unsubscribed since: the subscription it made is still there. */
   get leftSubscription(): boolean {
-    return this.#lastWebhookWrite === 'subscribed';
+    return this.leftSubscriptions.length > 0;
   }
 }

@@ -1,5 +1,5 @@
 import type { Exchange } from '../client/exchange.ts';
-import type { CreatedResource, RunReport } from './model.ts';
+import { IN_SECOND_COMPANY, type CreatedResource, type RunReport } from './model.ts';
 import { pathOf } from './_internals/path-of.ts';
 
 /** The records a run creates and cannot delete, in the order the line names them, each with its singular and plural. */
@@ -25,8 +25,11 @@ export function ledgerText(report: RunReport): string {
   const lastWebhookWrite = writes.filter((e) => WEBHOOKS.test(pathOf(e.request.url))).at(-1);
   const subscribed = report.createdResources.some((r) => r.kind === 'webhook') && lastWebhookWrite?.request.method !== 'DELETE';
   const left = KINDS.flatMap(([kind, one, many]) => {
-    const count = report.createdResources.filter((r) => r.kind === kind).length;
-    return count === 0 ? [] : [`${count} ${count === 1 ? one : many}`];
+    const ofKind = report.createdResources.filter((r) => r.kind === kind);
+    // The second company's (the isolation checks', the webhook check's) are said apart: the user looks for them there.
+    const second = ofKind.filter((r) => r.checkId.endsWith(IN_SECOND_COMPANY)).length;
+    const count = ofKind.length;
+    return count === 0 ? [] : [`${count} ${count === 1 ? one : many}${second > 0 ? ` (${second === count ? (count === 1 ? 'in' : 'all in') : `${second} in`} the second company)` : ''}`];
   });
   if (subscribed) left.push('the webhook subscription');
   const created = left.length > 0 ? `created on the target and left there (the spec has no delete): ${left.join(', ')}` : 'left nothing it created on the target';

@@ -126,6 +126,12 @@ export interface UnjudgedGroup {
 }
 
 /** A resource the run created on the target (the spec has no delete for most). */
+/** Whose record: the run's own company's (its token), or the second company's (profile second_company). */
+export type RecordCompany = 'first' | 'second';
+
+/** Appended to the check ID a record of the second company is listed under (`isolation/companies (in the second company)`). */
+export const IN_SECOND_COMPANY = ' (in the second company)';
+
 export interface CreatedResource {
   readonly kind: 'schedule' | 'user' | 'timesheet' | 'break' | 'webhook';
   readonly id: string;

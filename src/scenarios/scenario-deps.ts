@@ -2,7 +2,7 @@ import type { PacedSend } from '../client/pacer.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import type { Profile } from '../profile/profile.ts';
-import type { CreatedResource } from '../report/model.ts';
+import type { CreatedResource, RecordCompany } from '../report/model.ts';
 import type { BuiltinCheck } from '../checks/context.ts';
 import type { RunSink } from '../webhooks/run-sink.ts';
 import type { TemplateContext } from './template-context.ts';
@@ -23,9 +23,9 @@ export interface ScenarioDeps {
   readonly readOnly: boolean;
   readonly replay: (checkId: string) => string;
   /** Receives every resource a scenario creates. */
-  readonly onCreated: (resource: CreatedResource) => void;
+  readonly onCreated: (resource: CreatedResource, company: RecordCompany) => void;
   /** Receives every removal a scenario makes (a DELETE the target answered 2xx: the webhook subscription). */
-  readonly onRemoved?: (kind: CreatedResource['kind'], checkId: string) => void;
+  readonly onRemoved?: (kind: CreatedResource['kind'], checkId: string, company: RecordCompany) => void;
   /** The run's webhook sink (profile `webhook.sink`), or null. */
   readonly sink: RunSink | null;
   /** When the run's time limit passes (epoch ms): no check waits beyond it. Default: never. */

@@ -2,7 +2,7 @@ import type { RuleId } from '../contract/rules.ts';
 import type { TargetRequest } from '../client/client.ts';
 import type { Exchange } from '../client/exchange.ts';
 import { retainExchange } from '../client/retained.ts';
-import type { CreatedResource, Finding } from '../report/model.ts';
+import { IN_SECOND_COMPANY, type CreatedResource, type Finding } from '../report/model.ts';
 import { readCreatedId } from '../records/created-id.ts';
 import { recordReadingFor } from '../records/record-reading.ts';
 import { InternalError } from '../errors.ts';
@@ -64,17 +64,22 @@ export class ScenarioRun {
     this.exchanges.push(retainExchange(exchange));
     this.last = exchange;
     const path = request.path ?? '';
+    // The webhook check's second company writes with its own token: its records are that company's.
+    const company = request.auth === 'second-token' ? 'second' : 'first';
     if (request.method === 'POST' && exchange.response && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
       const read = kind === undefined ? null : readCreatedId(exchange.response.json, this.deps.profile, kind === 'webhook' ? undefined : kind);
       // A company has one subscription (§4.5): made, whether or not its answer names an ID. An ID
       // that is no integer is kept as the target wrote it, or escaped when it holds a control
       // character (records/created-ids judges it).
-      if (kind && read && (read.kind !== 'absent' || kind === 'webhook')) this.deps.onCreated({ kind, id: read.kind === 'id' ? String(read.id) : read.kind === 'absent' ? 'subscription' : ledgerId(read.value, read.shown), checkId: this.loaded.id });
+      if (kind && read && (read.kind !== 'absent' || kind === 'webhook')) {
+        const id = read.kind === 'id' ? String(read.id) : read.kind === 'absent' ? 'subscription' : ledgerId(read.value, read.shown);
+        this.deps.onCreated({ kind, id, checkId: company === 'second' ? `${this.loaded.id}${IN_SECOND_COMPANY}` : this.loaded.id }, company);
+      }
     }
     if (request.method === 'DELETE' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300) {
       const kind = RESOURCE_KINDS.find(([pattern]) => pattern.test(path))?.[1];
-      if (kind) this.deps.onRemoved?.(kind, this.loaded.id);
+      if (kind) this.deps.onRemoved?.(kind, this.loaded.id, company);
     }
     return exchange;
   }

@@ -28,6 +28,8 @@ describe("each company's webhook subscription is its own (ISO-WEBHOOK-SCOPED, is
     const second = check.exchanges.filter((e) => e.company === 'second').map((e) => `${e.request.method} ${new URL(e.request.url).pathname.replace(/\d+$/, '{id}')}`);
     expect(second).toEqual(['POST /api/public/webhooks/subscription', 'POST /api/public/users', 'PUT /api/public/users/{id}', 'DELETE /api/public/webhooks/subscription/unsubscribe']);
     expect(second).toHaveLength(SECOND_COMPANY_WEBHOOK_REQUESTS);
+    // What it made is the second company's in the ledger: its user, and its subscription (unsubscribed, so none is left).
+    expect(report.createdResources.filter((r) => r.checkId === `${CHECK} (in the second company)`).map((r) => r.kind).sort()).toEqual(['user', 'webhook']);
   }, 60_000);
 
   it.each([

@@ -32,6 +32,13 @@ describe('ledgerText', () => {
     expect(text).toBe('created on the target and left there (the spec has no delete): 14 users, 9 timesheets, 40 breaks, 3 schedules; removed: the webhook subscription');
   });
 
+  it("says how many of a kind are the second company's (the isolation checks', the webhook check's)", () => {
+    const report = reportWith([['user', 3], ['timesheet', 1]]);
+    const ids = ['isolation/companies (in the second company)', 'webhooks/notifications (in the second company)', 'users/create-valid', 'isolation/companies (in the second company)'];
+    const text = ledgerText({ ...report, createdResources: report.createdResources.map((r, i) => ({ ...r, checkId: ids[i]! })) });
+    expect(text).toBe('created on the target and left there (the spec has no delete): 3 users (2 in the second company), 1 timesheet (in the second company); removed nothing');
+  });
+
   it('says one of a kind in the singular, and a subscription the run made last as left there', () => {
     const text = ledgerText(reportWith([['user', 1], ['webhook', 2]], [exchange(1, 'DELETE', '/webhooks/subscription/unsubscribe', 200), exchange(2, 'POST', '/webhooks/subscription', 201)]));
     expect(text).toBe('created on the target and left there (the spec has no delete): 1 user, the webhook subscription; removed: the webhook subscription');
