@@ -99,9 +99,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
   ];
   checks.push(...afterFamilies(parts, checks, profile), ...closingBursts(profile, selected));
-  // Where a check sends with the second company's token, the preflight sends it once first (run-preflight.ts): a refused one stops the run (exit 2).
-  const secondTokenPreflight = checks.some((c) => c.skip === undefined && c.requests > 0 && (c.kind === 'isolation' || withSecondToken.has(c.id)));
-  if (secondTokenPreflight) checks[0] = { ...checks[0]!, requests: checks[0]!.requests + 1, ...(profile.second_company?.rate_limit === 'per-token' ? { ownWindow: 1 } : {}) };
+  const secondTokenPreflight = addSecondTokenPreflight(checks, withSecondToken, profile);
   const byId = new Map(checks.map((c) => [c.id, c.requests]));
   const start = phaseStart(scenarios, [...scenarios.map((s) => byId.get(s.id) ?? 0), ...families.map((f) => byId.get(`properties/${f.name}`) ?? 0)], profile);
   const phase = plannedRateLimitPhase(profile, selected, start.pacedAfter);
@@ -129,6 +127,18 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
     etaMs: etaMs(checks, phase, (n) => pacer.estimateMs(n)),
   };
+}
+
+/**
+ * Where a check sends with the second company's token (the isolation unit, a scenario in
+ * `withSecondToken`), the preflight sends it once first (run-preflight.ts: a refused one stops the
+ * run, exit 2): one request more on the preflight, in the second company's own window where it has
+ * one. Whether it does.
+ */
+function addSecondTokenPreflight(checks: PlannedCheck[], withSecondToken: ReadonlySet<string>, profile: Profile): boolean {
+  const sends = checks.some((c) => c.skip === undefined && c.requests > 0 && (c.kind === 'isolation' || withSecondToken.has(c.id)));
+  if (sends) checks[0] = { ...checks[0]!, requests: checks[0]!.requests + 1, ...(profile.second_company?.rate_limit === 'per-token' ? { ownWindow: 1 } : {}) };
+  return sends;
 }
 
 /**

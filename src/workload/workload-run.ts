@@ -55,7 +55,7 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
   const clock = run.clock ?? SYSTEM_CLOCK;
   const { arrival } = run.workload;
   const nonce = randomBytes(4).readUInt32BE(0).toString(36);
-  const client = new TargetClient({
+  const options = (connections: number) => ({
     origin: run.origin,
     apiPrefix: run.apiPrefix,
     token: run.token,
@@ -64,8 +64,12 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     userAgent: `clockcheck/${run.toolVersion} (load)`,
     allowPlainHttp: run.allowPlainHttp ?? false,
-    connections: Math.min(256, arrival.model === 'closed' ? arrival.connections : arrival.maxInFlight),
+    connections,
   });
+  const client = new TargetClient(options(Math.min(256, arrival.model === 'closed' ? arrival.connections : arrival.maxInFlight)));
+  // The read-back after the load reads one request at a time on a connection of its own, as a lone client of an idle target does
+  // (sequential reads spread over the load's pooled connections would look like concurrent clients).
+  const idleClient = new TargetClient(options(1));
   const startedAtMs = Date.now();
   const sample = new AnswerSample({ profile: run.profile, given: true }, run.apiPrefix, run.sampleEvery ?? DEFAULT_SAMPLE_EVERY);
   const readBack = new ReadBackWatch(run.profile);
@@ -88,7 +92,7 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
     const counts = readBack.counts;
     const written = counts.user + counts.timesheet + counts.break;
     // Room for the whole user list after the search, and for breaks read alone: a list the requests cut short proves no write lost.
-    const readBackResult = written === 0 ? null : await readBack.check({ send: (request) => client.send(request), profile: run.profile, clock, nonce, maxRequests: readBackRequests(counts) + READ_BACK_EXTRA_REQUESTS, replay: run.replay, missingIsLost: true });
+    const readBackResult = written === 0 ? null : await readBack.check({ send: (request) => idleClient.send(request), profile: run.profile, clock, nonce, maxRequests: readBackRequests(counts) + READ_BACK_EXTRA_REQUESTS, replay: run.replay, missingIsLost: true });
     return buildWorkloadReport(outcome, {
       runId: run.runId,
       toolVersion: run.toolVersion,
@@ -106,6 +110,6 @@ export async function runWorkloadLoad(run: WorkloadRunOptions): Promise<Workload
       finishedAtMs: Date.now(),
     });
   } finally {
-    await client.close();
+    await Promise.all([client.close(), idleClient.close()]);
   }
 }

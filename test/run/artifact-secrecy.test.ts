@@ -93,10 +93,11 @@ async function runThenRerun(reports: string): Promise<void> {
   const common = ['--target', runTarget.origin, '--ca', caFile, '--rate-limit', '600/1s', '--report-dir', reports];
   // Not quiet: the progress lines go to stderr (plain: not a terminal), the summary and the replay lines to stdout.
   runs.run = await runClockcheck(['run', ...common, '--only', 'auth/token-form,auth/raw-token-accepted,properties/user-edit', '--budget', '4', '--seed', '3'], ENV);
-  // The isolation checks send the second company's token (refused by this target, which echoes it): its reports are apart.
+  // The isolation checks send the second company's token (served as Bearer too, and echoed like the first): its reports are apart.
   const profile = join(work, 'second-company.yaml');
   await writeFile(profile, 'second_company: { token_env: ARTIFACT_SECOND_TOKEN }\n');
   const second = ['--target', runTarget.origin, '--ca', caFile, '--rate-limit', '600/1s', '--report-dir', join(work, 'second-reports'), '--profile', profile];
+  runTarget.set({ accepts: 'bearer', servesAll: true, alsoAccepts: SECOND });
   secondRuns.run = await runClockcheck(['run', ...second, '--only', 'isolation'], { ...ENV, ARTIFACT_SECOND_TOKEN: SECOND });
   runTarget.set({ accepts: 'none', servesAll: true });
   // --last-failed reads its state from the newest report of the target in --report-dir, and writes its own there.
@@ -155,7 +156,7 @@ describe("a run with a second company's token (issue 49)", () => {
   it('sent the second token, which the target echoed in every form; neither token is in any file of its reports or its output, and its curl reads $CLOCKCHECK_SECOND_TOKEN', async () => {
     const sent = [...runTarget.received].filter((v) => v.includes(SECOND));
     expect(sent.length).toBeGreaterThan(0);
-    // Failed: the target serves Bearer only (AUTH-HEADER-RAW); the isolation checks errored, the second company's token refused.
+    // Failed: the target serves Bearer only (AUTH-HEADER-RAW), and every PUT of the other company's records (ISO-ITEM-SCOPED).
     expect(secondRuns.run!.code, secondRuns.run!.stderr).toBe(1);
     expect(await leaksOf(join(work, 'second-reports'), secondRuns, [...valuesSent(runTarget), ...sent])).toEqual([]);
     const html = (await filesUnder(join(work, 'second-reports'))).find((f) => f.endsWith('report.html'))!;

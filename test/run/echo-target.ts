@@ -53,6 +53,8 @@ export interface EchoTargetOptions {
   readonly servesAll?: boolean;
   /** Lists hold one record (a user whose fields echo the value) instead of none. */
   readonly records?: boolean;
+  /** Another token accepted in the same form (a second company's). */
+  readonly alsoAccepts?: string;
 }
 
 export interface EchoTarget {
@@ -90,7 +92,8 @@ function echoBody(got: string, forms: Record<string, string>, records: boolean):
 export async function startEchoTarget(token: string, tls: TlsIdentity, initially: EchoTargetOptions = { accepts: 'raw' }): Promise<EchoTarget> {
   let options = initially;
   const received = new Set<string>();
-  const accepted = (got: string) => (options.accepts === 'raw' ? got.includes(token) : options.accepts === 'bearer' ? got === `Bearer ${token}` : false);
+  const acceptedAs = (got: string, one: string) => (options.accepts === 'raw' ? got.includes(one) : options.accepts === 'bearer' ? got === `Bearer ${one}` : false);
+  const accepted = (got: string) => acceptedAs(got, token) || (options.alsoAccepts !== undefined && acceptedAs(got, options.alsoAccepts));
   const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem }, (req, res) => {
     req.resume();
     const got = req.headers.authorization ?? '';
