@@ -6,7 +6,7 @@ import { ISOLATION_CHECK_IDS, isolationRequests } from '../../src/isolation/isol
 import { NO_SECOND_COMPANY } from '../../src/profile/profile.ts';
 import { certify } from '../../src/run/certify.ts';
 import { startReferenceServer } from '../../src/reference/server.ts';
-import { defaultProfile } from '../../src/profile/profile.ts';
+import { defaultProfile, type Profile } from '../../src/profile/profile.ts';
 import type { RunReport } from '../../src/report/model.ts';
 import { ROOT } from '../support/cli.ts';
 
@@ -15,6 +15,22 @@ const isolation = (report: RunReport) => report.checks.filter((c) => c.id.starts
 
 /** The isolation checks alone against an embedded server (two companies, a token each, windows per token). */
 const certifyIsolation = (faults: string[], secondCompany = true) => certifyEmbedded(faults, { suitesDir: SUITES, suiteGlob: '**/*.yaml', seed: 5, budget: 110, bursts: false, only: ['isolation'], secondCompany });
+
+/**
+ * The isolation checks alone against a reference server whose two tokens share one window (paced in
+ * the run's, at 60 per 100 ms, no bursts), with its embedded profile changed by `adjust` and the
+ * second token `secondToken` sent.
+ */
+async function certifySharedWindow(adjust: (profile: Profile) => Profile = (p) => p, secondToken = 'iso-test-second-token'): Promise<{ report: RunReport; profile: Profile }> {
+  const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
+  try {
+    const profile = adjust({ ...embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } }), rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } });
+    const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken, caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
+    return { report, profile };
+  } finally {
+    await server.close();
+  }
+}
 
 describe('the isolation checks between two companies (issue 49)', () => {
   it('pass a clean server both ways, judging every rule, and list the records each company wrote', async () => {
@@ -34,45 +50,26 @@ describe('the isolation checks between two companies (issue 49)', () => {
   }, 120_000);
 
   it('pass a clean server whose two tokens share one window (paced in the run\'s)', async () => {
-    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
-    try {
-      const profile = { ...embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } }), rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
-      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'iso-test-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
-      expect(profile.second_company?.rate_limit).toBe('shared');
-      expect(isolation(report).map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
-    } finally {
-      await server.close();
-    }
+    const { report, profile } = await certifySharedWindow();
+    expect(profile.second_company?.rate_limit).toBe('shared');
+    expect(isolation(report).map((c) => c.status)).toEqual(['passed', 'passed', 'passed']);
   }, 60_000);
 
   it('leave ISO-FOREIGN-ID out of the verdict under foreign_ids: either (any 4xx is ISO-ITEM-SCOPED\'s refusal), never counting it judged', async () => {
-    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
-    try {
-      const embedded = embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } });
-      const profile = { ...embedded, second_company: { ...embedded.second_company!, foreign_ids: 'either' as const }, rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
-      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'iso-test-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
-      const items = report.checks.find((c) => c.id === 'isolation/items')!;
-      expect([items.status, items.rules]).toEqual(['passed', ['ISO-ITEM-SCOPED']]);
-      expect(items.notes?.join('\n')).toMatch(/ISO-FOREIGN-ID: second_company.foreign_ids is either/);
-      expect(report.summary.coveredRules).not.toContain('ISO-FOREIGN-ID');
-      expect(report.summary.coveredRules).toContain('ISO-ITEM-SCOPED');
-    } finally {
-      await server.close();
-    }
+    const { report } = await certifySharedWindow((p) => ({ ...p, second_company: { ...p.second_company!, foreign_ids: 'either' } }));
+    const items = report.checks.find((c) => c.id === 'isolation/items')!;
+    expect([items.status, items.rules]).toEqual(['passed', ['ISO-ITEM-SCOPED']]);
+    expect(items.notes?.join('\n')).toMatch(/ISO-FOREIGN-ID: second_company.foreign_ids is either/);
+    expect(report.summary.coveredRules).not.toContain('ISO-FOREIGN-ID');
+    expect(report.summary.coveredRules).toContain('ISO-ITEM-SCOPED');
   }, 60_000);
 
   it("stop at the preflight, naming the variable, when the second company's token is refused: the user's to mend, no verdict on the target", async () => {
-    const server = await startReferenceServer({ rateLimit: { limit: 60, windowMs: 100 }, secondCompanyToken: 'iso-test-second-token', rateLimitWindows: 'shared' });
-    try {
-      const profile = { ...embeddedProfile({ ...server, rateLimit: { limit: 60, windowMs: 100 } }), rate_limit: { ...defaultProfile().rate_limit, limit: 60, window: 100, bursts: false } };
-      const report = await certify({ origin: server.origin, embedded: false, profile, token: server.token, secondToken: 'not-the-second-token', caPem: server.tls.caPem, insecure: false, suitesDir: SUITES, suiteGlob: '**/*.yaml', only: ['isolation'], readOnly: false, seed: 6, budget: 110, progress: null, replayBase: 'clockcheck run' });
-      expect(report.exitCode).toBe(2);
-      expect(report.runError).toMatch(new RegExp(`^the second company's token was refused: GET \\S+/users\\?page_size=1 answered 401.*Check that ${profile.second_company!.token_env} holds`));
-      expect(isolation(report).map((c) => c.status)).toEqual(['not-run', 'not-run', 'not-run']);
-      expect(JSON.stringify(report)).not.toContain('not-the-second-token');
-    } finally {
-      await server.close();
-    }
+    const { report, profile } = await certifySharedWindow(undefined, 'not-the-second-token');
+    expect(report.exitCode).toBe(2);
+    expect(report.runError).toMatch(new RegExp(`^the second company's token was refused: GET \\S+/users\\?page_size=1 answered 401.*Check that ${profile.second_company!.token_env} holds`));
+    expect(isolation(report).map((c) => c.status)).toEqual(['not-run', 'not-run', 'not-run']);
+    expect(JSON.stringify(report)).not.toContain('not-the-second-token');
   }, 60_000);
 
   it.each([
