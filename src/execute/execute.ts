@@ -1,5 +1,6 @@
 import { admission, unitCost } from '../plan/admission.ts';
 import { asCheck } from './current-check.ts';
+import { EVERY_ANSWER_CHECK_ID } from '../records/every-answer-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
 import { isolationResults } from '../isolation/run-isolation.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_TITLE } from '../records/read-back/read-back-check.ts';
@@ -79,6 +80,7 @@ export async function execute(run: OpenRun, planned: BudgetedPlan, fates: Fates,
   if (plan.monitor) {
     results.push(retainResult(applyWaivers(transport.monitor.check(checks.profile.rate_limit.limit, plan.pacedAt.windowMs, `${checks.replayBase} --only rate-limit`), checks.profile)));
   }
+  if (plan.everyAnswer) results.push(applyWaivers(run.answers.check(`${checks.replayBase} --only ${EVERY_ANSWER_CHECK_ID}`), checks.profile));
   if (plan.createdIds) results.push(applyWaivers(run.createdIds.check(`${checks.replayBase} --only ${CREATED_IDS_CHECK_ID}`), checks.profile));
   if (plan.secrets.length > 0) run.observeNotifications();
   for (const id of plan.secrets) results.push(applyWaivers(run.secrets.check(id, `${checks.replayBase} --only ${id}`), checks.profile));

@@ -1,5 +1,6 @@
 import { currentCheck } from './current-check.ts';
 import { CreatedIdWatch } from '../records/created-ids.ts';
+import { AnswersWatch } from './answers-watch.ts';
 import { SecretsWatch } from '../records/secrets-watch.ts';
 import { ISOLATION_UNIT_ID } from '../isolation/isolation-check.ts';
 import { ReadBackWatch } from '../records/read-back/read-back-watch.ts';
@@ -54,6 +55,7 @@ export interface OpenRun {
   readonly ledger: Ledger;
   /** ID-INTEGER over every create answer of the run (created-ids.ts). */
   readonly createdIds: CreatedIdWatch;
+  readonly answers: AnswersWatch;
   /** SEC-TOKEN-NOT-RETURNED and SEC-PASSWORD-NOT-RETURNED over every answer of the run (secrets-watch.ts). */
   readonly secrets: SecretsWatch;
   /** Hands the webhook notifications the sink got so far to the secrets watch (once, before its verdict). */
@@ -116,16 +118,7 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
     onStall: (ms, what) => guard?.noteStall(ms, what),
     onCertificateChange: (reason) => guard!.stopForTarget(`the target's certificate no longer verified on a burst's connection (${reason})`),
   });
-  const createdIds = new CreatedIdWatch(profile);
-  transport.tap((exchange) => createdIds.observe(exchange));
-  const secrets = new SecretsWatch(profile);
-  if (plan.secrets.length > 0) transport.tap((exchange) => secrets.observe(exchange));
-  const readBack = new ReadBackWatch(profile);
-  // The isolation checks judge what they write themselves, in each company (the read-back reads the first company's only).
-  transport.tap((exchange) => {
-    const check = currentCheck();
-    if (check !== ISOLATION_UNIT_ID) readBack.observe(exchange, check);
-  });
+  const { createdIds, answers, secrets, readBack } = tapWatches(transport, plan, profile);
   const sink = sinkProfile ? await startSinkOrExplain(sinkProfile, webhookSecret, () => transport.client.reserveExchangeIds(1), transport) : null;
   const guarded = runGuard(limits, { transport, pacer, profile, maxTimeMs, startedAt });
   guard = guarded;
@@ -147,6 +140,7 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
     madeWebhookSecret,
     ledger: new Ledger(),
     createdIds,
+    answers,
     secrets,
     observeNotifications: () => {
       for (const delivery of sink?.sink.deliveries ?? []) secrets.observe(sink!.exchangeOf(delivery));
@@ -163,6 +157,23 @@ export async function openRun(options: OpenOptions, planned: BudgetedPlan, start
       await sink?.close();
     },
   };
+}
+
+/** The run-wide watches, each on the transport's tap: created IDs, every answer (when planned), the secrets (when planned), what the run wrote. */
+function tapWatches(transport: RunTransport, plan: RunPlan, profile: Profile) {
+  const createdIds = new CreatedIdWatch(profile);
+  transport.tap((exchange) => createdIds.observe(exchange));
+  const answers = new AnswersWatch(profile);
+  if (plan.everyAnswer) transport.tap((exchange) => answers.observe(exchange));
+  const secrets = new SecretsWatch(profile);
+  if (plan.secrets.length > 0) transport.tap((exchange) => secrets.observe(exchange));
+  const readBack = new ReadBackWatch(profile);
+  // The isolation checks judge what they write themselves, in each company (the read-back reads the first company's only).
+  transport.tap((exchange) => {
+    const check = currentCheck();
+    if (check !== ISOLATION_UNIT_ID) readBack.observe(exchange, check);
+  });
+  return { createdIds, answers, secrets, readBack };
 }
 
 /** The guard of a run's time and request limits, its stalls and its signals, over the transport. */

@@ -99,21 +99,36 @@ function secretJudgements(o: Observed, reading: GradeReading): Judgement[] {
   return [...tokens, ...passwords].map((v) => judged(o, v.ruleId, v.ok, v.expected, v.actual));
 }
 
-/** Everything one recorded exchange shows by itself, rule by rule. */
-export function exchangeJudgements(o: Observed, reading: GradeReading): Judgement[] {
+/**
+ * What an answer shows by itself of the rules about answers (record shapes and formats, derived
+ * values such as a break's duration, a pagination block against its own items, sorted and filtered
+ * pages, content types, HEAD, a success's status, a 429's body): what a run judges every answer of
+ * a documented operation by (records/answers-watch.ts), whichever check asked. Left out: what a
+ * request shows (a rule it breaks, a missing token, plain HTTP: the checks that send them judge them
+ * with the profile's readings) and what a run watches apart (created IDs, secrets).
+ */
+export function answerJudgements(o: Observed, reading: GradeReading): Judgement[] {
   if (o.noResponse !== undefined) return [];
   return [
     ...jsonBodyJudgements(o),
     ...headJudgements(o),
-    ...pathJudgements(o, reading),
-    ...authJudgements(o, reading),
     ...successStatusJudgements(o, reading),
-    ...dateRangeJudgements(o),
     ...limitBodyJudgements(o, reading),
-    ...requestRuleJudgements(o, reading),
     ...listJudgements(o, reading),
     ...breakCreateJudgements(o),
     ...userDefaultJudgements(o, reading),
+  ];
+}
+
+/** Everything one recorded exchange shows by itself, rule by rule: what its answer shows, and what its request does. */
+export function exchangeJudgements(o: Observed, reading: GradeReading): Judgement[] {
+  if (o.noResponse !== undefined) return [];
+  return [
+    ...answerJudgements(o, reading),
+    ...pathJudgements(o, reading),
+    ...authJudgements(o, reading),
+    ...dateRangeJudgements(o),
+    ...requestRuleJudgements(o, reading),
     ...createdIdJudgements(o, reading),
     ...secretJudgements(o, reading),
   ];

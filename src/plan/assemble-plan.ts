@@ -1,6 +1,7 @@
 import { READ_BACK_CHECK_ID, READ_BACK_RULES, readBackRequests } from '../records/read-back/read-back-check.ts';
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
 import { ISOLATION_CHECKS, isolationRequests, type IsolationCheckId } from '../isolation/isolation-check.ts';
+import { EVERY_ANSWER_CHECK_ID, EVERY_ANSWER_RULES } from '../records/every-answer-check.ts';
 import { SECRETS_CHECK_RULES, type SecretsCheckId } from '../records/secrets-watch.ts';
 import { SEQUENCE_REQUESTS, USER_SEQUENCES_ID, USER_SEQUENCES_RULES } from '../properties/user-sequences.ts';
 import { BUILTIN_CHECKS, estimateCheckRequests, estimateCheckWaitMs, estimateSecondTokenRequests } from '../checks/registry.ts';
@@ -14,6 +15,7 @@ import { onceKey, setupKey } from '../scenarios/shared-setups.ts';
 import { profileSkipReason } from '../scenarios/skip-reason.ts';
 import { NO_SECOND_COMPANY, type Profile } from '../profile/profile.ts';
 import type { RateLimitSetting } from '../contract/rate-limit.ts';
+import type { RuleId } from '../contract/rules.ts';
 import { PHASE_CHECK_IDS, RATE_LIMIT_CHECKS, REFUSED_CALLS_CHECK_ID, type RateLimitCheckId } from '../ratelimit/rate-limit-checks.ts';
 import { plannedRefusedCalls } from '../ratelimit/refused-calls.ts';
 import { plannedRateLimitPhase } from '../ratelimit/planned-phase.ts';
@@ -34,6 +36,7 @@ export interface PlanParts {
   readonly rateLimit: (id: RateLimitCheckId) => boolean;
   readonly monitor: boolean;
   readonly createdIds: boolean;
+  readonly everyAnswer: boolean;
   /** The run-wide watches of the secrets answers never carry that are selected (secrets-watch.ts). */
   readonly secrets: readonly SecretsCheckId[];
   readonly readBack: boolean;
@@ -94,9 +97,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
       .filter((f) => perFamily >= 1 || parts.casePaths[f.name] !== undefined)
       .map((f): PlannedCheck => ({ id: `properties/${f.name}`, kind: 'property', rules: f.rules, requests: (parts.casePaths[f.name] === undefined ? perFamily : 1) + (f.needs ? 1 : 0) })),
     ...rateLimitIds.map((id): PlannedCheck => ({ id, kind: 'rate-limit', rules: RATE_LIMIT_CHECKS[id].rules, requests: 0 })),
-    ...(parts.monitor ? [{ id: MONITOR_CHECK_ID, kind: 'monitor', rules: ['RATE-LIMIT-CAP'], requests: 0 } satisfies PlannedCheck] : []),
-    ...(parts.createdIds ? [{ id: CREATED_IDS_CHECK_ID, kind: 'monitor', rules: ['ID-INTEGER'], requests: 0 } satisfies PlannedCheck] : []),
-    ...parts.secrets.map((id): PlannedCheck => ({ id, kind: 'monitor', rules: SECRETS_CHECK_RULES[id], requests: 0 })),
+    ...watches(parts),
   ];
   checks.push(...afterFamilies(parts, checks, profile), ...closingBursts(profile, selected));
   const secondTokenPreflight = addSecondTokenPreflight(checks, withSecondToken, profile);
@@ -115,6 +116,7 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     rateLimit: { selected, any: rateLimitIds.length > 0, ...phase, windows: phase.ms / profile.rate_limit.window, at: rateLimitIds.length > 0 ? start.at : null, variants: phaseVariants(profile, selected, start.pacedAfter) },
     monitor: parts.monitor,
     createdIds: parts.createdIds,
+    everyAnswer: parts.everyAnswer,
     secrets: parts.secrets,
     readBack: { on: parts.readBack, requests: checks.find((c) => c.id === READ_BACK_CHECK_ID)?.requests ?? 0 },
     userSequences: parts.userSequences,
@@ -127,6 +129,17 @@ export function assemblePlan(profile: Profile, pacedAt: RateLimitSetting | undef
     pacedAt: pacedAt ?? { limit: profile.rate_limit.limit, windowMs: profile.rate_limit.window },
     etaMs: etaMs(checks, phase, (n) => pacer.estimateMs(n)),
   };
+}
+
+/** The run-wide watches selected: the rate monitor, created IDs, every answer, the secrets; each judges what the others send, at no request. */
+function watches(parts: PlanParts): PlannedCheck[] {
+  const watch = (id: string, rules: readonly RuleId[]): PlannedCheck => ({ id, kind: 'monitor', rules: [...rules], requests: 0 });
+  return [
+    ...(parts.monitor ? [watch(MONITOR_CHECK_ID, ['RATE-LIMIT-CAP'])] : []),
+    ...(parts.createdIds ? [watch(CREATED_IDS_CHECK_ID, ['ID-INTEGER'])] : []),
+    ...(parts.everyAnswer ? [watch(EVERY_ANSWER_CHECK_ID, EVERY_ANSWER_RULES)] : []),
+    ...parts.secrets.map((id) => watch(id, SECRETS_CHECK_RULES[id])),
+  ];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { EVERY_ANSWER_CHECK_ID } from '../records/every-answer-check.ts';
 import { SECRETS_CHECK_IDS } from '../records/secrets-watch.ts';
 import { ISOLATION_CHECK_IDS } from '../isolation/isolation-check.ts';
 import { READ_BACK_CHECK_ID } from '../records/read-back/read-back-check.ts';
@@ -75,6 +76,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     rateLimit: (id) => !options.path && selection.builtin(id),
     monitor: !options.path && selection.builtin(MONITOR_CHECK_ID),
     createdIds: !options.path && selection.builtin(CREATED_IDS_CHECK_ID),
+    everyAnswer: !options.path && selection.builtin(EVERY_ANSWER_CHECK_ID),
     secrets: options.path ? [] : SECRETS_CHECK_IDS.filter((id) => selection.builtin(id)),
     readBack: !options.path && selection.builtin(READ_BACK_CHECK_ID),
     // Its sequences are generated cases too: --budget 0 sends none of them either.
@@ -82,7 +84,7 @@ export async function planRun(options: PlanOptions): Promise<RunPlan> {
     isolation: options.path ? [] : ISOLATION_CHECK_IDS.filter((id) => selection.builtin(id)),
     tokenFormCheck: !options.path && selection.builtin(TOKEN_FORM_CHECK_ID),
   };
-  const builtins = parts.monitor || parts.createdIds || parts.secrets.length > 0 || parts.isolation.length > 0 || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
+  const builtins = parts.monitor || parts.createdIds || parts.everyAnswer || parts.secrets.length > 0 || parts.isolation.length > 0 || parts.readBack || parts.userSequences || parts.tokenFormCheck || (Object.keys(RATE_LIMIT_CHECKS) as RateLimitCheckId[]).some(parts.rateLimit);
   if (generating.length > 0 && generating.length === families.length && parts.casesPerFamily < 1 && scenarios.length === 0 && !builtins) {
     throw new UsageError(
       `run: --budget ${options.budget} leaves no generated case for the ${families.length} property ${families.length === 1 ? 'family' : 'families'} selected, so nothing would be judged; ` +
@@ -106,6 +108,7 @@ export function restrictPlan(full: RunPlan, profile: Profile, checkIds: Readonly
     rateLimit: (id) => full.rateLimit.selected(id) && checkIds.has(id),
     monitor: full.monitor && checkIds.has(MONITOR_CHECK_ID),
     createdIds: full.createdIds && checkIds.has(CREATED_IDS_CHECK_ID),
+    everyAnswer: full.everyAnswer && checkIds.has(EVERY_ANSWER_CHECK_ID),
     secrets: full.secrets.filter((id) => checkIds.has(id)),
     readBack: full.readBack.on && checkIds.has(READ_BACK_CHECK_ID),
     userSequences: full.userSequences && checkIds.has(USER_SEQUENCES_ID),

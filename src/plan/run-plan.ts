@@ -96,6 +96,8 @@ export interface RunPlan {
   readonly monitor: boolean;
   /** Whether the run-wide watch of created records' IDs (ID-INTEGER) is reported. */
   readonly createdIds: boolean;
+  /** Whether the run-wide judging of every answer by the rules an answer shows alone is reported (answers-watch.ts). */
+  readonly everyAnswer: boolean;
   /** The run-wide watches of the secrets answers never carry that are reported (secrets-watch.ts). */
   readonly secrets: readonly SecretsCheckId[];
   /** Whether what the run writes is read back at its end (STORE-*), and the requests planned for it. */

@@ -1,4 +1,5 @@
 import { CREATED_IDS_CHECK_ID } from '../records/created-ids.ts';
+import { EVERY_ANSWER_CHECK_ID, EVERY_ANSWER_RULES } from '../records/every-answer-check.ts';
 import { SECRETS_CHECK_RULES } from '../records/secrets-watch.ts';
 import { ISOLATION_CHECK_IDS, ISOLATION_CHECKS } from '../isolation/isolation-check.ts';
 import { READ_BACK_CHECK_ID, READ_BACK_RULES } from '../records/read-back/read-back-check.ts';
@@ -27,6 +28,7 @@ export const BUILTIN_CHECKS: Readonly<Record<string, readonly RuleId[]>> = {
   ...Object.fromEntries(Object.entries(RATE_LIMIT_CHECKS).map(([id, check]) => [id, check.rules])),
   [MONITOR_CHECK_ID]: ['RATE-LIMIT-CAP'],
   [CREATED_IDS_CHECK_ID]: ['ID-INTEGER'],
+  [EVERY_ANSWER_CHECK_ID]: EVERY_ANSWER_RULES,
   ...SECRETS_CHECK_RULES,
   ...Object.fromEntries(ISOLATION_CHECK_IDS.map((id) => [id, ISOLATION_CHECKS[id].rules])),
   [READ_BACK_CHECK_ID]: READ_BACK_RULES,

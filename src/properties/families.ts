@@ -11,6 +11,10 @@ import {
   userCase,
 } from './arbitraries/index.ts';
 import type { GeneratedCase, GeneratorContext, PropertyFamily } from './family.ts';
+import { BREAK_EDGES } from './arbitraries/edges/break-edges.ts';
+import { SCHEDULE_CONDITIONAL_EDGES, SCHEDULE_DATE_EDGES, SCHEDULE_TIME_EDGES, SCHEDULE_UPDATE_EDGES } from './arbitraries/edges/schedule-edges.ts';
+import { TIMESHEET_DATETIME_EDGES, TIMESHEET_OFFSET_EDGES } from './arbitraries/edges/timesheet-edges.ts';
+import { USER_EDIT_EDGES, USER_EMPLOYEE_CODE_EDGES, USER_PASSWORD_EDGES, USER_VALUE_EDGES } from './arbitraries/edges/user-edges.ts';
 
 /** Valid and invalid cases half and half. */
 const half = (valid: fc.Arbitrary<GeneratedCase>, invalid: fc.Arbitrary<GeneratedCase>) => fc.oneof(valid, invalid);
@@ -59,6 +63,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     valid: (ctx) => scheduleCase(ctx, 'create'),
     invalid: (ctx, rules) => invalidScheduleCase(ctx, 'create', rules),
     refusalRule: scheduleRefusal('SCH-DATE-FORMAT'),
+    edges: SCHEDULE_DATE_EDGES,
   }),
   family({
     name: 'schedule-times',
@@ -68,6 +73,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     needs: null,
     valid: (ctx) => scheduleCase(ctx, 'create', { allDay: false }),
     invalid: (ctx, rules) => invalidScheduleCase(ctx, 'create', rules),
+    edges: SCHEDULE_TIME_EDGES,
   }),
   family({
     name: 'schedule-conditionals',
@@ -86,6 +92,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
           : payload.repeat === true
             ? 'SCH-REPEAT-FIELDS'
             : 'SCH-TIMES-UNLESS-ALL-DAY',
+    edges: SCHEDULE_CONDITIONAL_EDGES,
   }),
   family({
     name: 'schedule-update',
@@ -97,6 +104,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     // weeks, so an invalid update that leaves those out is invalid under the merged reading too.
     valid: (ctx) => scheduleCase(ctx, 'update', { minimal: true }),
     invalid: (ctx, rules) => invalidScheduleCase(ctx, 'update', rules),
+    edges: SCHEDULE_UPDATE_EDGES,
   }),
   family({
     name: 'user-password',
@@ -108,6 +116,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     invalid: (ctx, rules) => invalidUserCase(ctx, 'create', rules),
     // A refused valid password of 6 or 7 characters points at the length rule, a longer one at the classes.
     refusalRule: ({ payload }) => (isString(payload.password) && payload.password.length < 8 ? 'USR-PASSWORD-LENGTH' : 'USR-PASSWORD-CLASSES'),
+    edges: USER_PASSWORD_EDGES,
   }),
   family({
     name: 'user-employee-code',
@@ -118,6 +127,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     // Valid users carry no employee_code: a target may keep codes unique, and 10^4 codes are too few to draw at random.
     valid: (ctx) => userCase(ctx, 'create'),
     invalid: (ctx, rules) => invalidUserCase(ctx, 'create', rules),
+    edges: USER_EMPLOYEE_CODE_EDGES,
   }),
   family({
     name: 'user-values',
@@ -127,6 +137,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     needs: null,
     valid: (ctx) => userCase(ctx, 'create', { values: true }),
     invalid: (ctx, rules) => invalidUserCase(ctx, 'create', rules),
+    edges: USER_VALUE_EDGES,
   }),
   family({
     name: 'user-edit',
@@ -137,6 +148,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     // Edits send first_name, last_name, email and password: valid whichever way USR-EDIT-REQUIRED is read.
     valid: (ctx) => userCase(ctx, 'update'),
     invalid: (ctx, rules) => invalidUserCase(ctx, 'update', rules),
+    edges: USER_EDIT_EDGES,
   }),
   family({
     name: 'timesheet-datetimes',
@@ -147,6 +159,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     valid: (ctx) => timesheetValid(ctx, 'sometimes'),
     invalid: (ctx, rules) => invalidTimesheetCase(ctx, rules),
     refusalRule: timesheetRefusal,
+    edges: TIMESHEET_DATETIME_EDGES,
   }),
   family({
     name: 'timesheet-offsets',
@@ -157,6 +170,7 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     valid: (ctx) => timesheetValid(ctx, 'mostly'),
     invalid: (ctx, rules) => invalidTimesheetCase(ctx, rules),
     refusalRule: timesheetRefusal,
+    edges: TIMESHEET_OFFSET_EDGES,
   }),
   family({
     name: 'break-create',
@@ -166,5 +180,6 @@ export const PROPERTY_FAMILIES: readonly PropertyFamily[] = [
     needs: 'timesheet',
     valid: (ctx) => breakCase(ctx),
     invalid: (ctx, rules) => invalidBreakCase(ctx, rules),
+    edges: BREAK_EDGES,
   }),
 ];

@@ -12,6 +12,14 @@ export interface GeneratedCase {
   readonly breaks?: RuleId;
   /** What this case is, for people: "password missing an uppercase letter", "valid, all_day with weekly repeat". */
   readonly label: string;
+  /** The edge classes this case is a member of (arbitraries/edges/): none for a random case. */
+  readonly edges?: readonly string[];
+  /**
+   * A second member of the same classes, sent when the target refuses this valid case: its member
+   * may be one the target holds (a code another user has), a refusal the spec allows. The refusal
+   * fails only when the alternate is refused too.
+   */
+  readonly alternate?: GeneratedCase;
 }
 
 /** What generators need to know about the target (fixtures and resources the runner created). */
@@ -53,8 +61,41 @@ export interface PropertyFamily {
   /** Valid and invalid cases, mixed (the runner sends each once). */
   cases(ctx: GeneratorContext): fc.Arbitrary<GeneratedCase>;
   /**
+   * The family's edge classes (arbitraries/edges/): a run sends one member of each before its random
+   * cases, so every edge is in every full run whatever the seed. At most DEFAULT_CASES_PER_FAMILY
+   * cases (valid classes packed): they take the place of random cases, at no extra cost.
+   */
+  readonly edges: readonly EdgeClass[];
+  /**
    * The rule a refused VALID case breaks, when the family can tell (e.g. a timesheet without a
    * timezone: TS-OFFSET-DEFAULT-TIMEZONE). Default: the family's first rule.
    */
   refusalRule?(generated: GeneratedCase): RuleId;
+}
+
+/**
+ * One class of a family's domain edges: values the spec's stated limit or format makes special
+ * (the first and last valid values of a range, the first invalid ones on each side, a code that
+ * starts with 0, a leap day of a century year …). A full run sends one member of every class,
+ * whatever the seed; the seed picks the member.
+ */
+export interface EdgeClass {
+  /** What the class is, for people: the label of its case and a line of `clockcheck fuzz --edges`. */
+  readonly name: string;
+  /** The rule a member breaks; undefined: a member is valid. */
+  readonly breaks?: RuleId;
+  /**
+   * Valid classes only: the fields a member's edge is in. Valid classes of one `pack` with no field
+   * in common go into one case (a refused packed case is narrowed to its field by minimal pairs).
+   */
+  readonly fields?: readonly string[];
+  /** Valid classes only: the classes that may share a case (their members come from one base). */
+  readonly pack?: string;
+  /** The members, as whole cases built from a valid base with the edge in place. */
+  readonly member: (ctx: GeneratorContext) => fc.Arbitrary<GeneratedCase>;
+  /**
+   * The target may refuse a member for a reason the spec allows (a code another user holds, where a
+   * server keeps codes unique): the case carries a second member, sent before a refusal fails.
+   */
+  readonly mayBeHeld?: boolean;
 }

@@ -96,7 +96,9 @@ async function narrowRefusal(sending: CaseSending, cases: CasesSent, control: Ve
     narrowedBy: [narrowed.variant],
   };
   if (verdict === control) return attributed;
-  (cases.verdicts as Map<string, Verdict>).set(caseKey(refused), attributed);
+  // Under the key the verdict is kept by: its case's, or the case whose alternate it is.
+  const key = [...cases.verdicts].find(([, v]) => v === verdict)?.[0] ?? caseKey(refused);
+  (cases.verdicts as Map<string, Verdict>).set(key, attributed);
   return control;
 }
 

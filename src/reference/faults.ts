@@ -202,6 +202,12 @@ export const FAULTS = [
   fault('foreign-id-forbidden', 'ISO-FOREIGN-ID', 'scenario', "Another company's record is answered 403 where an ID that never existed is 404 (a policy check after the lookup by ID): the answer tells which IDs other companies have, where the profile reads foreign IDs as missing."),
   fault('webhook-notifies-every-company', 'ISO-WEBHOOK-SCOPED', 'scenario', "A change is notified to every company's live subscription (the subscriptions are read from one table without the company): one company's URL hears of another company's records."),
   fault('webhook-unsubscribe-every-company', 'ISO-WEBHOOK-SCOPED', 'scenario', "Unsubscribe deletes every company's subscription (`DELETE FROM webhooks` without the company): one company's unsubscribe stops another's notifications."),
+
+  // the same verdict on every run (issue 50): each shows only at an edge a full run now always sends
+  fault('employee-code-leading-zero-refused', 'USR-EMPLOYEE-CODE', 'property', 'employee_code is validated as a number from 1000 to 9999 (an integer column behind it): a valid code that starts with 0 is refused.'),
+  fault('offset-wall-time-standard', 'TS-OFFSET-MATCHES-TIMEZONE', 'property', "A given zone's offset is taken at the written wall time, resolved as standard time where that wall time is missing or repeated (pytz's `localize(is_dst=False)`): a wall time a spring-forward day skips passes with the offset before the change, and a fall-back day's repeated hour read with its daylight offset is refused."),
+  fault('break-duration-whole-minutes', 'BRK-DURATION', 'property', "A break's duration is counted in whole minutes (`TIMESTAMPDIFF(MINUTE, start, end) * 60`): a break of 90 s lasts 60 — right for every break of whole minutes, which are all the scenarios send."),
+  fault('offset-wall-time-first', 'TS-OFFSET-MATCHES-TIMEZONE', 'property', "A given zone's offset is taken at the written wall time, resolved to its first occurrence where it is repeated (java.time's default for an overlap): a fall-back day's repeated hour read with the offset after the change is refused."),
 ] as const satisfies readonly Fault[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

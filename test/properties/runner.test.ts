@@ -13,6 +13,7 @@ const family: PropertyFamily = {
   request: { method: 'POST', path: '/users' },
   rules: ['USR-EMPLOYEE-CODE'],
   needs: null,
+  edges: [],
   cases: () => fc.integer({ min: 0, max: 10_000 }).map((n) => (n > 50 ? { payload: { n }, breaks: 'USR-EMPLOYEE-CODE' as const, label: `n=${n} over 50` } : { payload: { n }, label: `n=${n}` })),
 };
 

@@ -220,6 +220,12 @@ const PROBES: Record<FaultName, Probe> = {
   'webhook-notifies-every-company': { secondCompany: true, clean: 0, probe: (t) => secondCompanyHears(t, false) },
   'webhook-unsubscribe-every-company': { secondCompany: true, clean: 1, probe: (t) => secondCompanyHears(t, true) },
 
+  // edges a full run always sends (issue 50)
+  'employee-code-leading-zero-refused': { clean: 201, probe: async (t) => (await user(t, { employee_code: '0123' })).status },
+  // 2019-11-03 01:30 is in New York's repeated hour: -04:00 (EDT, before the change) and -05:00 (EST, after) both name it.
+  'offset-wall-time-standard': { clean: 201, probe: (t) => timesheet(t, { clock_in_timezone: 'America/New_York', start: '2019-11-03T01:30:00-04:00', end: null }) },
+  'offset-wall-time-first': { clean: 201, probe: (t) => timesheet(t, { clock_in_timezone: 'America/New_York', start: '2019-11-03T01:30:00-05:00', end: null }) },
+
   // secrets an answer never carries
   'debug-error-echoes-headers': { clean: false, probe: async (t) => JSON.stringify((await user(t, { employee_code: '12' })).json).includes(t.server.token) },
   'user-password-echoed': { clean: false, probe: async (t) => JSON.stringify((await user(t, { password: 'Echo-Me-9' })).json).includes('Echo-Me-9') },
@@ -337,6 +343,7 @@ const PROBES: Record<FaultName, Probe> = {
   },
   'break-create-no-timesheet-id': { clean: 1, probe: async (t) => (await createBreak(t)).json.items.timesheet_id },
   'break-duration-minutes': { clean: 1200, probe: async (t) => (await createBreak(t)).json.items.duration },
+  'break-duration-whole-minutes': { clean: 90, probe: async (t) => (await createBreak(t, { end: '2026-10-01T13:01:30-05:00' })).json.items.duration },
   'break-timestamps-with-offset': {
     clean: true,
     probe: async (t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test((await createBreak(t)).json.items.created_at),

@@ -16,6 +16,7 @@ import {
   userCase,
 } from '../../properties/arbitraries/index.ts';
 import { PROPERTY_FAMILIES } from '../../properties/families.ts';
+import { edgeCaseCount } from '../../properties/arbitraries/edges/edge-class.ts';
 import { profileContext } from '../../properties/profile-context.ts';
 import { seedContext } from '../../properties/seed-context.ts';
 import type { FamilyRequest, GeneratedCase, GeneratorContext } from '../../properties/family.ts';
@@ -94,6 +95,7 @@ Without --profile the context is the reference server's seed: active users 1, 2,
 break rule 1, and timesheet 1 (2026-10-01, 09:00 to 17:00 company time) for breaks.`,
   options: {
     valid: { kind: 'boolean', help: 'only valid bodies' },
+    edges: { kind: 'boolean', help: "print the edge-class tables of the property families (of SUBJECT's, when it names one) with their sizes: the classes a full run sends one member of, whatever the seed" },
     invalid: { kind: 'flag-or-value', placeholder: 'RULE', takes: (word) => !Object.hasOwn(SUBJECTS, word), help: 'only bodies that break one rule; with RULE, that rule' },
     count: { kind: 'integer', placeholder: 'N', min: 1, max: 100_000, default: 10, help: 'how many bodies' },
     seed: { kind: 'integer', placeholder: 'S', min: 0, max: 2 ** 31 - 1, defaultHelp: 'random', help: 'the fast-check seed; always printed to stderr as `seed S`' },
@@ -123,7 +125,6 @@ break rule 1, and timesheet 1 (2026-10-01, 09:00 to 17:00 company time) for brea
   positionals: [
     {
       name: 'subject',
-      required: true,
       help: `what to generate: an operation (${Object.keys(OPERATIONS).join(', ')}) or a property family of \`clockcheck run\` (${PROPERTY_FAMILIES.map((f) => f.name).join(', ')})`,
     },
   ],
@@ -210,6 +211,23 @@ function resolveTarget(option: string | undefined, profile: Profile | undefined)
   return { url: REFERENCE_TARGET, from: 'the default target' };
 }
 
+/** The edge-class tables (arbitraries/edges/) of every family, or of the one `subject` names: each with its size, each class on a line. */
+function edgeTables(subject: string | undefined): string {
+  if (subject !== undefined && !PROPERTY_FAMILIES.some((f) => f.name === subject)) {
+    const hint = didYouMean(subject, PROPERTY_FAMILIES.map((f) => f.name));
+    throw new UsageError(`fuzz --edges: "${subject}" is not a property family${hint ? `; did you mean "${hint}"?` : ''} (the families: ${PROPERTY_FAMILIES.map((f) => f.name).join(', ')})`);
+  }
+  const families = PROPERTY_FAMILIES.filter((f) => subject === undefined || f.name === subject);
+  const blocks = families.map((f) => {
+    const valid = f.edges.filter((c) => c.breaks === undefined).length;
+    const head = `${f.name} (${f.rules.join(', ')}): ${f.edges.length} classes, ${valid} valid and ${f.edges.length - valid} invalid, in ${edgeCaseCount(f.edges)} cases`;
+    const width = Math.max(...f.edges.map((c) => (c.breaks ?? 'valid').length));
+    return [head, ...f.edges.map((c) => `  ${(c.breaks ?? 'valid').padEnd(width)}  ${c.name}${c.mayBeHeld ? ' (a second member if the first is refused)' : ''}`)].join('\n');
+  });
+  const total = families.reduce((n, f) => n + f.edges.length, 0);
+  return `${blocks.join('\n\n')}\n\n${total} edge classes in ${families.reduce((n, f) => n + edgeCaseCount(f.edges), 0)} cases; a full run sends one member of each, the seed picking the member\n`;
+}
+
 /**
  * `clockcheck fuzz`: prints generated payloads for one operation or property family, the same bytes
  * for the same seed. The IDs they name come from `--profile`'s fixtures, else the reference seed.
@@ -219,6 +237,11 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
   const input = readCommandLine(FUZZ_COMMAND, argv);
   if (!input) return 0;
   const { options, args } = input;
+  if (options.edges) {
+    process.stdout.write(edgeTables(args.subject));
+    return 0;
+  }
+  if (args.subject === undefined) throw new UsageError(`fuzz: name what to generate: an operation (${Object.keys(OPERATIONS).join(', ')}) or a property family (${PROPERTY_FAMILIES.map((f) => f.name).join(', ')}); or --edges for the edge tables`);
   const { name, subject } = resolveSubject(args.subject);
   if (options.valid && options.invalid !== false) throw new UsageError('fuzz: --valid and --invalid exclude each other');
   const rule = typeof options.invalid === 'string' ? resolveRule(name, subject, options.invalid) : undefined;

@@ -9,6 +9,7 @@ import { matchStatus } from '../../scenarios/expectations.ts';
 import { RunStopped } from '../../errors.ts';
 import { retainExchange } from '../../client/retained.ts';
 import type { GeneratedCase, GeneratorContext, PropertyFamily } from '../family.ts';
+import { edgeCases } from '../arbitraries/edges/edge-class.ts';
 
 /** What one case sent showed: its finding (null: treated as the spec says) and its exchange as a report keeps it. */
 export interface Verdict {
@@ -68,6 +69,11 @@ export const definite = (exchange: Exchange): boolean => {
 /** A case's identity: the same label and payload are sent once (shrinking revisits cases). */
 export const caseKey = (c: GeneratedCase): string => `${c.label}\u0000${jsonText(c.payload)}`;
 
+/** A case and its exchange judged; what is kept is the exchange as a report keeps it (a family sends up to hundreds of cases). */
+function judged(generated: GeneratedCase, exchange: Exchange, family: PropertyFamily, profile: Profile): Verdict {
+  return { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange), valid: !generated.breaks, sent: generated };
+}
+
 /** Whether the target treated a case as the spec says: valid accepted, invalid rejected. */
 function judgeCase(generated: GeneratedCase, exchange: Exchange, family: PropertyFamily, profile: Profile): Omit<Finding, 'exchangeIds'> | null {
   const response = exchange.response;
@@ -95,29 +101,38 @@ export async function sendCases(sending: CaseSending): Promise<CasesSent> {
   let firstFailure: Verdict | null = null;
   let stopped: RunStopped | null = null;
   const maxRequests = sending.numRuns + sending.shrinkBudget;
+  const exchangeOf = async (generated: GeneratedCase): Promise<Exchange> => {
+    sent++;
+    return sending.send({ method: family.request.method, path: sending.path, json: generated.payload });
+  };
   const property = fc.asyncProperty(family.cases(sending.context), async (generated) => {
     const known = verdicts.get(caseKey(generated));
     if (known) return known.finding === null;
     if (sent >= maxRequests || stopped) return true; // the request budget is spent (or the run stopped): no more sends
-    sent++;
     if (!generated.breaks) valid++;
-    let exchange: Exchange;
+    let verdict: Verdict;
     try {
-      exchange = await sending.send({ method: family.request.method, path: sending.path, json: generated.payload });
+      verdict = judged(generated, await exchangeOf(generated), family, profile);
+      // A member the target may hold (a code another user has): a refusal fails only when a second member is refused too.
+      if (verdict.finding && generated.alternate && definite(verdict.exchange) && sent < maxRequests) {
+        const second = judged(generated.alternate, await exchangeOf(generated.alternate), family, profile);
+        verdict = second.finding ? { ...second, finding: { ...second.finding, actual: `${second.finding.actual}; a first member of the same edge classes was refused too (exchange ${verdict.exchange.id})` } } : second;
+      }
     } catch (error) {
       if (!(error instanceof RunStopped)) throw error;
       stopped = error;
       return true;
     }
-    // Judged now; what is kept is the exchange as a report keeps it (a family sends up to hundreds of cases).
-    const verdict: Verdict = { finding: judgeCase(generated, exchange, family, profile), exchange: retainExchange(exchange), valid: !generated.breaks, sent: generated };
     verdicts.set(caseKey(generated), verdict);
     if (verdict.finding && !firstFailure) firstFailure = verdict;
     return verdict.finding === null;
   });
+  // The edge cases go first (fast-check's examples count toward numRuns): every edge in every full run, whatever the seed.
+  const examples = edgeCases(family.edges, sending.context, sending.seed).map((c): [GeneratedCase] => [c]);
   const details = await fc.check(property, {
     seed: sending.seed,
     numRuns: sending.replayPath ? 1 : sending.numRuns,
+    examples,
     ...(sending.replayPath ? { path: sending.replayPath } : {}),
   });
   return { details, verdicts, sent, valid, firstFailure, stopped };

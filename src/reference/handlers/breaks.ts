@@ -17,6 +17,7 @@ const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** §2.4: length in seconds, end minus start (in minutes under the `break-duration-minutes` fault). */
 function duration(ctx: ServerContext, record: BreakRecord): number {
   const seconds = Math.round((record.end_ms - record.start_ms) / 1000);
+  if (ctx.fault('break-duration-whole-minutes')) return Math.floor(seconds / 60) * 60;
   return ctx.fault('break-duration-minutes') ? Math.round(seconds / 60) : seconds;
 }
 

@@ -101,12 +101,20 @@ function passwordEdgeRefusal(ctx: ServerContext, body: Record<string, unknown>):
   return [];
 }
 
+/** Under `employee-code-leading-zero-refused`: a valid code that starts with 0 refused (validated as a number from 1000 to 9999). */
+function employeeCodeRefusal(ctx: ServerContext, body: Record<string, unknown>): ServerViolation[] {
+  const code = body.employee_code;
+  if (!ctx.fault('employee-code-leading-zero-refused') || typeof code !== 'string' || !/^0\d{3}$/.test(code)) return [];
+  return [{ rule: 'USR-EMPLOYEE-CODE', field: 'employee_code', message: 'employee_code must be a number between 1000 and 9999' }];
+}
+
 /** POST /users (§4.2): create with the §2.2 defaults; the e-mail's format as the dialect reads USR-EMAIL-FORMAT. */
 function createUser(ctx: ServerContext, request: ApiRequest) {
   const body = requireObjectBody(request.body);
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'create'), body, 'create')),
     ...passwordEdgeRefusal(ctx, body),
+    ...employeeCodeRefusal(ctx, body),
     ...emailFormatViolations(ctx, body),
     ...uniqueEmail(request.company, body.email),
   ];
@@ -133,6 +141,7 @@ function editUser(ctx: ServerContext, request: ApiRequest) {
   const violations = [
     ...fromSpec(faultTolerated(ctx, userViolations(body, 'update'), body, 'update')),
     ...passwordEdgeRefusal(ctx, body),
+    ...employeeCodeRefusal(ctx, body),
     ...editRequiredViolations(ctx, body),
     ...emailFormatViolations(ctx, body),
     ...uniqueEmail(request.company, body.email, stored.id),
