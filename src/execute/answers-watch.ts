@@ -4,8 +4,19 @@ import type { RuleId } from '../contract/rules.ts';
 import { EVERY_ANSWER_CHECK_ID, EVERY_ANSWER_RULES } from '../records/every-answer-check.ts';
 import { answerJudgements } from '../grade/exchange-judges.ts';
 import { observeExchange } from '../grade/traffic.ts';
+import type { RecordedBody } from '../grade/har-input.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
+
+/** A body as `JSON.parse` reads it (undefined when unknown, empty or not JSON). */
+function plainJson(body: RecordedBody): unknown {
+  if (!body.known || body.text.trim() === '') return undefined;
+  try {
+    return JSON.parse(body.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 const TITLE = 'every answer of a documented operation, whichever check asked, judged by the rules an answer shows alone (record shapes and formats, a break\'s duration against its start and end, a pagination block against its own items, sorted and filtered pages, content types)';
 /** Causes a failed check lists at most (one per rule and operation), and the exchanges each cites. */
@@ -40,16 +51,21 @@ export class AnswersWatch {
   }
 
   observe(exchange: Exchange): void {
-    if (exchange.response === undefined || !exchange.request.url.startsWith('https:')) return;
-    const observed = observeExchange(exchange, this.#apiPrefix);
-    if (observed === null || observed.operation === undefined) return;
+    // An answer that did not complete (a reset, a stall, a deadline) shows nothing of these rules: the check that asked reports it errored.
+    if (exchange.response === undefined || exchange.error !== undefined || !exchange.request.url.startsWith('https:')) return;
+    const seen = observeExchange(exchange, this.#apiPrefix);
+    if (seen === null || seen.operation === undefined) return;
+    // grade's judges read JSON as a recording holds it (numbers, no BigInt beyond 2^53, which the run's bounded parser keeps exact).
+    // A body past the bounds of the run's JSON parser (nested too deep, too many values) is the checks' JSON-RESPONSE finding: not parsed again here.
+    if (exchange.response.jsonProblem !== undefined) return;
+    const observed = { ...seen, responseJson: exchange.response.json === undefined ? undefined : plainJson(seen.responseBody) };
     this.#answers++;
     for (const j of answerJudgements(observed, this.#reading)) {
       if (j.ok) {
         this.#held.set(j.ruleId, (this.#held.get(j.ruleId) ?? 0) + 1);
         continue;
       }
-      const key = `${j.ruleId} ${observed.operation.operationId}`;
+      const key = `${j.ruleId} ${seen.operation.operationId}`;
       const group = this.#broken.get(key) ?? (this.#broken.size < MAX_FINDINGS ? { rule: j.ruleId, expected: j.expected, actual: j.actual, exchanges: [], count: 0 } : undefined);
       if (group === undefined) continue;
       this.#broken.set(key, group);
@@ -65,7 +81,7 @@ export class AnswersWatch {
     const base = { id: EVERY_ANSWER_CHECK_ID, title: TITLE, rules, source: { kind: 'builtin' as const, name: EVERY_ANSWER_CHECK_ID }, replay, durationMs: 0 };
     if (rules.length === 0) return { ...base, rules: [...EVERY_ANSWER_RULES], status: 'skipped', reason: 'no answer of a documented operation showed a rule to judge', findings: [], exchanges: [] };
     const verdicts = [...this.#held.values()].reduce((a, b) => a + b, 0) + groups.reduce((n, g) => n + g.count, 0);
-    const summary = `${this.#answers} answers judged, ${verdicts} verdicts on ${rules.length} rules`;
+    const summary = `${this.#answers} answer${this.#answers === 1 ? '' : 's'} judged, ${verdicts} verdict${verdicts === 1 ? '' : 's'} on ${rules.length} rule${rules.length === 1 ? '' : 's'}`;
     if (groups.length === 0) return { ...base, status: 'passed', reason: summary, findings: [], exchanges: [] };
     const findings: Finding[] = groups.map((g) => ({
       ruleId: g.rule,

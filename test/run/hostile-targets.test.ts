@@ -73,9 +73,11 @@ describe('a run against a hostile target always ends by itself, with a verdict a
     expect(run.result.wallMs).toBeLessThan(40_000);
     expect(run.report.notes.join('\n')).toMatch(/the target stalled: 2 exchanges waited 6\.\d s in all without a complete answer, past the run's 6\.0 s for stalls, twice the exchange deadline \(the last: exchange \d+ \(EXCHANGE_TIMEOUT\)\)/);
     // Real passes: the preflight was served (AUTH-HEADER-RAW), plain HTTP to the port is refused (HTTPS-ONLY), no window served more
-    // than the limit (RATE-LIMIT-CAP), and the answers that came whole (the preflight's) carried no token (SEC-TOKEN-NOT-RETURNED).
-    const shown = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'RATE-LIMIT-CAP', 'SEC-TOKEN-NOT-RETURNED']);
+    // than the limit (RATE-LIMIT-CAP), and the answers that came whole (the preflight's) carried no token (SEC-TOKEN-NOT-RETURNED)
+    // and showed a §2.5 list (records/every-answer judges that one answer, and no answer that did not complete).
+    const shown = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'RATE-LIMIT-CAP', 'SEC-TOKEN-NOT-RETURNED', 'JSON-RESPONSE', 'PAG-BLOCK-FIELDS', 'PAG-BLOCK-CONSISTENT', 'PAG-LINKS', 'PAG-PAGE-DEFAULT', 'PAG-PAGE-SIZE-DEFAULT']);
     expect(run.report.checks.filter((c) => c.status === 'passed').flatMap((c) => c.rules).filter((r) => !shown.has(r))).toEqual([]);
+    expect(run.report.checks.find((c) => c.id === 'records/every-answer')?.reason).toMatch(/^1 answer judged/);
     expect(run.target.received.length).toBeLessThanOrEqual(7);
   }, 60_000);
 
@@ -99,7 +101,9 @@ describe('a run against a hostile target always ends by itself, with a verdict a
     expect(findings.some((f) => f.ruleId === 'JSON-RESPONSE' && /not parsed/.test(f.actual))).toBe(true);
     // What a status or a header shows without the body may pass: HEAD answered like GET (its length GET's), no 5xx, no window over the limit, the preflight served;
     // and what the body's text shows without parsing it: no token, no password a write sent (the SEC-* rules read the text).
-    const byStatus = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'HEAD-SUPPORTED', 'HEAD-PARITY', 'HEAD-CONTENT-LENGTH', 'ERR-NO-SERVER-ERROR', 'RATE-LIMIT-CAP', 'SEC-TOKEN-NOT-RETURNED', 'SEC-PASSWORD-NOT-RETURNED']);
+    // The preflight's answer came whole: records/every-answer judges that §2.5 list, and no answer past the parser's bounds.
+    const byStatus = new Set(['HTTPS-ONLY', 'AUTH-HEADER-RAW', 'HEAD-SUPPORTED', 'HEAD-PARITY', 'HEAD-CONTENT-LENGTH', 'ERR-NO-SERVER-ERROR', 'RATE-LIMIT-CAP', 'SEC-TOKEN-NOT-RETURNED', 'SEC-PASSWORD-NOT-RETURNED', 'JSON-RESPONSE', 'PAG-BLOCK-FIELDS', 'PAG-BLOCK-CONSISTENT', 'PAG-LINKS', 'PAG-PAGE-DEFAULT', 'PAG-PAGE-SIZE-DEFAULT']);
+    expect(run.report.checks.find((c) => c.id === 'records/every-answer')?.reason).toMatch(/^1 answer judged/);
     expect(run.report.checks.filter((c) => c.status === 'passed').flatMap((c) => c.rules).filter((r) => !byStatus.has(r))).toEqual([]);
     for (const exchange of run.report.checks.flatMap((c) => c.exchanges)) expect(exchange.response?.body.length ?? 0).toBeLessThanOrEqual(8 * 1024);
   }, 120_000);

@@ -67,7 +67,13 @@ export interface HostileTarget {
   close(): Promise<void>;
 }
 
-const EMPTY_LIST = JSON.stringify({ meta_data: { page: 1, page_size: 50, total: 0 }, items: [] });
+/** An empty list as §2.5 shapes one: what the target answers before (or instead of) its hostile answers. */
+const EMPTY_LIST = JSON.stringify({
+  meta_data: {
+    pagination: { current_page: 1, first_page_url: 'https://t/?page=1', from: null, last_page: 1, last_page_url: 'https://t/?page=1', next_page_url: null, path: 'https://t/', per_page: 10, prev_page_url: null, to: null, total: 0, options: false },
+  },
+  items: [],
+});
 
 /** Starts a hostile HTTPS target on 127.0.0.1 (a random port). */
 export async function startHostileTarget(options: HostileTargetOptions): Promise<HostileTarget> {
