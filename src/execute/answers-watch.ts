@@ -8,6 +8,9 @@ import type { RecordedBody } from '../grade/har-input.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
 
+/** Digits enough for an integer beyond 2^53 (9007199254740992 has 16). */
+const BIG_INTEGER = /\d{16}/;
+
 /** A body as `JSON.parse` reads it (undefined when unknown, empty or not JSON). */
 function plainJson(body: RecordedBody): unknown {
   if (!body.known || body.text.trim() === '') return undefined;
@@ -55,10 +58,12 @@ export class AnswersWatch {
     if (exchange.response === undefined || exchange.error !== undefined || !exchange.request.url.startsWith('https:')) return;
     const seen = observeExchange(exchange, this.#apiPrefix);
     if (seen === null || seen.operation === undefined) return;
-    // grade's judges read JSON as a recording holds it (numbers, no BigInt beyond 2^53, which the run's bounded parser keeps exact).
+    // grade's judges read JSON as a recording holds it: numbers, never a BigInt (the run's bounded parser keeps an integer
+    // beyond 2^53 exact as one, which only a run of 16 digits or more can be): such a body is read again with JSON.parse.
     // A body past the bounds of the run's JSON parser (nested too deep, too many values) is the checks' JSON-RESPONSE finding: not parsed again here.
     if (exchange.response.jsonProblem !== undefined) return;
-    const observed = { ...seen, responseJson: exchange.response.json === undefined ? undefined : plainJson(seen.responseBody) };
+    const json = exchange.response.json;
+    const observed = { ...seen, responseJson: json !== undefined && BIG_INTEGER.test(exchange.response.body) ? plainJson(seen.responseBody) : json };
     this.#answers++;
     for (const j of answerJudgements(observed, this.#reading)) {
       if (j.ok) {

@@ -60,7 +60,8 @@ describe('records/every-answer: every answer judged by the rules an answer shows
   it('reads an ID beyond 2^53 the run kept exact (a BigInt) as grade reads a recording, never a crash', () => {
     const watch = new AnswersWatch(defaultProfile());
     const big = created(90, 9);
-    watch.observe({ ...big, response: { ...big.response!, json: { items: { ...BREAK, id: 2n ** 60n, duration: 90 }, message: 'Break created' } } });
+    const body = big.response!.body.replace('"id":9', `"id":${2n ** 60n}`);
+    watch.observe({ ...big, response: { ...big.response!, body, json: { items: { ...BREAK, id: 2n ** 60n, duration: 90, created_at: '2026-11-29T08:00:00', updated_at: '2026-11-29T08:00:00' }, message: 'Break created' } } });
     expect(watch.check('r').status).toBe('passed');
   });
 });
