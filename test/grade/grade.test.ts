@@ -139,6 +139,11 @@ describe('what a recorded exchange shows', () => {
     expect(bad.verdict('BRK-DURATION')).toBe('failed');
     expect(bad.verdict('BRK-TIMESTAMP-FORMAT')).toBe('failed');
     expect(bad.verdict('PAG-BLOCK-CONSISTENT')).toBe('failed');
+    // A listed break may be one stored with a fraction of a second its whole-second start and end do not show: within a second passes, two do not.
+    const fraction = await grade([entry({ url: '/breaks', status: 200, response: page([listedBreak(1, { duration_in_seconds: 1801 })]) })]);
+    expect(fraction.verdict('BRK-DURATION')).toBe('passed');
+    const twoOff = await grade([entry({ url: '/breaks', status: 200, response: page([listedBreak(1, { duration_in_seconds: 1802 })]) })]);
+    expect(twoOff.verdict('BRK-DURATION')).toBe('failed');
   });
 
   it('fails a page_size over 100 served in full, and a sort the page does not follow', async () => {
