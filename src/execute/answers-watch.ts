@@ -4,22 +4,8 @@ import type { RuleId } from '../contract/rules.ts';
 import { EVERY_ANSWER_CHECK_ID, EVERY_ANSWER_RULES } from '../records/every-answer-check.ts';
 import { answerJudgements } from '../grade/exchange-judges.ts';
 import { observeExchange } from '../grade/traffic.ts';
-import type { RecordedBody } from '../grade/har-input.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { CheckResult, Finding } from '../report/model.ts';
-
-/** Digits enough for an integer beyond 2^53 (9007199254740992 has 16). */
-const BIG_INTEGER = /\d{16}/;
-
-/** A body as `JSON.parse` reads it (undefined when unknown, empty or not JSON). */
-function plainJson(body: RecordedBody): unknown {
-  if (!body.known || body.text.trim() === '') return undefined;
-  try {
-    return JSON.parse(body.text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 const TITLE = 'every answer of a documented operation, whichever check asked, judged by the rules an answer shows alone (record shapes and formats, a break\'s duration against its start and end, a pagination block against its own items, sorted and filtered pages, content types)';
 /** Causes a failed check lists at most (one per rule and operation), and the exchanges each cites. */
@@ -58,14 +44,10 @@ export class AnswersWatch {
     if (exchange.response === undefined || exchange.error !== undefined || !exchange.request.url.startsWith('https:')) return;
     const seen = observeExchange(exchange, this.#apiPrefix);
     if (seen === null || seen.operation === undefined) return;
-    // grade's judges read JSON as a recording holds it: numbers, never a BigInt (the run's bounded parser keeps an integer
-    // beyond 2^53 exact as one, which only a run of 16 digits or more can be): such a body is read again with JSON.parse.
-    // A body past the bounds of the run's JSON parser (nested too deep, too many values) is the checks' JSON-RESPONSE finding: not parsed again here.
+    // A body past the bounds of the run's JSON parser (nested too deep, too many values) is the checks' JSON-RESPONSE finding: not judged again here.
     if (exchange.response.jsonProblem !== undefined) return;
-    const json = exchange.response.json;
-    const observed = { ...seen, responseJson: json !== undefined && BIG_INTEGER.test(exchange.response.body) ? plainJson(seen.responseBody) : json };
     this.#answers++;
-    for (const j of answerJudgements(observed, this.#reading)) {
+    for (const j of answerJudgements(seen, this.#reading)) {
       if (j.ok) {
         this.#held.set(j.ruleId, (this.#held.get(j.ruleId) ?? 0) + 1);
         continue;

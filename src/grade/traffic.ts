@@ -203,6 +203,19 @@ function sentBody(text: string | undefined, bytes?: number): RecordedBody {
   return { known: true, text: text ?? '', bytes: bytes ?? Buffer.byteLength(text ?? '') };
 }
 
+/** Digits enough for an integer beyond 2^53 (9007199254740992 has 16). */
+const BIG_INTEGER = /\d{16}/;
+
+/**
+ * The answer's JSON as the judges read a recording's: numbers, never a BigInt. The run's bounded
+ * parser keeps an integer beyond 2^53 exact as one (which only a run of 16 digits can be): such a
+ * body is read again with JSON.parse; any other takes the run's parse.
+ */
+function judgeableJson(response: Exchange['response'], body: RecordedBody): unknown {
+  if (response?.json === undefined || !BIG_INTEGER.test(response.body)) return response?.json;
+  return parseJson(body).json;
+}
+
 /**
  * An exchange clockcheck itself sent (already redacted), as `grade` judges one: its path under
  * `apiPrefix`, its operation (§4), its bodies parsed. The credential is the token in §5.2's raw form
@@ -226,7 +239,7 @@ export function observeExchange(exchange: Exchange, apiPrefix: string): Observed
     responseBody,
     requestJson: request.json,
     ...(request.problem === undefined ? {} : { requestJsonProblem: request.problem }),
-    responseJson: response?.json,
+    responseJson: judgeableJson(response, responseBody),
     credential: { form: 'raw', fingerprint: null },
     startMs: exchange.sentAtMs,
     endMs: exchange.sentAtMs + exchange.durationMs,

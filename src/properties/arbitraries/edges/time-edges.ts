@@ -40,17 +40,6 @@ export interface RepeatedWallTime {
   readonly second: number;
 }
 
-/** A wall time in the repeated hour of one of `zones`' fall-back days (zones without one are left out; none: null). */
-export function repeatedWallTime(zones: readonly string[]): fc.Arbitrary<RepeatedWallTime> | null {
-  const changes = zones.flatMap((z) => offsetChanges(z, false));
-  if (changes.length === 0) return null;
-  return fc.tuple(fc.constantFrom(...changes), fc.integer({ min: 1, max: 59 })).map(([change, minute]) => {
-    const span = (change.before - change.after) * 60_000;
-    const first = change.at - Math.max(60_000, Math.floor((span * minute) / 60 / 60_000) * 60_000);
-    return { change, first, second: first + span };
-  });
-}
-
 /** A wall time in the hour a spring-forward day skips, written with the offset before the change: an instant after it, whose offset is then the new one. */
 export interface SkippedWallTime {
   readonly change: OffsetChange;
@@ -60,12 +49,30 @@ export interface SkippedWallTime {
   readonly value: string;
 }
 
-export function skippedWallTime(zones: readonly string[]): fc.Arbitrary<SkippedWallTime> | null {
-  const changes = zones.flatMap((z) => offsetChanges(z, true));
+/**
+ * An offset change of one of `zones` (going forward, or back) and a whole number of minutes inside
+ * the span it skips or repeats (at least one minute, less than the span); null when no zone has one.
+ */
+function intoChange(zones: readonly string[], forward: boolean): fc.Arbitrary<{ change: OffsetChange; intoMs: number }> | null {
+  const changes = zones.flatMap((z) => offsetChanges(z, forward));
   if (changes.length === 0) return null;
   return fc.tuple(fc.constantFrom(...changes), fc.integer({ min: 1, max: 59 })).map(([change, minute]) => {
-    const span = (change.after - change.before) * 60_000;
-    const millis = change.at + Math.max(60_000, Math.floor((span * minute) / 60 / 60_000) * 60_000);
-    return { change, millis, value: withOffset(millis, change.before) };
+    const span = Math.abs(change.after - change.before) * 60_000;
+    return { change, intoMs: Math.max(60_000, Math.floor((span * minute) / 60 / 60_000) * 60_000) };
   });
+}
+
+/** A wall time in the repeated hour of one of `zones`' fall-back days (zones without one are left out; none: null). */
+export function repeatedWallTime(zones: readonly string[]): fc.Arbitrary<RepeatedWallTime> | null {
+  return (
+    intoChange(zones, false)?.map(({ change, intoMs }) => {
+      const first = change.at - intoMs;
+      return { change, first, second: first + (change.before - change.after) * 60_000 };
+    }) ?? null
+  );
+}
+
+/** A wall time a spring-forward day of one of `zones` skips, with the offset before the change (none: null). */
+export function skippedWallTime(zones: readonly string[]): fc.Arbitrary<SkippedWallTime> | null {
+  return intoChange(zones, true)?.map(({ change, intoMs }) => ({ change, millis: change.at + intoMs, value: withOffset(change.at + intoMs, change.before) })) ?? null;
 }
